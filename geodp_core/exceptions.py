@@ -1,0 +1,44 @@
+"""Exception hierarchy of geodp_core.
+
+Every error caused by a bad argument is a ``ValueError`` subclass whose message
+names the parameter, the offending value and the valid range, so that callers
+(and the app) can show it next to the control that produced it.
+"""
+
+
+class GeoDPError(Exception):
+    """Base class of every exception raised by geodp_core."""
+
+
+class InvalidParameterError(GeoDPError, ValueError):
+    """An argument is of the wrong type, NaN/inf, or outside its valid range.
+
+    Attributes
+    ----------
+    param : str or None
+        Name of the offending parameter (used by the app to place the message).
+    """
+
+    def __init__(self, message, param=None):
+        super().__init__(message)
+        self.param = param
+
+
+class OffManifoldError(InvalidParameterError):
+    """Points are not on the manifold (beyond the stated tolerance)."""
+
+
+class OutsideBallError(InvalidParameterError):
+    """Data lie outside the stated public ball ``B(m0, r)``."""
+
+
+class UnavailableError(InvalidParameterError):
+    """A mechanism is unavailable for this manifold, target or parameters.
+
+    Examples: exponential-wrapped noise on the sphere (not Hadamard), Brownian
+    motion below its privacy floor, Laplace on ``H^d`` that is not normalisable.
+    """
+
+
+class ConvergenceError(GeoDPError, RuntimeError):
+    """An iterative solver (Fréchet mean, root finder) did not converge."""
