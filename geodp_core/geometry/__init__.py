@@ -1,0 +1,56 @@
+"""Manifold adapters (SPEC §1): sphere, hyperbolic, SPD (three metrics), Euclidean."""
+
+from geodp_core._validation import check_int, check_option
+from geodp_core.exceptions import InvalidParameterError
+from geodp_core.geometry.base import Manifold
+from geodp_core.geometry.euclidean import Euclidean
+from geodp_core.geometry.hyperbolic import Hyperbolic, minkowski_inner
+from geodp_core.geometry.sphere import Sphere
+from geodp_core.geometry.spd import SPDAffine, SPDLogCholesky, SPDLogEuclidean
+
+__all__ = [
+    "Manifold",
+    "Sphere",
+    "Hyperbolic",
+    "SPDAffine",
+    "SPDLogEuclidean",
+    "SPDLogCholesky",
+    "Euclidean",
+    "get_manifold",
+    "minkowski_inner",
+    "MANIFOLD_NAMES",
+    "SPD_METRICS",
+]
+
+MANIFOLD_NAMES = ("sphere", "hyperbolic", "spd", "euclidean")
+SPD_METRICS = {"affine": SPDAffine, "log_euclidean": SPDLogEuclidean, "log_cholesky": SPDLogCholesky}
+
+
+def get_manifold(name, dim, metric=None):
+    """Return the manifold adapter for ``name``.
+
+    Parameters
+    ----------
+    name : {"sphere", "hyperbolic", "spd", "euclidean"}
+    dim : int
+        Intrinsic dimension ``d`` for the sphere, hyperbolic and Euclidean spaces;
+        the matrix size ``m`` for ``"spd"`` (intrinsic dimension ``m(m+1)/2``).
+    metric : {"affine", "log_euclidean", "log_cholesky"} or None
+        Only for ``"spd"`` (default ``"affine"``); must be ``None`` otherwise.
+
+    Returns
+    -------
+    Manifold
+    """
+    name = check_option(name, "name", MANIFOLD_NAMES)
+    dim = check_int(dim, "dim", low=1, high=64)
+    if name == "spd":
+        metric = "affine" if metric is None else metric
+        metric = check_option(metric, "metric", tuple(SPD_METRICS))
+        return SPD_METRICS[metric](dim)
+    if metric is not None:
+        raise InvalidParameterError(
+            f"metric must be None for the {name} manifold (only 'spd' has a metric choice); got {metric!r}",
+            param="metric",
+        )
+    return {"sphere": Sphere, "hyperbolic": Hyperbolic, "euclidean": Euclidean}[name](dim)

@@ -1,0 +1,226 @@
+"""Abstract manifold adapter shared by every space of SPEC §1.
+
+A :class:`Manifold` knows its Riemannian operations (batched over leading axes),
+an orthonormal tangent frame at any point, the volume distortion of ``Exp`` and
+the curvature facts that the sensitivity bounds and mechanisms need.
+"""
+
+from abc import ABC, abstractmethod
+
+import numpy as np
+
+from geodp_core._validation import check_finite_array, check_int, check_real, check_rng
+from geodp_core.exceptions import OffManifoldError
+
+__all__ = ["Manifold"]
+
+DEFAULT_ATOL = 1e-6
+
+
+class Manifold(ABC):
+    """Riemannian manifold adapter.
+
+    Points and tangent vectors are numpy arrays with trailing shape
+    :attr:`point_shape` (ambient vectors for the sphere and the hyperboloid,
+    ``m x m`` symmetric matrices for SPD(m)); every operation broadcasts over
+    leading axes.
+
+    Attributes
+    ----------
+    name : str
+        ``"sphere"``, ``"hyperbolic"``, ``"spd"`` or ``"euclidean"``.
+    metric : str or None
+        SPD metric name (``"affine"``, ``"log_euclidean"``, ``"log_cholesky"``).
+    dim : int
+        Intrinsic dimension ``d``.
+    point_shape : tuple of int
+    curvature_bounds : tuple of float
+        ``(k_low, k_high)`` bounds on the sectional curvature.
+    ricci_constant : float
+        ``K`` with ``Ric >= -K`` (SPEC §1: sphere ``-(d-1)``, hyperbolic ``d-1``).
+    injectivity_radius : float
+    is_homogeneous, is_hadamard : bool
+    constant_curvature_space : str or None
+        ``"sphere"``, ``"hyperbolic"`` or ``"euclidean"`` when the space has
+        constant curvature (radial laws apply), else ``None``.
+    """
+
+    name = None
+    metric = None
+    dim = None
+    point_shape = None
+    curvature_bounds = (0.0, 0.0)
+    ricci_constant = 0.0
+    injectivity_radius = np.inf
+    is_homogeneous = True
+    is_hadamard = True
+    constant_curvature_space = None
+
+    # ------------------------------------------------------------------ maths
+    @abstractmethod
+    def _dist(self, point_a, point_b):
+        """Geodesic distance without validation."""
+
+    @abstractmethod
+    def _exp(self, base_point, tangent_vec):
+        """Riemannian exponential without validation."""
+
+    @abstractmethod
+    def _log(self, base_point, point):
+        """Riemannian logarithm without validation."""
+
+    @abstractmethod
+    def inner(self, base_point, tangent_a, tangent_b):
+        """Riemannian inner product :math:`g_p(u, v)`, batched."""
+
+    @abstractmethod
+    def tangent_frame(self, base_point):
+        """Orthonormal basis of :math:`T_p M`, shape ``(..., dim, *point_shape)``."""
+
+    @abstractmethod
+    def _belongs(self, point, atol):
+        """Boolean array: is each point on the manifold (within ``atol``)?"""
+
+    @abstractmethod
+    def _is_tangent(self, base_point, tangent_vec, atol):
+        """Boolean array: is each vector tangent at ``base_point``?"""
+
+    @abstractmethod
+    def log_volume_jacobian(self, base_point, tangent_vec):
+        r"""Log of :math:`|\det d(\mathrm{Exp}_p)_v|` in orthonormal frames.
+
+        The Riemannian volume pulled back by :math:`\mathrm{Exp}_p` to the
+        tangent space is :math:`\exp(\text{this}) \, dv`.
+        """
+
+    @abstractmethod
+    def default_center(self):
+        """A canonical public point (north pole, origin, identity)."""
+
+    # ------------------------------------------------------- derived helpers
+    def norm(self, base_point, tangent_vec):
+        """Riemannian norm :math:`\\sqrt{g_p(v, v)}`."""
+        return np.sqrt(np.maximum(self.inner(base_point, tangent_vec, tangent_vec), 0.0))
+
+    def from_frame(self, base_point, coords):
+        """Tangent vector :math:`\\sum_k c_k e_k(p)` from frame coordinates ``(..., dim)``."""
+        frame = self.tangent_frame(base_point)
+        coords = np.asarray(coords, dtype=float)
+        axes = "abcdefgh"[: len(self.point_shape)]
+        return np.einsum(f"...k,...k{axes}->...{axes}", coords, frame)
+
+    def to_frame(self, base_point, tangent_vec):
+        """Frame coordinates ``(..., dim)`` of a tangent vector (orthonormal frame)."""
+        frame = self.tangent_frame(base_point)
+        base = np.asarray(base_point, dtype=float)
+        vec = np.asarray(tangent_vec, dtype=float)
+        k = len(self.point_shape)
+        expanded_base = np.expand_dims(base, axis=-k - 1)
+        expanded_vec = np.expand_dims(vec, axis=-k - 1)
+        return self.inner(expanded_base, frame, expanded_vec)
+
+    def random_unit_tangent(self, base_point, size, rng):
+        """``size`` unit tangent vectors at ``base_point``, uniform on the unit sphere of :math:`T_p M`."""
+        size = check_int(size, "size", low=1)
+        rng = check_rng(rng)
+        base = self.validate_points(base_point, "base_point", single=True)
+        coords = rng.standard_normal((size, self.dim))
+        coords /= np.linalg.norm(coords, axis=-1, keepdims=True)
+        return self.from_frame(base, coords)
+
+    def radial_log_density(self, radius):
+        """Log of the radial volume density :math:`J(r)` (constant curvature spaces only)."""
+        raise NotImplementedError(f"{self.label} has no radial volume density J(r)")
+
+    @property
+    def ball_radius_limit(self):
+        r"""Largest admissible public-ball radius :math:`r^* = \tfrac12\min\{\mathrm{inj}, \pi/(2\sqrt{\kappa})\}`."""
+        k_high = self.curvature_bounds[1]
+        limit = self.injectivity_radius
+        if k_high > 0:
+            limit = min(limit, np.pi / (2.0 * np.sqrt(k_high)))
+        return 0.5 * limit
+
+    @property
+    def label(self):
+        """Short human-readable name, e.g. ``S^2`` or ``SPD(2), affine-invariant``."""
+        return f"{self.name}({self.dim})"
+
+    def to_display(self, points):
+        """Coordinates used for plotting (identity unless overridden)."""
+        return np.asarray(points, dtype=float)
+
+    # ------------------------------------------------------ validated public
+    def belongs(self, point, atol=DEFAULT_ATOL):
+        """Boolean array telling which points lie on the manifold (within ``atol``)."""
+        arr = np.asarray(point, dtype=float)
+        if arr.shape[arr.ndim - len(self.point_shape):] != tuple(self.point_shape) or arr.ndim < len(self.point_shape):
+            return np.zeros(arr.shape[: max(arr.ndim - len(self.point_shape), 0)], dtype=bool)
+        finite = np.isfinite(arr).reshape(arr.shape[: arr.ndim - len(self.point_shape)] + (-1,)).all(axis=-1)
+        safe = np.where(np.isfinite(arr), arr, 0.0)
+        return finite & self._belongs(safe, atol)
+
+    def validate_points(self, points, name="points", single=False, atol=DEFAULT_ATOL):
+        """Return ``points`` as a float array after checking shape, finiteness and membership.
+
+        Raises
+        ------
+        OffManifoldError
+            If a point is off the manifold beyond ``atol`` (the message gives its index).
+        """
+        arr = check_finite_array(points, name, shape_tail=self.point_shape)
+        if single and arr.ndim != len(self.point_shape):
+            raise OffManifoldError(
+                f"{name} must be a single point of shape {self.point_shape}; got shape {arr.shape}", param=name
+            )
+        ok = np.atleast_1d(self._belongs(arr, atol))
+        if not ok.all():
+            idx = int(np.flatnonzero(~ok.ravel())[0])
+            raise OffManifoldError(
+                f"{name} must lie on {self.label} (tolerance {atol:g}); entry {idx} does not", param=name
+            )
+        return arr
+
+    def validate_tangent(self, base_point, tangent_vec, name="tangent_vec", atol=DEFAULT_ATOL):
+        """Return ``tangent_vec`` after checking shape, finiteness and tangency at ``base_point``."""
+        arr = check_finite_array(tangent_vec, name, shape_tail=self.point_shape)
+        ok = np.atleast_1d(self._is_tangent(base_point, arr, atol))
+        if not ok.all():
+            idx = int(np.flatnonzero(~ok.ravel())[0])
+            raise OffManifoldError(
+                f"{name} must be tangent to {self.label} at the base point (tolerance {atol:g}); entry {idx} is not",
+                param=name,
+            )
+        return arr
+
+    def dist(self, point_a, point_b):
+        """Geodesic distance, batched over leading axes."""
+        a = self.validate_points(point_a, "point_a")
+        b = self.validate_points(point_b, "point_b")
+        return self._dist(a, b)
+
+    def exp(self, base_point, tangent_vec):
+        """Riemannian exponential :math:`\\mathrm{Exp}_p(v)`, batched."""
+        base = self.validate_points(base_point, "base_point")
+        vec = self.validate_tangent(base, tangent_vec)
+        return self._exp(base, vec)
+
+    def log(self, base_point, point):
+        """Riemannian logarithm :math:`\\mathrm{Log}_p(q)`, batched."""
+        base = self.validate_points(base_point, "base_point")
+        pts = self.validate_points(point, "point")
+        return self._log(base, pts)
+
+    def check_radius(self, radius, name="radius"):
+        """Validate a public-ball radius ``0 < r < r*`` (SPEC §3)."""
+        limit = self.ball_radius_limit
+        return check_real(radius, name, low=0.0, high=None if np.isinf(limit) else limit)
+
+    def __repr__(self):
+        return f"<Manifold {self.label}>"
+
+    def __eq__(self, other):
+        return type(self) is type(other) and self.dim == other.dim and self.metric == other.metric
+
+    def __hash__(self):
+        return hash((type(self).__name__, self.dim, self.metric))

@@ -1,0 +1,63 @@
+"""Euclidean space :math:`\\mathbb{R}^d` (the flat reference for every limit test)."""
+
+import numpy as np
+
+from geodp_core.geometry.base import Manifold
+
+__all__ = ["Euclidean"]
+
+
+class Euclidean(Manifold):
+    """:math:`\\mathbb{R}^d` with the standard metric: ``Exp_p(v) = p + v``."""
+
+    name = "euclidean"
+    is_homogeneous = True
+    is_hadamard = True
+    constant_curvature_space = "euclidean"
+
+    def __init__(self, dim):
+        self.dim = int(dim)
+        self.point_shape = (self.dim,)
+        self.curvature_bounds = (0.0, 0.0)
+        self.ricci_constant = 0.0
+        self.injectivity_radius = np.inf
+
+    @property
+    def label(self):
+        return f"R^{self.dim}"
+
+    def default_center(self):
+        """The origin."""
+        return np.zeros(self.dim)
+
+    def inner(self, base_point, tangent_a, tangent_b):
+        return np.sum(np.asarray(tangent_a) * np.asarray(tangent_b), axis=-1)
+
+    def _dist(self, point_a, point_b):
+        return np.linalg.norm(point_a - point_b, axis=-1)
+
+    def _exp(self, base_point, tangent_vec):
+        return base_point + tangent_vec
+
+    def _log(self, base_point, point):
+        return point - base_point
+
+    def tangent_frame(self, base_point):
+        shape = np.shape(base_point)[:-1]
+        return np.broadcast_to(np.eye(self.dim), shape + (self.dim, self.dim)).copy()
+
+    def _belongs(self, point, atol):
+        return np.ones(point.shape[:-1], dtype=bool)
+
+    def _is_tangent(self, base_point, tangent_vec, atol):
+        return np.ones(tangent_vec.shape[:-1], dtype=bool)
+
+    def log_volume_jacobian(self, base_point, tangent_vec):
+        return np.zeros(np.shape(tangent_vec)[:-1])
+
+    def radial_log_density(self, radius):
+        with np.errstate(divide="ignore"):
+            return (self.dim - 1) * np.log(np.asarray(radius, dtype=float))
+
+    def parallel_transport(self, base_point, end_point, tangent_vec):
+        return np.asarray(tangent_vec, dtype=float)

@@ -1,0 +1,297 @@
+"""SPD(m) matrices under the affine-invariant, log-Euclidean and log-Cholesky metrics.
+
+All three are Hadamard (the last two flat). Points are ``(..., m, m)`` symmetric
+positive-definite arrays and tangent vectors symmetric matrices, as in geomstats.
+Closed forms via batched ``eigh``/``cholesky``; geomstats is the test reference.
+"""
+
+import numpy as np
+
+from geodp_core.geometry.base import Manifold
+
+__all__ = ["SPDAffine", "SPDLogEuclidean", "SPDLogCholesky", "sym_function", "symmetric_basis"]
+
+
+def _sym(a):
+    return 0.5 * (a + np.swapaxes(a, -1, -2))
+
+
+def sym_function(matrix, func):
+    r"""Apply a scalar function to a symmetric matrix: :math:`U f(\Lambda) U^T` (batched)."""
+    eigvals, eigvecs = np.linalg.eigh(_sym(np.asarray(matrix, dtype=float)))
+    return (eigvecs * func(eigvals)[..., None, :]) @ np.swapaxes(eigvecs, -1, -2)
+
+
+def _divided_difference(eigvals, func, dfunc):
+    """First divided differences :math:`(f(s_i)-f(s_j))/(s_i-s_j)`, with :math:`f'` on ties."""
+    si, sj = eigvals[..., :, None], eigvals[..., None, :]
+    diff = si - sj
+    close = np.abs(diff) <= 1e-10 * (1.0 + np.abs(si))
+    safe = np.where(close, 1.0, diff)
+    mid = 0.5 * (si + sj)
+    return np.where(close, dfunc(mid), (func(si) - func(sj)) / safe)
+
+
+def _frechet_derivative(matrix, direction, func, dfunc):
+    r"""Daleckii–Krein: :math:`Df_S[H] = U\,(F \circ U^T H U)\,U^T` for symmetric ``S``."""
+    eigvals, eigvecs = np.linalg.eigh(_sym(matrix))
+    weights = _divided_difference(eigvals, func, dfunc)
+    ut = np.swapaxes(eigvecs, -1, -2)
+    return eigvecs @ (weights * (ut @ direction @ eigvecs)) @ ut
+
+
+def symmetric_basis(m):
+    r"""Frobenius-orthonormal basis of symmetric ``m x m`` matrices, shape ``(m(m+1)/2, m, m)``.
+
+    :math:`E_{ii}` then :math:`(E_{ij} + E_{ji})/\sqrt2` for :math:`i < j`.
+    """
+    basis = []
+    for i in range(m):
+        e = np.zeros((m, m))
+        e[i, i] = 1.0
+        basis.append(e)
+    for i in range(m):
+        for j in range(i + 1, m):
+            e = np.zeros((m, m))
+            e[i, j] = e[j, i] = 1.0 / np.sqrt(2.0)
+            basis.append(e)
+    return np.array(basis)
+
+
+class _SPDBase(Manifold):
+    name = "spd"
+    is_homogeneous = True
+    is_hadamard = True
+    metric_label = ""
+
+    def __init__(self, m):
+        self.m = int(m)
+        self.dim = self.m * (self.m + 1) // 2
+        self.point_shape = (self.m, self.m)
+        self.injectivity_radius = np.inf
+
+    @property
+    def label(self):
+        return f"SPD({self.m}), {self.metric_label}"
+
+    def default_center(self):
+        """The identity matrix."""
+        return np.eye(self.m)
+
+    def _belongs(self, point, atol):
+        sym_err = np.max(np.abs(point - np.swapaxes(point, -1, -2)), axis=(-1, -2))
+        scale = 1.0 + np.max(np.abs(point), axis=(-1, -2))
+        symmetric = sym_err <= atol * scale
+        eigmin = np.linalg.eigvalsh(_sym(point))[..., 0]
+        return symmetric & (eigmin > 0)
+
+    def _is_tangent(self, base_point, tangent_vec, atol):
+        err = np.max(np.abs(tangent_vec - np.swapaxes(tangent_vec, -1, -2)), axis=(-1, -2))
+        return err <= atol * (1.0 + np.max(np.abs(tangent_vec), axis=(-1, -2)))
+
+    def to_display(self, points):
+        """Upper-triangular coordinates ``(a, b, c)`` of ``[[a, b], [b, c]]`` for SPD(2)."""
+        pts = np.asarray(points, dtype=float)
+        iu = np.triu_indices(self.m)
+        return pts[..., iu[0], iu[1]]
+
+
+class SPDAffine(_SPDBase):
+    r"""SPD(m) with the affine-invariant metric :math:`g_P(U,V) = \mathrm{tr}(P^{-1}UP^{-1}V)`.
+
+    .. math::
+        \mathrm{Exp}_P(V) = P^{1/2}\exp(P^{-1/2}VP^{-1/2})P^{1/2},\qquad
+        \mathrm{dist}(P,Q) = \|\log(P^{-1/2}QP^{-1/2})\|_F.
+
+    Sectional curvature in :math:`[-1/2, 0]`; ``Ric >= -(d-1)/2`` is used as the safe constant.
+    """
+
+    metric = "affine"
+    metric_label = "affine-invariant"
+
+    def __init__(self, m):
+        super().__init__(m)
+        self.curvature_bounds = (-0.5 if self.m > 1 else 0.0, 0.0)
+        self.ricci_constant = (self.dim - 1) / 2.0
+
+    def _sqrt_and_invsqrt(self, point):
+        eigvals, eigvecs = np.linalg.eigh(_sym(point))
+        ut = np.swapaxes(eigvecs, -1, -2)
+        sqrt = (eigvecs * np.sqrt(eigvals)[..., None, :]) @ ut
+        invsqrt = (eigvecs / np.sqrt(eigvals)[..., None, :]) @ ut
+        return sqrt, invsqrt
+
+    def inner(self, base_point, tangent_a, tangent_b):
+        inv = np.linalg.inv(np.asarray(base_point, dtype=float))
+        return np.einsum("...ij,...ji->...", inv @ tangent_a, inv @ tangent_b)
+
+    def _dist(self, point_a, point_b):
+        _, invsqrt = self._sqrt_and_invsqrt(point_a)
+        eigvals = np.linalg.eigvalsh(_sym(invsqrt @ point_b @ invsqrt))
+        return np.sqrt(np.sum(np.log(eigvals) ** 2, axis=-1))
+
+    def _exp(self, base_point, tangent_vec):
+        sqrt, invsqrt = self._sqrt_and_invsqrt(base_point)
+        return _sym(sqrt @ sym_function(invsqrt @ tangent_vec @ invsqrt, np.exp) @ sqrt)
+
+    def _log(self, base_point, point):
+        sqrt, invsqrt = self._sqrt_and_invsqrt(base_point)
+        return _sym(sqrt @ sym_function(invsqrt @ point @ invsqrt, np.log) @ sqrt)
+
+    def tangent_frame(self, base_point):
+        r""":math:`P^{1/2} E_k P^{1/2}` with :math:`E_k` Frobenius-orthonormal symmetric matrices."""
+        sqrt, _ = self._sqrt_and_invsqrt(base_point)
+        basis = symmetric_basis(self.m)
+        return sqrt[..., None, :, :] @ basis @ sqrt[..., None, :, :]
+
+    def log_volume_jacobian(self, base_point, tangent_vec):
+        r""":math:`\sum_{i<j}\log\frac{\sinh(|\lambda_i-\lambda_j|/2)}{|\lambda_i-\lambda_j|/2}`,
+        :math:`\lambda` the eigenvalues of :math:`P^{-1/2}VP^{-1/2}`."""
+        _, invsqrt = self._sqrt_and_invsqrt(base_point)
+        lam = np.linalg.eigvalsh(_sym(invsqrt @ np.asarray(tangent_vec, dtype=float) @ invsqrt))
+        iu = np.triu_indices(self.m, k=1)
+        half_gap = 0.5 * np.abs(lam[..., iu[0]] - lam[..., iu[1]])
+        small = half_gap < 1e-8
+        safe = np.where(small, 1.0, half_gap)
+        log_ratio = np.where(small, half_gap**2 / 6.0, np.log(np.sinh(safe) / safe))
+        return np.sum(log_ratio, axis=-1)
+
+    def parallel_transport(self, base_point, end_point, tangent_vec):
+        r"""Transport along the geodesic: :math:`E V E^T`, :math:`E = P^{1/2}(P^{-1/2}QP^{-1/2})^{1/2}P^{-1/2}`."""
+        sqrt, invsqrt = self._sqrt_and_invsqrt(base_point)
+        mid = sym_function(invsqrt @ np.asarray(end_point, dtype=float) @ invsqrt, np.sqrt)
+        e = sqrt @ mid @ invsqrt
+        return _sym(e @ tangent_vec @ np.swapaxes(e, -1, -2))
+
+
+class _FlatChartSPD(_SPDBase):
+    r"""SPD(m) with a flat metric pulled back from a global chart :math:`\psi` to a Euclidean space.
+
+    :math:`\mathrm{Exp}_P(V) = \psi^{-1}(\psi(P) + d\psi_P V)`,
+    :math:`\mathrm{Log}_P(Q) = (d\psi_P)^{-1}(\psi(Q) - \psi(P))`,
+    :math:`\mathrm{dist}(P, Q) = \|\psi(P) - \psi(Q)\|_F`.
+    """
+
+    def __init__(self, m):
+        super().__init__(m)
+        self.curvature_bounds = (0.0, 0.0)
+        self.ricci_constant = 0.0
+
+    def chart(self, point):
+        raise NotImplementedError
+
+    def chart_inverse(self, coords):
+        raise NotImplementedError
+
+    def chart_differential(self, base_point, tangent_vec):
+        raise NotImplementedError
+
+    def chart_differential_inverse(self, base_point, chart_vec):
+        raise NotImplementedError
+
+    def chart_basis(self):
+        raise NotImplementedError
+
+    def inner(self, base_point, tangent_a, tangent_b):
+        da = self.chart_differential(base_point, tangent_a)
+        db = self.chart_differential(base_point, tangent_b)
+        return np.sum(da * db, axis=(-1, -2))
+
+    def _dist(self, point_a, point_b):
+        diff = self.chart(point_a) - self.chart(point_b)
+        return np.sqrt(np.sum(diff * diff, axis=(-1, -2)))
+
+    def _exp(self, base_point, tangent_vec):
+        return self.chart_inverse(self.chart(base_point) + self.chart_differential(base_point, tangent_vec))
+
+    def _log(self, base_point, point):
+        return self.chart_differential_inverse(base_point, self.chart(point) - self.chart(base_point))
+
+    def tangent_frame(self, base_point):
+        basis = self.chart_basis()
+        base = np.asarray(base_point, dtype=float)[..., None, :, :]
+        return self.chart_differential_inverse(base, basis)
+
+    def parallel_transport(self, base_point, end_point, tangent_vec):
+        r"""Flat transport: :math:`(d\psi_Q)^{-1} d\psi_P V`."""
+        return self.chart_differential_inverse(end_point, self.chart_differential(base_point, tangent_vec))
+
+    def log_volume_jacobian(self, base_point, tangent_vec):
+        """Zero: the metric is flat and ``Exp`` is an isometry of normal coordinates."""
+        shape = np.broadcast_shapes(np.shape(base_point)[:-2], np.shape(tangent_vec)[:-2])
+        return np.zeros(shape)
+
+
+class SPDLogEuclidean(_FlatChartSPD):
+    r"""SPD(m) with the log-Euclidean metric: :math:`\psi(P) = \log P`, :math:`\mathrm{dist} = \|\log P - \log Q\|_F`."""
+
+    metric = "log_euclidean"
+    metric_label = "log-Euclidean"
+
+    def chart(self, point):
+        return sym_function(point, np.log)
+
+    def chart_inverse(self, coords):
+        return _sym(sym_function(coords, np.exp))
+
+    def chart_differential(self, base_point, tangent_vec):
+        return _frechet_derivative(np.asarray(base_point, dtype=float), tangent_vec, np.log, lambda s: 1.0 / s)
+
+    def chart_differential_inverse(self, base_point, chart_vec):
+        log_base = sym_function(base_point, np.log)
+        return _sym(_frechet_derivative(log_base, chart_vec, np.exp, np.exp))
+
+    def chart_basis(self):
+        return symmetric_basis(self.m)
+
+
+class SPDLogCholesky(_FlatChartSPD):
+    r"""SPD(m) with Lin's (2019) log-Cholesky metric.
+
+    With :math:`P = LL^T` (Cholesky), :math:`\psi(P) = \lfloor L\rfloor + \log\mathbb{D}(L)`
+    (strictly lower part plus log-diagonal), so
+    :math:`\mathrm{dist}(P,Q)^2 = \|\lfloor L\rfloor - \lfloor K\rfloor\|_F^2 + \|\log\mathbb{D}(L) - \log\mathbb{D}(K)\|_F^2`.
+    The differential of the Cholesky map is :math:`dL = L\,\Phi(L^{-1}VL^{-T})`,
+    :math:`\Phi` = strictly-lower part plus half the diagonal.
+    """
+
+    metric = "log_cholesky"
+    metric_label = "log-Cholesky"
+
+    def _diag(self, a):
+        return np.diagonal(a, axis1=-2, axis2=-1)
+
+    def chart(self, point):
+        chol = np.linalg.cholesky(_sym(np.asarray(point, dtype=float)))
+        return np.tril(chol, -1) + self._diag_matrix(np.log(self._diag(chol)))
+
+    def _diag_matrix(self, diag):
+        return diag[..., :, None] * np.eye(self.m)
+
+    def chart_inverse(self, coords):
+        chol = np.tril(coords, -1) + self._diag_matrix(np.exp(self._diag(coords)))
+        return _sym(chol @ np.swapaxes(chol, -1, -2))
+
+    def chart_differential(self, base_point, tangent_vec):
+        chol = np.linalg.cholesky(_sym(np.asarray(base_point, dtype=float)))
+        inv = np.linalg.inv(chol)
+        x = inv @ np.asarray(tangent_vec, dtype=float) @ np.swapaxes(inv, -1, -2)
+        phi = np.tril(x, -1) + 0.5 * self._diag_matrix(self._diag(x))
+        d_chol = chol @ phi
+        return np.tril(d_chol, -1) + self._diag_matrix(self._diag(d_chol) / self._diag(chol))
+
+    def chart_differential_inverse(self, base_point, chart_vec):
+        chol = np.linalg.cholesky(_sym(np.asarray(base_point, dtype=float)))
+        chart_vec = np.asarray(chart_vec, dtype=float)
+        d_chol = np.tril(chart_vec, -1) + self._diag_matrix(self._diag(chol) * self._diag(chart_vec))
+        out = d_chol @ np.swapaxes(chol, -1, -2)
+        return out + np.swapaxes(out, -1, -2)
+
+    def chart_basis(self):
+        basis = []
+        for i in range(self.m):
+            for j in range(i + 1):
+                e = np.zeros((self.m, self.m))
+                e[i, j] = 1.0
+                basis.append(e)
+        return np.array(basis)

@@ -1,0 +1,191 @@
+"""Contract tests every manifold adapter inherits (DESIGN.md "Tests")."""
+
+import numpy as np
+import pytest
+
+from geodp_core.exceptions import InvalidParameterError, OffManifoldError
+from geodp_core.geometry import get_manifold
+
+SEED = 20261121
+
+
+class ManifoldContract:
+    """Shared properties; subclasses set ``args`` and ``max_radius`` (inside the injectivity radius)."""
+
+    args = None
+    max_radius = 1.0
+
+    @pytest.fixture
+    def manifold(self):
+        return get_manifold(*self.args)
+
+    def _random_points(self, manifold, rng, n):
+        center = manifold.default_center()
+        coords = rng.standard_normal((n, manifold.dim))
+        coords *= (self.max_radius * rng.uniform(0, 1, (n, 1))) / np.linalg.norm(coords, axis=1, keepdims=True)
+        return manifold.exp(center, manifold.from_frame(center, coords))
+
+    def _random_tangent(self, manifold, base, rng, n, radius):
+        coords = rng.standard_normal((n, manifold.dim))
+        coords *= (radius * rng.uniform(0.05, 1, (n, 1))) / np.linalg.norm(coords, axis=1, keepdims=True)
+        return manifold.from_frame(base, coords)
+
+    def test_points_belong(self, manifold):
+        pts = self._random_points(manifold, np.random.default_rng(SEED), 20)
+        assert manifold.belongs(pts).all()
+
+    def test_exp_log_inverse(self, manifold):
+        rng = np.random.default_rng(SEED)
+        base = self._random_points(manifold, rng, 1)[0]
+        vecs = self._random_tangent(manifold, base, rng, 30, self.max_radius)
+        pts = manifold.exp(base, vecs)
+        np.testing.assert_allclose(manifold.log(base, pts), vecs, atol=1e-9 * (1 + np.abs(vecs).max()))
+        back = manifold.exp(base, manifold.log(base, pts))
+        np.testing.assert_allclose(back, pts, atol=1e-9 * (1 + np.abs(pts).max()))
+
+    def test_dist_symmetric_and_equals_log_norm(self, manifold):
+        rng = np.random.default_rng(SEED + 1)
+        a = self._random_points(manifold, rng, 25)
+        b = self._random_points(manifold, rng, 25)
+        d_ab, d_ba = manifold.dist(a, b), manifold.dist(b, a)
+        np.testing.assert_allclose(d_ab, d_ba, rtol=1e-9, atol=1e-12)
+        np.testing.assert_allclose(manifold.norm(a, manifold.log(a, b)), d_ab, rtol=1e-8, atol=1e-12)
+        np.testing.assert_allclose(manifold.dist(a, a), 0.0, atol=1e-7)
+
+    def test_tangent_frame_orthonormal(self, manifold):
+        rng = np.random.default_rng(SEED + 2)
+        base = self._random_points(manifold, rng, 3)
+        frame = manifold.tangent_frame(base)
+        assert frame.shape == (3, manifold.dim) + tuple(manifold.point_shape)
+        for i in range(3):
+            gram = manifold.inner(base[i], frame[i][:, None], frame[i][None, :])
+            np.testing.assert_allclose(gram, np.eye(manifold.dim), atol=1e-10)
+            assert manifold.validate_tangent(base[i], frame[i]) is not None
+        coords = rng.standard_normal((3, manifold.dim))
+        np.testing.assert_allclose(manifold.to_frame(base, manifold.from_frame(base, coords)), coords, atol=1e-10)
+
+    def test_random_unit_tangent(self, manifold):
+        rng = np.random.default_rng(SEED + 3)
+        base = self._random_points(manifold, rng, 1)[0]
+        vecs = manifold.random_unit_tangent(base, 400, rng)
+        assert vecs.shape == (400,) + tuple(manifold.point_shape)
+        np.testing.assert_allclose(manifold.norm(base, vecs), 1.0, atol=1e-10)
+        coords = manifold.to_frame(base, vecs)
+        # uniform direction: mean of coordinates ~ 0 (|mean| < 6 / sqrt(n), alpha ~ 1e-9 per coordinate)
+        assert np.all(np.abs(coords.mean(axis=0)) < 6.0 / np.sqrt(400))
+
+    def test_jacobian_matches_finite_differences(self, manifold):
+        """log|det dExp| vs a central finite-difference determinant in orthonormal frames.
+
+        Power: catches a missing or wrong volume factor (e.g. sin vs sinh, r^(d-1) included twice).
+        """
+        rng = np.random.default_rng(SEED + 4)
+        base = self._random_points(manifold, rng, 1)[0]
+        for vec in self._random_tangent(manifold, base, rng, 3, 0.8 * self.max_radius):
+            coords = manifold.to_frame(base, vec)
+            end = manifold.exp(base, vec)
+            frame_end = manifold.tangent_frame(end)
+            h = 1e-6
+            jac = np.empty((manifold.dim, manifold.dim))
+            for j in range(manifold.dim):
+                step = np.zeros(manifold.dim)
+                step[j] = h
+                plus = manifold.exp(base, manifold.from_frame(base, coords + step))
+                minus = manifold.exp(base, manifold.from_frame(base, coords - step))
+                deriv = (plus - minus) / (2 * h)
+                jac[:, j] = manifold.inner(end, frame_end, deriv[None])
+            expected = np.log(abs(np.linalg.det(jac)))
+            np.testing.assert_allclose(manifold.log_volume_jacobian(base, vec), expected, atol=1e-5)
+
+    def test_batching_consistent_with_single_calls(self, manifold):
+        rng = np.random.default_rng(SEED + 5)
+        a = self._random_points(manifold, rng, 4)
+        b = self._random_points(manifold, rng, 4)
+        batched = manifold.dist(a, b)
+        singles = np.array([manifold.dist(a[i], b[i]) for i in range(4)])
+        np.testing.assert_allclose(batched, singles, rtol=1e-12, atol=1e-14)
+        logs = manifold.log(a, b)
+        for i in range(4):
+            np.testing.assert_allclose(logs[i], manifold.log(a[i], b[i]), atol=1e-12)
+        # one base point broadcast against many points
+        many = manifold.dist(a[0], b)
+        np.testing.assert_allclose(many, [manifold.dist(a[0], b[i]) for i in range(4)], rtol=1e-12, atol=1e-14)
+
+    def test_off_manifold_and_nan_rejected(self, manifold):
+        good = manifold.default_center()
+        bad = 3.0 * good + 0.1 if manifold.name != "euclidean" else None
+        if bad is not None:
+            if manifold.name == "spd":
+                bad = -good
+            with pytest.raises(OffManifoldError, match="point_b"):
+                manifold.dist(good, bad)
+        nan_point = good.copy()
+        nan_point.flat[0] = np.nan
+        with pytest.raises(InvalidParameterError, match="point_a"):
+            manifold.dist(nan_point, good)
+
+    def test_parallel_transport_is_isometry(self, manifold):
+        rng = np.random.default_rng(SEED + 6)
+        p, q = self._random_points(manifold, rng, 2)
+        u, w = self._random_tangent(manifold, p, rng, 2, 1.0)
+        tu, tw = manifold.parallel_transport(p, q, u), manifold.parallel_transport(p, q, w)
+        assert manifold.validate_tangent(q, tu) is not None
+        np.testing.assert_allclose(manifold.inner(q, tu, tw), manifold.inner(p, u, w), atol=1e-9)
+        # transporting the initial velocity gives minus the log at the end point
+        v = manifold.log(p, q)
+        np.testing.assert_allclose(manifold.parallel_transport(p, q, v), -manifold.log(q, p), atol=1e-8)
+
+
+class TestSphere2(ManifoldContract):
+    args = ("sphere", 2)
+    max_radius = 2.5
+
+
+class TestSphere1(ManifoldContract):
+    args = ("sphere", 1)
+    max_radius = 2.5
+
+
+class TestSphere4(ManifoldContract):
+    args = ("sphere", 4)
+    max_radius = 2.0
+
+
+class TestHyperbolic2(ManifoldContract):
+    args = ("hyperbolic", 2)
+    max_radius = 3.0
+
+
+class TestHyperbolic3(ManifoldContract):
+    args = ("hyperbolic", 3)
+    max_radius = 2.0
+
+
+class TestSPD2Affine(ManifoldContract):
+    args = ("spd", 2, "affine")
+    max_radius = 2.0
+
+
+class TestSPD3Affine(ManifoldContract):
+    args = ("spd", 3, "affine")
+    max_radius = 1.5
+
+
+class TestSPD2LogEuclidean(ManifoldContract):
+    args = ("spd", 2, "log_euclidean")
+    max_radius = 2.0
+
+
+class TestSPD3LogEuclidean(ManifoldContract):
+    args = ("spd", 3, "log_euclidean")
+    max_radius = 1.5
+
+
+class TestSPD3LogCholesky(ManifoldContract):
+    args = ("spd", 3, "log_cholesky")
+    max_radius = 1.5
+
+
+class TestEuclidean3(ManifoldContract):
+    args = ("euclidean", 3)
+    max_radius = 5.0
