@@ -1,0 +1,37 @@
+"""Small UI helpers: honesty badges, error boxes, downloads."""
+
+import contextlib
+
+import streamlit as st
+
+from geodp_core.exceptions import GeoDPError
+
+LABEL_STYLE = {
+    "exact": ("✅", "green", "exact guarantee"),
+    "approximate sampler": ("≈", "orange", "guarantee under an approximate sampler"),
+    "no formal guarantee": ("⚠️", "red", "no formal guarantee (paper baseline)"),
+    "unavailable": ("⛔", "gray", "unavailable"),
+}
+
+
+def honesty_badge(label):
+    """Markdown badge for an honesty label (SPEC §8)."""
+    icon, color, text = LABEL_STYLE.get(label, ("?", "gray", label))
+    return f":{color}-badge[{icon} {text}]"
+
+
+@contextlib.contextmanager
+def errors_shown_here(where=None):
+    """Show any ValueError / geodp_core error raised inside as an in-page message (no traceback)."""
+    target = where if where is not None else st
+    try:
+        yield
+    except (ValueError, GeoDPError) as exc:
+        target.error(f"{exc}", icon="🚫")
+
+
+def download_buttons(items, key_prefix):
+    """Render download buttons side by side; ``items`` = [(label, data, file_name, mime)]."""
+    cols = st.columns(len(items))
+    for col, (label, data, file_name, mime) in zip(cols, items):
+        col.download_button(label, data=data, file_name=file_name, mime=mime, key=f"{key_prefix}_{file_name}")

@@ -1,0 +1,94 @@
+"""Explorer: one scenario — data, true mean, private releases and their guarantees."""
+
+import json
+
+import pandas as pd
+import streamlit as st
+
+from geodp_app.cache import cached_run, upload_key
+from geodp_app.sidebar import scenario_sidebar
+from geodp_app.ui import download_buttons, errors_shown_here, honesty_badge
+from geodp_core.explorer import resample_releases, results_table
+from geodp_core.viz import CAMERA_PRESETS, scene_figure, spd_cone_figure
+
+st.title("Explorer")
+st.caption(
+    "Pick a manifold, data, mechanisms and ONE privacy target in the sidebar. Each mechanism is calibrated to "
+    "that target and releases a private Fréchet mean; the cloud shows many releases."
+)
+
+scenario, points = scenario_sidebar()
+if scenario is None:
+    st.info("Fix the highlighted control in the sidebar (your other settings are kept).")
+    st.stop()
+
+result = None
+with errors_shown_here():
+    result = cached_run(scenario.to_json(), upload_key(points))
+if result is None:
+    st.stop()
+
+draw = st.session_state.get("explorer_draw", 0)
+if draw:
+    result = resample_releases(result, draw)
+
+c1, c2, c3, c4 = st.columns(4)
+c1.metric("Records n", len(result.data), help=result.data_note)
+c2.metric("Clipped to the public ball", result.n_clipped,
+          help="Points outside B(m₀, r) are moved onto its boundary: public preprocessing, DP unaffected.")
+c3.metric("Sensitivity Δ", f"{result.sensitivity:.4g}",
+          help="Global sensitivity of the Fréchet mean over datasets in the public ball (Reimherr et al.).")
+c4.metric("Target", scenario.target.describe())
+st.caption(f"Data: {result.data_note}.")
+
+left, right = st.columns([3, 2])
+with left:
+    camera = "oblique"
+    if result.manifold.name == "sphere" and result.manifold.dim == 2:
+        camera = st.radio("Camera", list(CAMERA_PRESETS), horizontal=True, key="explorer_camera")
+    fig = scene_figure(result, camera=camera)
+    st.plotly_chart(fig, key="explorer_scene", width="stretch")
+    if result.manifold.name == "spd" and result.manifold.m == 2:
+        st.plotly_chart(spd_cone_figure(result), key="explorer_cone", width="stretch")
+    if st.button("🎲 Resample releases", key="explorer_resample", help="New noise draws; the data and mean stay."):
+        st.session_state["explorer_draw"] = draw + 1
+        st.rerun()
+
+with right:
+    st.subheader("Mechanisms")
+    for outcome in result.outcomes:
+        with st.container(border=True):
+            if outcome.status != "ok":
+                st.markdown(f"**{outcome.title}** {honesty_badge('unavailable')}")
+                st.caption(outcome.reason)
+                continue
+            cal = outcome.calibration
+            st.markdown(f"**{outcome.title}** {honesty_badge(cal.label)}")
+            st.markdown(
+                f"Achieved: **{cal.achieved.describe()}** · native: {cal.native.describe()}  \n"
+                + " · ".join(f"{k} = {v:.4g}" for k, v in cal.noise.items() if isinstance(v, (int, float)))
+            )
+            bound = "" if outcome.utility_bound is None else f" · paper bound E d ≤ {outcome.utility_bound:.3g}"
+            st.markdown(
+                f"Distance to the true mean: **{outcome.mean_distance:.3g} ± {outcome.standard_error:.2g}** "
+                f"(mean ± s.e. of {len(outcome.distances)} releases){bound}"
+            )
+            with st.expander("How was this calibrated?"):
+                for note in cal.notes:
+                    st.markdown(f"- {note}")
+
+st.caption("The gold marker is the true (non-private) mean: a teaching view only — a real release never shows it.")
+
+st.subheader("Downloads")
+table = pd.DataFrame(results_table(result))
+download_buttons(
+    [
+        ("Results CSV", table.to_csv(index=False), "geodp_results.csv", "text/csv"),
+        ("Scenario JSON", scenario.to_json(), "geodp_scenario.json", "application/json"),
+        ("Python snippet", scenario.to_python_snippet(), "geodp_reproduce.py", "text/x-python"),
+        ("Figure HTML", fig.to_html(include_plotlyjs="cdn"), "geodp_figure.html", "text/html"),
+    ],
+    key_prefix="explorer_dl",
+)
+with st.expander("Calibrations as JSON"):
+    st.code(json.dumps([o.calibration.to_dict() for o in result.outcomes if o.calibration], indent=2), language="json")

@@ -1,0 +1,6 @@
+"""Placeholder: being built."""
+
+import streamlit as st
+
+st.title("learn")
+st.info("This page is being built.")

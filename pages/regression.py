@@ -1,0 +1,6 @@
+"""Placeholder: being built."""
+
+import streamlit as st
+
+st.title("regression")
+st.info("This page is being built.")
