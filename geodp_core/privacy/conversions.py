@@ -60,6 +60,12 @@ def _log_gdp_delta(mu, eps):
     return out
 
 
+def _gdp_profile_ok(mu, eps, delta):
+    """Whether delta_mu(eps) <= delta holds as evaluated, both in log space and after exp."""
+    log_value = float(_log_gdp_delta(mu, eps))
+    return log_value <= np.log(delta) and np.exp(log_value) <= delta
+
+
 def log_gdp_delta(mu, eps):
     """Natural log of the :math:`\\mu`-GDP privacy profile, :math:`\\log \\delta_\\mu(\\varepsilon)`.
 

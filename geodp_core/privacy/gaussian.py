@@ -5,7 +5,7 @@ import numpy as np
 from geodp_core._validation import check_real
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.privacy._solvers import bracket_increasing, largest_feasible
-from geodp_core.privacy.conversions import _log_gdp_delta
+from geodp_core.privacy.conversions import _gdp_profile_ok, _log_gdp_delta
 
 __all__ = ["gdp_mu_for_approx_dp", "analytic_gaussian_sigma", "classical_gaussian_sigma"]
 
@@ -20,7 +20,12 @@ def _gdp_mu_for_approx_dp(eps, delta):
         return float(_log_gdp_delta(mu, eps)) - log_delta
 
     lo, hi = bracket_increasing(excess, 1.0, "mu")
-    return largest_feasible(excess, lo, hi, "mu")
+    mu = largest_feasible(excess, lo, hi, "mu")
+    for _ in range(_MAX_NUDGES):  # also holds after exp (delta itself, not only its log)
+        if _gdp_profile_ok(mu, eps, delta):
+            return mu
+        mu = mu * (1.0 - _NUDGE)
+    raise AssertionError("GDP mu could not be verified")  # pragma: no cover
 
 
 def gdp_mu_for_approx_dp(eps, delta):
@@ -83,9 +88,8 @@ def analytic_gaussian_sigma(eps, delta, sensitivity):
     delta = check_real(delta, "delta", low=0.0, high=1.0)
     sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
     sigma = sensitivity / _gdp_mu_for_approx_dp(eps, delta)
-    log_delta = np.log(delta)
     for _ in range(_MAX_NUDGES):
-        if float(_log_gdp_delta(sensitivity / sigma, eps)) <= log_delta:
+        if _gdp_profile_ok(sensitivity / sigma, eps, delta):
             return float(sigma)
         sigma = sigma * (1.0 + _NUDGE)
     raise AssertionError("analytic Gaussian sigma could not be verified")  # pragma: no cover

@@ -6,7 +6,7 @@ from geodp_core.exceptions import InvalidParameterError
 from geodp_core.privacy.conversions import (
     _eps_dp_to_gdp,
     _eps_dp_to_rdp,
-    _log_gdp_delta,
+    _gdp_profile_ok,
     _rdp_to_approx_dp,
     zcdp_to_approx_dp,
 )
@@ -54,18 +54,21 @@ def implies(achieved, target):
     """
     _check_guarantee(achieved, "achieved")
     _check_guarantee(target, "target")
-    a, t = achieved, target
+    return bool(_implies(achieved, target))
+
+
+def _implies(a, t):
     if isinstance(a, PureDP):
         if isinstance(t, PureDP):
             return a.eps <= t.eps
         if isinstance(t, ApproxDP):
             if a.eps <= t.eps:
                 return True
-            return bool(_log_gdp_delta(_eps_dp_to_gdp(a.eps), t.eps) <= np.log(t.delta))
+            return _gdp_profile_ok(float(_eps_dp_to_gdp(a.eps)), t.eps, t.delta)
         if isinstance(t, GDP):
-            return bool(_eps_dp_to_gdp(a.eps) <= t.mu)
+            return _eps_dp_to_gdp(a.eps) <= t.mu
         if isinstance(t, RDP):
-            return bool(_eps_dp_to_rdp(a.eps, t.alpha) <= t.eps)
+            return _eps_dp_to_rdp(a.eps, t.alpha) <= t.eps
         return a.eps**2 / 2.0 <= t.rho
     if isinstance(a, ApproxDP):
         return isinstance(t, ApproxDP) and a.eps <= t.eps and a.delta <= t.delta
@@ -73,7 +76,7 @@ def implies(achieved, target):
         if isinstance(t, GDP):
             return a.mu <= t.mu
         if isinstance(t, ApproxDP):
-            return bool(_log_gdp_delta(a.mu, t.eps) <= np.log(t.delta))
+            return _gdp_profile_ok(a.mu, t.eps, t.delta)
         if isinstance(t, RDP):
             return t.alpha * a.mu**2 / 2.0 <= t.eps
         if isinstance(t, ZCDP):
@@ -83,7 +86,7 @@ def implies(achieved, target):
         if isinstance(t, RDP):
             return t.alpha <= a.alpha and a.eps <= t.eps
         if isinstance(t, ApproxDP):
-            return bool(_rdp_to_approx_dp(a.alpha, a.eps, np.log(t.delta)) <= t.eps)
+            return _rdp_to_approx_dp(a.alpha, a.eps, np.log(t.delta)) <= t.eps
         return False
     # ZCDP
     if isinstance(t, ZCDP):
