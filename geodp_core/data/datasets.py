@@ -1,0 +1,386 @@
+r"""Real datasets shipped (offline) with geomstats, mapped onto our manifolds (SPEC §2).
+
+================  ===============================  ===========================================
+name              manifold                          what
+================  ===============================  ===========================================
+cities            :math:`S^2`                       50 large world cities (lat/lon)
+connectomes       SPD(28) (or a principal block)    86 brain functional-connectivity matrices
+karate            :math:`H^2` (Poincaré disk)       Zachary's karate club, BFS-tree embedding
+optical_nerves    :math:`S^{11}` (preshapes)        22 sets of 5 landmarks in 3D (Kendall)
+hands             :math:`S^{62}` (preshapes)        52 hands, 22 joints in 3D (Kendall)
+================  ===============================  ===========================================
+
+Loads are cached; every call returns fresh copies of the arrays.
+"""
+
+import dataclasses
+import functools
+import json
+from collections import deque
+
+import numpy as np
+
+from geodp_core._validation import check_int, check_option
+from geodp_core.exceptions import InvalidParameterError
+from geodp_core.geometry import get_manifold
+
+__all__ = ["Dataset", "load_dataset", "list_datasets", "preshape", "karate_tree_embedding", "KARATE_DEPTH_STEP"]
+
+KARATE_DEPTH_STEP = 1.0
+"""Hyperbolic distance between consecutive BFS levels in the karate-club embedding."""
+
+_DESCRIPTIONS = {
+    "cities": "50 large world cities as points on the sphere S^2 (from latitude/longitude).",
+    "connectomes": "86 brain connectomes (28x28 SPD connectivity matrices; schizophrenia vs control).",
+    "karate": "Zachary's karate-club graph (34 members) embedded in the Poincaré disk H^2 by a BFS tree.",
+    "optical_nerves": "22 optic-nerve heads (5 landmarks in 3D) as Kendall preshapes on S^11 (no rotation quotient).",
+    "hands": "52 hand poses (22 joints in 3D) as Kendall preshapes on S^62 (no rotation quotient).",
+}
+
+
+@dataclasses.dataclass(frozen=True, eq=False)
+class Dataset:
+    """A loaded real dataset.
+
+    Attributes
+    ----------
+    name : str
+    points : ndarray, shape (n, *point_shape)
+        Points on the manifold described by ``manifold_spec``.
+    manifold_spec : tuple
+        ``(name, dim, metric)`` for :func:`geodp_core.geometry.get_manifold`.
+    description : str
+        What the points are, how they were mapped, caveats.
+    source : str
+        Citation of the original data and of the geomstats file.
+    labels : ndarray or None
+        Per-point class labels (see ``label_meaning``).
+    label_meaning : str or None
+    names : tuple of str or None
+        Per-point names (cities).
+    extras : dict
+        Raw or auxiliary arrays (e.g. ``lat``/``lon`` in degrees, graph ``edges``, raw ``landmarks``).
+    """
+
+    name: str
+    points: np.ndarray
+    manifold_spec: tuple
+    description: str
+    source: str
+    labels: np.ndarray = None
+    label_meaning: str = None
+    names: tuple = None
+    extras: dict = dataclasses.field(default_factory=dict)
+
+    @property
+    def n_points(self):
+        """Number of points."""
+        return int(self.points.shape[0])
+
+    def manifold(self):
+        """The :class:`~geodp_core.geometry.Manifold` the points live on."""
+        return get_manifold(*self.manifold_spec)
+
+
+def list_datasets():
+    """Names of the real datasets with one-line descriptions.
+
+    Returns
+    -------
+    dict
+        ``{name: description}``, in display order.
+    """
+    return dict(_DESCRIPTIONS)
+
+
+def _copy(value):
+    return value.copy() if isinstance(value, np.ndarray) else value
+
+
+def load_dataset(name, sub_block=None):
+    """Load a real dataset (offline, from the files shipped with geomstats).
+
+    Parameters
+    ----------
+    name : {"cities", "connectomes", "karate", "optical_nerves", "hands"}
+        See :func:`list_datasets`.
+    sub_block : int or None
+        Connectomes only: keep the leading ``sub_block x sub_block`` principal block
+        (still SPD: a principal submatrix of an SPD matrix is SPD), e.g. 2 or 3 for
+        display. ``None`` keeps the full 28 x 28 matrices.
+
+    Returns
+    -------
+    Dataset
+        Fresh copies of the cached arrays.
+    """
+    name = check_option(name, "name", tuple(_DESCRIPTIONS))
+    if sub_block is not None:
+        if name != "connectomes":
+            raise InvalidParameterError(
+                f"sub_block is only used by the 'connectomes' dataset; got sub_block={sub_block!r} for {name!r}",
+                param="sub_block",
+            )
+        sub_block = check_int(sub_block, "sub_block", low=1, high=28)
+    data = _load_cached(name, sub_block)
+    return dataclasses.replace(
+        data,
+        points=data.points.copy(),
+        labels=_copy(data.labels),
+        extras={key: _copy(value) for key, value in data.extras.items()},
+    )
+
+
+@functools.lru_cache(maxsize=None)
+def _load_cached(name, sub_block):
+    loaders = {
+        "cities": _load_cities,
+        "connectomes": lambda: _load_connectomes(sub_block),
+        "karate": _load_karate,
+        "optical_nerves": _load_optical_nerves,
+        "hands": _load_hands,
+    }
+    data = loaders[name]()
+    manifold = data.manifold()
+    manifold.validate_points(data.points, f"dataset {name!r}")
+    for array in (data.points, data.labels, *data.extras.values()):
+        if isinstance(array, np.ndarray):
+            array.setflags(write=False)
+    return data
+
+
+def _geomstats_utils():
+    from geomstats.datasets import utils
+
+    return utils
+
+
+# ------------------------------------------------------------------------ cities
+def _load_cities():
+    utils = _geomstats_utils()
+    with open(utils.CITIES_PATH, encoding="utf-8") as handle:
+        rows = json.load(handle)
+    lat = np.array([float(row["lat"]) for row in rows])
+    lon = np.array([float(row["lng"]) for row in rows])
+    sphere = get_manifold("sphere", 2)
+    return Dataset(
+        name="cities",
+        points=sphere.from_lat_lon(lat, lon),
+        manifold_spec=("sphere", 2, None),
+        description=(
+            "50 large world cities on the unit sphere S^2, x = (cos lat cos lon, cos lat sin lon, sin lat) "
+            "from the latitude/longitude in degrees (Sphere.from_lat_lon; note geomstats' load_cities uses "
+            "a different convention, rotated by 180 degrees about the polar axis)."
+        ),
+        source=(
+            "simplemaps World Cities Database (https://simplemaps.com/data/world-cities), "
+            "file geomstats/datasets/data/cities/cities.json shipped with geomstats"
+        ),
+        names=tuple(row["city"] for row in rows),
+        extras={"lat": lat, "lon": lon, "country": np.array([row["country"] for row in rows])},
+    )
+
+
+# ------------------------------------------------------------------- connectomes
+def _load_connectomes(sub_block):
+    utils = _geomstats_utils()
+    matrices, patient_id, target = utils.load_connectomes()
+    matrices = np.asarray(matrices, dtype=float)
+    size = matrices.shape[-1] if sub_block is None else sub_block
+    block = np.ascontiguousarray(matrices[:, :size, :size])
+    block = 0.5 * (block + np.swapaxes(block, -1, -2))
+    min_eig = float(np.linalg.eigvalsh(block)[:, 0].min())
+    if not min_eig > 0:  # pragma: no cover - the shipped data are SPD (checked in the tests)
+        raise RuntimeError(f"connectome matrices are not positive definite (min eigenvalue {min_eig:g})")
+    return Dataset(
+        name="connectomes",
+        points=block,
+        manifold_spec=("spd", size, "affine"),
+        description=(
+            f"86 functional-connectivity matrices ({size}x{size}"
+            + (" leading principal block of the 28x28 matrices" if sub_block is not None else "")
+            + "), as returned by geomstats' load_connectomes: S = (I + C)/2 with C the 28x28 correlation "
+            "matrix of 28 brain networks (unit diagonal, off-diagonals halved). All are SPD "
+            f"(smallest eigenvalue over the dataset {min_eig:.3g}; no ridge needed). Labels: 1 = schizophrenia, "
+            "0 = control."
+        ),
+        source=(
+            "MLSP 2014 Schizophrenia Classification Challenge (Kaggle), FNC features; "
+            "geomstats.datasets.utils.load_connectomes"
+        ),
+        labels=np.asarray(target, dtype=int),
+        label_meaning="1 = schizophrenia, 0 = healthy control",
+        extras={"patient_id": np.asarray(patient_id, dtype=int), "min_eigenvalue": np.array(min_eig)},
+    )
+
+
+# ------------------------------------------------------------------------ karate
+def karate_tree_embedding(adjacency, root=0, depth_step=KARATE_DEPTH_STEP):
+    r"""Deterministic BFS-tree embedding of a connected graph in the Poincaré disk.
+
+    1. Breadth-first search from ``root`` (neighbours visited in increasing index)
+       gives a spanning tree and the depth :math:`\ell(v)` of every node.
+    2. The root gets the full angular sector :math:`[0, 2\pi)`; each node splits its
+       sector among its children in proportion to their numbers of leaves, and every
+       node sits at the middle angle :math:`\theta(v)` of its sector.
+    3. Node :math:`v` is the point at hyperbolic distance :math:`\ell(v)\,s` from the
+       origin in direction :math:`\theta(v)`:
+
+    .. math:: b(v) = \tanh\!\big(\ell(v) s / 2\big)\,(\cos\theta(v), \sin\theta(v)).
+
+    Sectors of different subtrees are disjoint, so distinct nodes get distinct points.
+
+    Parameters
+    ----------
+    adjacency : array_like, shape (N, N)
+        Symmetric 0/1 adjacency matrix of a connected graph.
+    root : int
+    depth_step : float
+        :math:`s > 0`.
+
+    Returns
+    -------
+    ball_points : ndarray, shape (N, 2)
+        Poincaré-disk coordinates.
+    depth : ndarray of int, shape (N,)
+    parent : ndarray of int, shape (N,)
+        BFS-tree parent (-1 for the root).
+    """
+    adjacency = np.asarray(adjacency) != 0
+    n_nodes = adjacency.shape[0]
+    parent = np.full(n_nodes, -1)
+    depth = np.full(n_nodes, -1)
+    depth[root] = 0
+    order, queue = [], deque([root])
+    while queue:
+        node = queue.popleft()
+        order.append(node)
+        for nbr in np.flatnonzero(adjacency[node]):
+            if depth[nbr] < 0:
+                depth[nbr], parent[nbr] = depth[node] + 1, node
+                queue.append(nbr)
+    if (depth < 0).any():
+        raise InvalidParameterError("adjacency must describe a connected graph", param="adjacency")
+    children = [[] for _ in range(n_nodes)]
+    for node in order[1:]:
+        children[parent[node]].append(node)
+    leaves = np.zeros(n_nodes)
+    for node in reversed(order):
+        leaves[node] = 1.0 if not children[node] else sum(leaves[c] for c in children[node])
+    start, width = np.zeros(n_nodes), np.zeros(n_nodes)
+    width[root] = 2.0 * np.pi
+    for node in order:
+        offset = start[node]
+        for child in children[node]:
+            start[child] = offset
+            width[child] = width[node] * leaves[child] / leaves[node]
+            offset += width[child]
+    angle = start + 0.5 * width
+    radius = np.tanh(0.5 * depth * depth_step)
+    ball_points = radius[:, None] * np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    return ball_points, depth, parent
+
+
+def _load_karate():
+    utils = _geomstats_utils()
+    adjacency = np.loadtxt(utils.KARATE_PATH)
+    labels = np.loadtxt(utils.KARATE_LABELS_PATH).astype(int)
+    ball_points, depth, parent = karate_tree_embedding(adjacency)
+    hyperbolic = get_manifold("hyperbolic", 2)
+    edges = np.argwhere(np.triu(adjacency != 0, k=1))
+    return Dataset(
+        name="karate",
+        points=hyperbolic.from_poincare(ball_points),
+        manifold_spec=("hyperbolic", 2, None),
+        description=(
+            "Zachary's karate club (34 members, 78 friendships) embedded in H^2: breadth-first tree from "
+            f"member 0 (the instructor), depth l at hyperbolic distance {KARATE_DEPTH_STEP:g}*l from the origin, "
+            "angular sectors split by numbers of leaves (karate_tree_embedding). A display embedding, "
+            "not distance-preserving for non-tree edges."
+        ),
+        source=(
+            "W. W. Zachary, An information flow model for conflict and fission in small groups, "
+            "J. Anthropological Research 33(4), 1977; geomstats/datasets/data/graph_karate"
+        ),
+        labels=labels,
+        label_meaning="faction after the split (1 = instructor's club, 2 = administrator's club)",
+        extras={"edges": edges, "depth": depth, "parent": parent, "poincare": ball_points},
+    )
+
+
+# --------------------------------------------------------------- Kendall shapes
+def preshape(landmarks):
+    r"""Kendall preshapes of landmark configurations: points on :math:`S^{(k-1)m-1}`.
+
+    With :math:`H` the :math:`(k-1) \times k` Helmert sub-matrix (rows orthonormal and
+    orthogonal to :math:`\mathbf 1`), a configuration :math:`X \in \mathbb{R}^{k \times m}`
+    maps to
+
+    .. math:: z = \mathrm{vec}(HX) / \|HX\|_F ,
+
+    which removes translation and scale (not rotation: the Kendall shape space is the
+    quotient of this sphere by :math:`SO(m)`, which geodp_core does not implement).
+
+    Parameters
+    ----------
+    landmarks : array_like, shape (n, k, m)
+
+    Returns
+    -------
+    ndarray, shape (n, (k-1)*m)
+    """
+    x = np.asarray(landmarks, dtype=float)
+    k = x.shape[1]
+    helmert = np.zeros((k - 1, k))
+    for j in range(1, k):
+        helmert[j - 1, :j] = -1.0 / np.sqrt(j * (j + 1))
+        helmert[j - 1, j] = j / np.sqrt(j * (j + 1))
+    centred = np.einsum("jk,nkm->njm", helmert, x).reshape(x.shape[0], -1)
+    return centred / np.linalg.norm(centred, axis=1, keepdims=True)
+
+
+def _shape_dataset(name, landmarks, labels, label_meaning, what, source, extras):
+    points = preshape(landmarks)
+    dim = points.shape[1] - 1
+    return Dataset(
+        name=name,
+        points=points,
+        manifold_spec=("sphere", dim, None),
+        description=(
+            f"{what}, as Kendall preshapes on S^{dim} (Helmert-centred, unit Frobenius norm). Rotations are "
+            "NOT quotiented out (geodp_core has no Kendall shape space), so means and distances are those of "
+            "the preshape sphere. The raw landmarks are in extras['landmarks']."
+        ),
+        source=source,
+        labels=np.asarray(labels, dtype=int),
+        label_meaning=label_meaning,
+        extras={"landmarks": np.asarray(landmarks, dtype=float), **extras},
+    )
+
+
+def _load_optical_nerves():
+    data, labels, monkeys = _geomstats_utils().load_optical_nerves()
+    return _shape_dataset(
+        "optical_nerves",
+        data,
+        labels,
+        "0 = normal eye, 1 = eye with experimental glaucoma",
+        "22 optic-nerve heads of 11 monkeys, 5 landmarks (S, T, N, I, V) in 3D",
+        "V. Patrangenaru and L. Ellingson, Nonparametric Statistics on Manifolds and Their Applications "
+        "to Object Data, 2015; geomstats.datasets.utils.load_optical_nerves",
+        {"monkey": np.asarray(monkeys, dtype=int)},
+    )
+
+
+def _load_hands():
+    data, labels, bones = _geomstats_utils().load_hands()
+    return _shape_dataset(
+        "hands",
+        data,
+        labels,
+        "0 = 'grab', 1 = 'expand'",
+        "52 hand poses, 22 joints in 3D",
+        "Q. De Smedt et al., SHREC'17 Track: 3D Hand Gesture Recognition Using a Depth and Skeletal Dataset, "
+        "2017; geomstats.datasets.utils.load_hands",
+        {"bones": np.asarray(bones, dtype=int)},
+    )
