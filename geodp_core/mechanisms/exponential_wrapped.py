@@ -305,8 +305,10 @@ class ExponentialWrappedLaplace(_ExponentialWrapped):
     direction uniform on the unit sphere. :math:`\\sigma = \\Delta/\\varepsilon`; other targets
     through :func:`~geodp_core.privacy.pure_dp_budget`.
 
-    Calibration options
-    -------------------
+    Notes
+    -----
+    Options of :meth:`calibrate`:
+
     footpoint : array_like, None or "two_stage"
         PUBLIC footpoint :math:`p_0` (e.g. the public ball centre :math:`m_0`); default
         ``manifold.default_center()`` (identity / origin). ``"two_stage"``: a private coarse mean

@@ -193,8 +193,10 @@ class TangentGaussian(Mechanism):
       :math:`\\eta'` are not comparable, the volume distortion of :math:`\\mathrm{Exp}` differs
       between the two, and on the sphere :math:`\\mathrm{Exp}` is not injective.
 
-    Calibration options
-    -------------------
+    Notes
+    -----
+    Options of :meth:`calibrate`:
+
     calibration : {"analytic", "classical"}
         For an ``ApproxDP`` target: analytic Gaussian calibration (default, exact and smaller)
         or the paper's classical :math:`\\Delta\\sqrt{2\\ln(1.25/\\delta)}/\\varepsilon` (refused for
