@@ -405,8 +405,10 @@ class BrownianMotion(_HeatDiffusion):
     affine-invariant SPD) targets below the privacy floor :math:`\rho \le K\Delta^2/2`
     are unavailable (use :class:`Langevin`).
 
-    Options of :meth:`calibrate`
-    ----------------------------
+    Notes
+    -----
+    Options of :meth:`calibrate`:
+
     sampler : {"exact", "random_walk"} or None
         ``"exact"``: the heat-kernel series sampler on :math:`S^2` (certified inverse
         CDF), the Gaussian :math:`N(0, 2tI)` in the isometric chart of
@@ -568,8 +570,10 @@ class Langevin(_HeatDiffusion):
     :math:`\rho`-zCDP with :math:`\rho = (\lambda-K)\Delta^2/(2(e^{2(\lambda-K)t}-1))`,
     which tends to 0 as :math:`t \to \infty`: no privacy floor.
 
-    Options of :meth:`calibrate`
-    ----------------------------
+    Notes
+    -----
+    Options of :meth:`calibrate`:
+
     anchor : point, PUBLIC
         The anchor :math:`o` (default ``manifold.default_center()``). It must not be
         computed from the private data (paper Remark 4).
