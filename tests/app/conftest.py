@@ -1,0 +1,87 @@
+"""Fixtures for browser tests: a real `streamlit run` server and headless Debian Chromium."""
+
+import os
+import socket
+import subprocess
+import sys
+import time
+import urllib.request
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+ARTIFACTS = ROOT / "test-artifacts" / "screenshots"
+
+
+def _free_port():
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def chromium_path():
+    if not os.path.exists(CHROMIUM):
+        if os.environ.get("GEODP_REQUIRE_BROWSER") == "1":
+            pytest.fail(f"browser tests required (GEODP_REQUIRE_BROWSER=1) but {CHROMIUM} is missing")
+        pytest.skip(f"{CHROMIUM} not installed (apt-get install -y chromium)")
+    return CHROMIUM
+
+
+@pytest.fixture(scope="session")
+def app_url(chromium_path):
+    port = _free_port()
+    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "streamlit", "run", "app.py", "--server.headless", "true",
+         "--server.port", str(port), "--server.address", "127.0.0.1"],
+        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+    )
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.time() + 60
+    while time.time() < deadline:
+        try:
+            with urllib.request.urlopen(url + "/_stcore/health", timeout=2) as resp:
+                if resp.status == 200:
+                    break
+        except OSError:
+            time.sleep(0.5)
+    else:
+        proc.kill()
+        pytest.fail("streamlit server did not become healthy within 60 s")
+    yield url
+    proc.terminate()
+    try:
+        proc.wait(timeout=10)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+
+
+@pytest.fixture(scope="session")
+def browser(chromium_path):
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as p:
+        b = p.chromium.launch(
+            executable_path=chromium_path,
+            args=["--no-sandbox", "--disable-background-networking", "--disable-gpu", "--disable-component-update",
+                  "--no-first-run", "--disable-sync"],
+        )
+        yield b
+        b.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1500, "height": 1000}, accept_downloads=True)
+    pg = context.new_page()
+    yield pg
+    context.close()
+
+
+@pytest.fixture(scope="session")
+def artifacts():
+    ARTIFACTS.mkdir(parents=True, exist_ok=True)
+    return ARTIFACTS

@@ -1,0 +1,66 @@
+"""run_scenario: the computation behind the Explorer page."""
+
+import numpy as np
+import pytest
+
+from geodp_core.explorer import public_center, resample_releases, results_table, run_scenario
+from geodp_core.scenario import Scenario
+from geodp_core.summaries import frechet_mean_sensitivity
+
+
+def test_run_scenario_default():
+    scenario = Scenario(n=50, n_releases=30)
+    result = run_scenario(scenario)
+    manifold = result.manifold
+    assert manifold.belongs(result.data).all()
+    # clipped data lie in the public ball, and the sensitivity is Reimherr's bound for it
+    assert np.all(manifold.dist(result.center, result.data) <= scenario.radius * (1 + 1e-9))
+    assert result.sensitivity == pytest.approx(frechet_mean_sensitivity(50, scenario.radius, 1.0))
+    for outcome in result.outcomes:
+        assert outcome.status == "ok", outcome.reason
+        assert outcome.releases.shape == (30, 3)
+        assert outcome.calibration.achieved is not None
+
+
+def test_same_seed_same_result_and_resample_is_reproducible():
+    scenario = Scenario(n=40, n_releases=10, seed=5)
+    a, b = run_scenario(scenario), run_scenario(scenario)
+    np.testing.assert_array_equal(a.data, b.data)
+    np.testing.assert_array_equal(a.outcomes[0].releases, b.outcomes[0].releases)
+    r1, r2 = resample_releases(a, 1), resample_releases(a, 1)
+    np.testing.assert_array_equal(r1.outcomes[0].releases, r2.outcomes[0].releases)
+    assert not np.array_equal(r1.outcomes[0].releases, a.outcomes[0].releases)
+    np.testing.assert_array_equal(r1.data, a.data)  # resampling never recomputes the data
+
+
+def test_public_center_does_not_depend_on_data():
+    s1 = Scenario(seed=1, center_offset=(0.2, 0.1))
+    s2 = Scenario(seed=2, center_offset=(0.2, 0.1), spread=0.5)
+    np.testing.assert_array_equal(public_center(s1), public_center(s2))
+    assert run_scenario(s1).center.tolist() == run_scenario(s2).center.tolist()
+
+
+def test_unavailable_mechanisms_reported_with_reason():
+    scenario = Scenario(mechanisms=("ew_laplace", "riemannian_laplace"), n_releases=5)
+    result = run_scenario(scenario)
+    ew = result.outcomes[0]
+    assert ew.status == "unavailable" and "Hadamard" in ew.reason
+    rows = results_table(result)
+    assert rows[0]["label"] == "unavailable"
+    assert any(r["mechanism"] == "riemannian_laplace" and "distance_to_true_mean" in r for r in rows)
+
+
+@pytest.mark.parametrize(
+    "kwargs",
+    [
+        dict(manifold="hyperbolic", data="karate", radius=2.0, mechanisms=("ew_gaussian", "riemannian_laplace"), notion="gdp"),
+        dict(manifold="spd", dim=2, data="connectomes", radius=1.0, mechanisms=("ew_laplace",)),
+        dict(manifold="sphere", data="cities", radius=0.7, mechanisms=("riemannian_laplace",)),
+        dict(manifold="sphere", data="vmf_mixture", mechanisms=("riemannian_gaussian",), notion="gdp"),
+    ],
+)
+def test_real_and_mixture_data(kwargs):
+    result = run_scenario(Scenario(n_releases=5, **kwargs))
+    assert result.manifold.belongs(result.data).all()
+    assert result.n_clipped >= 0
+    assert all(o.status in ("ok", "unavailable") for o in result.outcomes)
