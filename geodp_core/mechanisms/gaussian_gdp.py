@@ -1,0 +1,968 @@
+r"""Exact GDP accounting of the Riemannian Gaussian mechanism.
+
+The Riemannian Gaussian mechanism releases :math:`Y \sim p_{\eta}` with density
+
+.. math::
+
+    p_{\eta}(y) = \frac{1}{Z(\sigma)} \exp\Big(-\frac{\operatorname{dist}(\eta, y)^2}{2\sigma^2}\Big)
+
+with respect to the Riemannian volume (SPEC §5.2). On a homogeneous space the
+normaliser does not depend on :math:`\eta`, the privacy loss of an output
+:math:`y` for neighbouring summaries :math:`\eta_1, \eta_2`
+(:math:`\operatorname{dist}(\eta_1, \eta_2) = \Delta`) is
+
+.. math::
+
+    L(y) = \frac{d_2^2 - d_1^2}{2\sigma^2}, \qquad d_i = \operatorname{dist}(\eta_i, y),
+
+and the privacy profile is :math:`\delta(\varepsilon) = \int_{L > \varepsilon} p_1 -
+e^{\varepsilon} \int_{L > \varepsilon} p_2`. The geodesic reflection swapping
+:math:`\eta_1` and :math:`\eta_2` maps :math:`p_2` to :math:`p_1` and :math:`L` to
+:math:`-L`, so with :math:`Y \sim p_1`
+
+.. math::
+
+    \delta(\varepsilon) = \Pr[L(Y) > \varepsilon] - e^{\varepsilon}\,\Pr[L(Y) < -\varepsilon].
+
+In geodesic polar coordinates :math:`(r, \theta)` around :math:`\eta_1` (with
+:math:`\eta_2` on the axis :math:`\theta = 0`) the radius has density
+:math:`\propto J(r) e^{-r^2/(2\sigma^2)}`, :math:`u = \cos\theta` is independent with
+:math:`(1+u)/2 \sim \mathrm{Beta}(\tfrac{d-1}{2}, \tfrac{d-1}{2})`, and for fixed
+:math:`r` the events :math:`\{L > \varepsilon\}` and :math:`\{L < -\varepsilon\}` are
+:math:`\{u < c_+(r)\}` and :math:`\{u > c_-(r)\}`. Both probabilities are therefore
+one-dimensional integrals over :math:`r` of regularised incomplete beta functions,
+evaluated by Gauss–Legendre quadrature split at every point where the integrand
+is not smooth. The circle :math:`S^1` has a closed form. The derivation and the
+accuracy evidence are in ``docs/derivations/riemannian_gaussian_gdp.md``.
+
+Public functions: :func:`gdp_mu`, :func:`privacy_profile`,
+:func:`riemannian_gaussian_sigma_for_mu`, :func:`gdp_mu_monte_carlo` (the source
+paper's Algorithm 2, kept as a cross-check).
+"""
+
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+from scipy import optimize, special
+
+from geodp_core._validation import check_finite_array, check_int, check_option, check_real, check_rng
+from geodp_core.exceptions import ConvergenceError, InvalidParameterError, UnavailableError
+from geodp_core.privacy import log_gdp_delta
+
+__all__ = [
+    "SPACES",
+    "MonteCarloGDPEstimate",
+    "gdp_mu",
+    "gdp_mu_monte_carlo",
+    "privacy_profile",
+    "riemannian_gaussian_sigma_for_mu",
+]
+
+SPACES = ("sphere", "hyperbolic", "euclidean")
+
+# Half-width of the radial integration window, in units of sigma.  The radial
+# log-density f(r) = (d-1) log J(r) - r^2/(2 sigma^2) is concave with
+# f'' <= -1/sigma^2, so the mass outside [mode - K sigma, mode + K sigma] is below
+# exp(-K^2/2) = exp(-800) relative to the peak: below double precision.
+_WINDOW_HALF_WIDTH = 40.0
+# Extra radial breakpoints mode + sigma * k (so that no quadrature piece spans
+# many standard deviations of the radial law).
+_RADIAL_STEPS = np.array([-32.0, -16.0, -8.0, -4.0, -2.0, -1.0, 1.0, 2.0, 4.0, 8.0, 16.0, 32.0])
+# Gauss–Legendre nodes per smooth piece.
+_N_NODES = 20
+# Number of eps grid points of the worst-case search (before local refinement).
+_N_EPS_GRID = 256
+# Relative tolerance of the bisection on mu.
+_MU_RTOL = 1e-12
+
+
+# --------------------------------------------------------------------------- validation
+
+
+def _validate(space, dim, sigma, sensitivity):
+    space = check_option(space, "space", SPACES)
+    dim = check_int(dim, "dim", low=1)
+    sigma = check_real(sigma, "sigma", low=0.0)
+    if space == "sphere":
+        sensitivity = check_real(sensitivity, "sensitivity", low=0.0, high=np.pi, high_closed=True)
+    else:
+        sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
+    if space == "hyperbolic" and dim == 1:
+        # H^1 is isometric to the real line.
+        space = "euclidean"
+    return space, dim, sigma, sensitivity
+
+
+def _loss_upper_bound(space, sigma, delta):
+    r"""Supremum of the privacy loss: :math:`\Delta(2\pi - \Delta)/(2\sigma^2)` on the sphere."""
+    if space == "sphere":
+        return delta * (2.0 * np.pi - delta) / (2.0 * sigma**2)
+    return np.inf
+
+
+# --------------------------------------------------------------------------- S^1 closed form
+
+
+def _log_normal_mass(lo, hi, sigma):
+    r"""Return :math:`\log(\Phi(hi/\sigma) - \Phi(lo/\sigma))` accurately (``-inf`` if empty)."""
+    lo, hi = np.broadcast_arrays(np.asarray(lo, float) / sigma, np.asarray(hi, float) / sigma)
+    out = np.full(lo.shape, -np.inf)
+    ok = hi > lo
+    # Use the tail on the side away from 0 so that the subtraction is benign.
+    right = ok & (lo >= 0.0)
+    left = ok & ~right
+    with np.errstate(divide="ignore", invalid="ignore"):
+        a, b = special.log_ndtr(-lo[right]), special.log_ndtr(-hi[right])
+        out[right] = a + np.log1p(-np.exp(b - a))
+        a, b = special.log_ndtr(hi[left]), special.log_ndtr(lo[left])
+        out[left] = a + np.log1p(-np.exp(b - a))
+    return out
+
+
+def _circle_tail_probabilities(sigma, delta, eps):
+    r"""Closed form of the log of :math:`\Pr[L > \varepsilon]`, :math:`\Pr[L \le \varepsilon]`, :math:`\Pr[L < -\varepsilon]` on :math:`S^1`.
+
+    With :math:`\eta_1 = 0`, :math:`\eta_2 = \Delta` and :math:`Y = t \in (-\pi, \pi]`
+    (density :math:`\propto e^{-t^2/(2\sigma^2)}`), the loss is linear on the two arcs
+    :math:`[\Delta - \pi, \pi]` (decreasing) and :math:`(-\pi, \Delta - \pi)` (increasing),
+    with range :math:`[-L_{max}, L_{max}]`, :math:`L_{max} = \Delta(2\pi - \Delta)/(2\sigma^2)`.
+    For :math:`0 \le \varepsilon < L_{max}`:
+
+    .. math::
+
+        \{L > \varepsilon\} = (t_2, t_1), \quad
+        t_1 = \frac{\Delta}{2} - \frac{\sigma^2\varepsilon}{\Delta}, \quad
+        t_2 = \frac{2\sigma^2\varepsilon - (2\pi-\Delta)^2}{2(2\pi-\Delta)},
+
+        \{L < -\varepsilon\} = (-\pi, t_4) \cup (t_3, \pi], \quad
+        t_3 = \frac{\Delta}{2} + \frac{\sigma^2\varepsilon}{\Delta}, \quad
+        t_4 = -\frac{2\sigma^2\varepsilon + (2\pi-\Delta)^2}{2(2\pi-\Delta)}.
+    """
+    w = 2.0 * np.pi - delta
+    s2e = sigma**2 * eps
+    t1 = delta / 2.0 - s2e / delta
+    t2 = (2.0 * s2e - w**2) / (2.0 * w)
+    t3 = delta / 2.0 + s2e / delta
+    t4 = -(2.0 * s2e + w**2) / (2.0 * w)
+    log_c = _log_normal_mass(-np.pi, np.pi, sigma)
+    log_upper = _log_normal_mass(t2, t1, sigma) - log_c
+    log_not_upper = np.logaddexp(_log_normal_mass(-np.pi, t2, sigma), _log_normal_mass(t1, np.pi, sigma)) - log_c
+    log_lower = np.logaddexp(_log_normal_mass(t3, np.pi, sigma), _log_normal_mass(-np.pi, t4, sigma)) - log_c
+    beyond = eps >= _loss_upper_bound("sphere", sigma, delta)
+    log_upper = np.where(beyond, -np.inf, log_upper)
+    log_not_upper = np.where(beyond, 0.0, np.minimum(log_not_upper, 0.0))
+    log_lower = np.where(beyond, -np.inf, log_lower)
+    return log_upper, log_not_upper, log_lower
+
+
+# --------------------------------------------------------------------------- radial law (d >= 2)
+
+
+def _log_s(space, x):
+    """``log(sin x)`` on the sphere, ``log(sinh x)`` on H^d (stable for large x)."""
+    x = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if space == "sphere":
+            return np.log(np.sin(x))
+        big = x > 20.0
+        small = np.log(np.sinh(np.where(big, 1.0, x)))
+        large = x + np.log1p(-np.exp(-2.0 * np.where(big, x, 20.0))) - np.log(2.0)
+        return np.where(big, large, small)
+
+
+@lru_cache(maxsize=8)
+def _reference_nodes(n_nodes):
+    r"""Gauss–Legendre nodes on [0, 1] pushed through :math:`h(u) = \sin^2(\pi u/2)`.
+
+    The map clusters nodes quadratically at both ends of each piece: an endpoint
+    behaviour :math:`(r - a)^{(d-1)/2}` (an incomplete beta function leaving 0 or 1)
+    becomes :math:`\sin^{d-1}(\pi u/2)`, which is smooth, so the rule converges fast.
+    Returns the positions :math:`h(u_k)` and the weights :math:`w_k h'(u_k)`.
+    """
+    u, w = np.polynomial.legendre.leggauss(n_nodes)
+    u, w = (u + 1.0) / 2.0, w / 2.0
+    return np.sin(np.pi * u / 2.0) ** 2, w * (np.pi / 2.0) * np.sin(np.pi * u)
+
+
+def _quadrature(breakpoints, n_nodes):
+    """Nodes and weights on the consecutive pieces of sorted ``breakpoints`` (last axis)."""
+    position, weight = _reference_nodes(n_nodes)
+    length = np.diff(breakpoints, axis=-1)[..., None]
+    nodes = breakpoints[..., :-1, None] + length * position
+    shape = breakpoints.shape[:-1] + (-1,)
+    return nodes.reshape(shape), (length * weight).reshape(shape)
+
+
+@dataclass(frozen=True)
+class _RadialLaw:
+    r"""Radial law :math:`\propto e^{f(r)}`, :math:`f(r) = (d-1)\log J(r) - r^2/(2\sigma^2)`, d >= 2.
+
+    :math:`f` is concave with :math:`f'' \le -1/\sigma^2`, so the mass beyond
+    ``mode + K sigma`` is below :math:`e^{-K^2/2}` (K = 40: :math:`e^{-800}`) of the peak.
+    ``core_high`` is that radius; the integration domain ``[low, high]`` extends a further
+    :math:`\Delta + K\sigma` so that :math:`\Pr[L < -\varepsilon]`, whose region starts at
+    :math:`r = \Delta/2 + \sigma^2\varepsilon/\Delta`, is integrated in full for every
+    :math:`\varepsilon` whose :math:`\{L > \varepsilon\}` region meets the core.
+    """
+
+    space: str
+    dim: int
+    sigma: float
+    delta: float
+    mode: float
+    low: float
+    core_high: float
+    high: float
+    log_normaliser: float
+
+    @classmethod
+    def build(cls, space, dim, sigma, delta):
+        r_max = np.pi if space == "sphere" else np.inf
+        # f'(r) decreases from +inf (r -> 0) to -inf: bracket its root.
+        lo = min(1e-3, 1e-3 * sigma)
+        hi = np.pi - 1e-12 if space == "sphere" else (dim - 1) * sigma**2 + np.sqrt(dim - 1) * sigma + 1.0
+        mode = optimize.brentq(lambda r: _log_density_slope(space, dim, sigma, r), lo, hi, xtol=1e-14 * hi)
+        reach = _WINDOW_HALF_WIDTH * sigma
+        low = max(0.0, mode - reach)
+        core_high = min(r_max, mode + reach)
+        high = min(r_max, core_high + delta + reach)
+        law = cls(space, dim, sigma, delta, mode, low, core_high, high, 0.0)
+        nodes, weights = _quadrature(law.fixed_breakpoints()[None, :], 4 * _N_NODES)
+        with np.errstate(divide="ignore"):
+            log_terms = np.log(weights) + _log_radial_unnormalised(space, dim, sigma, nodes)
+        return cls(space, dim, sigma, delta, mode, low, core_high, high, float(special.logsumexp(log_terms)))
+
+    def fixed_breakpoints(self):
+        """Domain ends, core end and mode + k sigma (|k| <= 32), clipped and sorted."""
+        points = np.concatenate(
+            [[self.low, self.core_high, self.high, self.mode], self.mode + self.sigma * _RADIAL_STEPS]
+        )
+        return np.sort(np.clip(points, self.low, self.high))
+
+    def log_pdf(self, r):
+        return _log_radial_unnormalised(self.space, self.dim, self.sigma, r) - self.log_normaliser
+
+    def decay_breakpoints(self, points):
+        r"""Add :math:`p + \lambda_p \{1/4, 1, 4, 16, 64\}` after each point p beyond the mode.
+
+        :math:`\lambda_p = 1/|f'(p)|` is the e-folding length of the radial density at p;
+        by concavity the density is below :math:`e^{-k}` of its value at p beyond
+        :math:`p + k\lambda_p`. An integrand that starts at p (a region boundary in the
+        tail) is thus resolved on its own scale, however far in the tail p is.
+        """
+        with np.errstate(divide="ignore", invalid="ignore"):
+            slope = _log_density_slope(self.space, self.dim, self.sigma, points)
+            scale = np.where(slope < 0.0, -1.0 / slope, 0.0)
+        scale = np.nan_to_num(scale, nan=0.0, posinf=0.0)
+        extra = points[..., :, None] + scale[..., :, None] * _DECAY_STEPS
+        return np.concatenate([points, extra.reshape(points.shape[:-1] + (-1,))], axis=-1)
+
+
+_DECAY_STEPS = np.array([0.25, 1.0, 4.0, 16.0, 64.0])
+
+
+def _log_radial_unnormalised(space, dim, sigma, r):
+    r"""Return :math:`f(r) = (d-1)\log J(r) - r^2/(2\sigma^2)`."""
+    r = np.asarray(r, dtype=float)
+    return (dim - 1) * _log_s(space, r) - r**2 / (2.0 * sigma**2)
+
+
+def _log_density_slope(space, dim, sigma, r):
+    r"""Return :math:`f'(r) = (d-1)\cot r - r/\sigma^2` (sphere) or :math:`(d-1)\coth r - r/\sigma^2` (H^d)."""
+    r = np.asarray(r, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        ratio = 1.0 / np.tan(r) if space == "sphere" else 1.0 / np.tanh(r)
+    return (dim - 1) * ratio - r / sigma**2
+
+
+# --------------------------------------------------------------------------- d >= 2 quadrature
+
+
+def _theta_cdf(x, dim):
+    r"""Return :math:`\Pr[(1+\cos\theta)/2 \le x] = I_x(\tfrac{d-1}{2}, \tfrac{d-1}{2})` for x in [0, 1]."""
+    if dim == 2:
+        return (2.0 / np.pi) * np.arcsin(np.sqrt(x))
+    if dim == 3:
+        return x
+    a = (dim - 1) / 2.0
+    return special.betainc(a, a, x)
+
+
+def _s_ratio_log(space, p, q, log_denominator):
+    r"""Return :math:`\log[S(p)S(q)] - \log[S(r)S(\Delta)]` with :math:`S = \sin` or :math:`\sinh`."""
+    return _log_s(space, p) + _log_s(space, q) - log_denominator
+
+
+def _conditional_tail_probabilities(space, dim, sigma, delta, eps, r):
+    r"""For fixed radius: :math:`\Pr_\theta[L > \varepsilon]`, its complement and :math:`\Pr_\theta[L < -\varepsilon]`.
+
+    With :math:`S = \sin` (sphere) or :math:`\sinh` (H^d),
+    :math:`s_\pm = \sqrt{r^2 \pm 2\sigma^2\varepsilon}` and the law of cosines
+    :math:`C(d_2) = C(r)C(\Delta) \pm S(r)S(\Delta)\cos\theta`, the event
+    :math:`\{L > \varepsilon\} = \{d_2 > s_+\}` is :math:`\{(1 + \cos\theta)/2 < x_+\}` and
+    :math:`\{L < -\varepsilon\} = \{d_2 < s_-\}` is :math:`\{(1 - \cos\theta)/2 < x_-\}`, where
+
+    .. math::
+
+        x_+ = \frac{S\big(\tfrac{r + \Delta + s_+}{2}\big)\,S\big(\tfrac{r + \Delta - s_+}{2}\big)}{S(r)S(\Delta)},
+        \qquad
+        x_- = \frac{S\big(\tfrac{s_- + |r - \Delta|}{2}\big)\,S\big(\tfrac{s_- - |r - \Delta|}{2}\big)}{S(r)S(\Delta)}
+
+    (product-to-sum identities; the differences :math:`r + \Delta - s_+` and
+    :math:`s_- - |r-\Delta|` are formed as ratios so that no cancellation occurs). The
+    probabilities are :math:`I_{x_\pm}(\tfrac{d-1}{2}, \tfrac{d-1}{2})`, with
+    :math:`x_\pm` clipped to [0, 1]. On the sphere :math:`\{d_2 > s_+\}` is empty when
+    :math:`s_+` exceeds the largest distance :math:`\min(r + \Delta, 2\pi - r - \Delta)`.
+    The complement :math:`\Pr_\theta[L \le \varepsilon] = I_{1 - x_+}` is computed from
+    :math:`1 - x_+`, which is :math:`x_-` with :math:`s_-` replaced by :math:`s_+`, so that it
+    keeps its relative accuracy when :math:`\Pr_\theta[L > \varepsilon]` is close to 1.
+    """
+    two_s2e = 2.0 * sigma**2 * eps
+    abs_diff = np.abs(r - delta)
+    log_denominator = _log_s(space, r) + _log_s(space, delta)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        # Upper event {d2 > s_plus}.
+        s_plus = np.sqrt(r**2 + two_s2e)
+        gap_plus = (2.0 * r * delta + delta**2 - two_s2e) / (r + delta + s_plus)  # = r + Delta - s_plus
+        ok = (gap_plus > 0.0) & (r > 0.0)
+        if space == "sphere":
+            ok &= (s_plus < np.pi) & (r < np.pi) & (r + delta + s_plus < 2.0 * np.pi)
+        log_x = _s_ratio_log(space, (r + delta + s_plus) / 2.0, gap_plus / 2.0, log_denominator)
+        x_plus = np.exp(np.minimum(np.where(ok, log_x, -np.inf), 0.0))
+        p_upper = _theta_cdf(x_plus, dim)
+        # Complement {d2 <= s_plus}: empty when s_plus <= |r - Delta|, everything when ~ok.
+        denom = s_plus + abs_diff
+        gap = (2.0 * r * delta - delta**2 + two_s2e) / denom  # = s_plus - |r - Delta|
+        log_y = _s_ratio_log(space, denom / 2.0, gap / 2.0, log_denominator)
+        y_plus = np.exp(np.minimum(np.where(gap > 0.0, log_y, -np.inf), 0.0))
+        p_not_upper = np.where(ok, _theta_cdf(y_plus, dim), 1.0)
+
+        # Lower event {d2 < s_minus}; empty unless r^2 > 2 sigma^2 eps.
+        s_minus_sq = r**2 - two_s2e
+        s_minus = np.sqrt(np.maximum(s_minus_sq, 0.0))
+        denom = s_minus + abs_diff
+        gap_minus = (2.0 * r * delta - delta**2 - two_s2e) / denom  # = s_minus - |r - Delta|
+        ok = (s_minus_sq > 0.0) & (denom > 0.0) & (gap_minus > 0.0) & (r > 0.0)
+        if space == "sphere":
+            ok &= r < np.pi
+        log_x = _s_ratio_log(space, denom / 2.0, gap_minus / 2.0, log_denominator)
+        x_minus = np.exp(np.minimum(np.where(ok, log_x, -np.inf), 0.0))
+        p_lower = _theta_cdf(x_minus, dim)
+    return p_upper, p_not_upper, p_lower
+
+
+def _eps_breakpoints(space, sigma, delta, eps):
+    r"""Radii where :math:`x_\pm` leaves (0, 1) (kinks of the integrand), shape (n_eps, k).
+
+    :math:`x_+ = 1` at :math:`r = \Delta/2 - \sigma^2\varepsilon/\Delta`; :math:`x_+ = 0` at
+    :math:`r = \sigma^2\varepsilon/\Delta - \Delta/2` and on the sphere at
+    :math:`r = ((2\pi - \Delta)^2 - 2\sigma^2\varepsilon)/(2(2\pi - \Delta))`;
+    :math:`x_- = 0` at :math:`r = \Delta/2 + \sigma^2\varepsilon/\Delta`; on the sphere
+    :math:`x_- = 1` at :math:`r = ((2\pi - \Delta)^2 + 2\sigma^2\varepsilon)/(2(2\pi - \Delta))`
+    (plus :math:`r = \pi - \Delta` and :math:`s_+ = \pi`, harmless extra splits).
+    """
+    q = sigma**2 * eps / delta
+    points = [delta / 2.0 - q, q - delta / 2.0, delta / 2.0 + q]
+    if space == "sphere":
+        w = 2.0 * np.pi - delta
+        two_s2e = 2.0 * sigma**2 * eps
+        points += [
+            (w**2 - two_s2e) / (2.0 * w),
+            (w**2 + two_s2e) / (2.0 * w),
+            np.full_like(q, np.pi - delta),
+            np.sqrt(np.maximum(np.pi**2 - two_s2e, 0.0)),
+        ]
+    return np.stack(points, axis=-1)
+
+
+def _quadrature_tail_probabilities(space, dim, sigma, delta, eps, n_nodes=_N_NODES):
+    r"""Log of :math:`\Pr[L > \varepsilon]`, :math:`\Pr[L \le \varepsilon]`, :math:`\Pr[L < -\varepsilon]` (d >= 2).
+
+    Pieces: the radial law's fixed breakpoints and the kinks of
+    :func:`_eps_breakpoints`, each followed by its decay breakpoints; ``n_nodes``
+    mapped Gauss–Legendre nodes per piece; sums in log space (``logsumexp``) so that
+    probabilities far below the double-precision range keep their relative accuracy.
+    """
+    law = _RadialLaw.build(space, dim, sigma, delta)
+    kinks = np.clip(_eps_breakpoints(space, sigma, delta, eps), law.low, law.high)
+    fixed = np.broadcast_to(law.fixed_breakpoints(), eps.shape + law.fixed_breakpoints().shape)
+    points = np.concatenate([fixed, law.decay_breakpoints(kinks)], axis=-1)
+    points = np.sort(np.clip(points, law.low, law.high), axis=-1)
+    nodes, weights = _quadrature(points, n_nodes)
+    live = weights > 0.0  # skip the empty pieces (coincident breakpoints)
+    eps_live = np.broadcast_to(eps[:, None], nodes.shape)[live]
+    probabilities = _conditional_tail_probabilities(space, dim, sigma, delta, eps_live, nodes[live])
+    log_w = np.full(nodes.shape, -np.inf)
+    with np.errstate(divide="ignore"):
+        log_w[live] = np.log(weights[live]) + law.log_pdf(nodes[live])
+    results = []
+    for p_live in probabilities:
+        p = np.zeros(nodes.shape)
+        p[live] = p_live
+        results.append(np.minimum(special.logsumexp(log_w, b=p, axis=-1), 0.0))
+    return tuple(results)
+
+
+def _log_tail_probabilities(space, dim, sigma, delta, eps, chunk=256):
+    """Log of P[L > eps], P[L <= eps], P[L < -eps] (closed form on S^1, else quadrature in chunks)."""
+    if space == "sphere" and dim == 1:
+        return _circle_tail_probabilities(sigma, delta, eps)
+    parts = [
+        _quadrature_tail_probabilities(space, dim, sigma, delta, eps[start : start + chunk])
+        for start in range(0, eps.size, chunk)
+    ]
+    return tuple(np.concatenate([part[k] for part in parts]) for k in range(3))
+
+
+def _log_one_minus_gdp_delta(mu, eps):
+    r"""Return :math:`\log(1 - \delta_\mu(\varepsilon)) = \log[\Phi(\varepsilon/\mu - \mu/2) + e^{\varepsilon}\Phi(-\varepsilon/\mu - \mu/2)]`.
+
+    Accurate where :math:`\delta_\mu(\varepsilon)` is within rounding of 1 (large
+    :math:`\mu`, small :math:`\varepsilon`), where ``log_gdp_delta`` rounds to 0.
+    """
+    return np.logaddexp(special.log_ndtr(eps / mu - mu / 2.0), eps + special.log_ndtr(-eps / mu - mu / 2.0))
+
+
+def _combine_profile(eps, log_upper, log_not_upper, log_lower):
+    r"""Return :math:`(\log\delta, \log(1-\delta))` from the three tail probabilities.
+
+    :math:`\delta = A(1 - e^{\varepsilon}B/A)` and :math:`1 - \delta = (1 - A) + e^{\varepsilon}B`
+    with :math:`A = \Pr[L > \varepsilon]`, :math:`B = \Pr[L < -\varepsilon]`: both are formed
+    without cancellation beyond the factor :math:`1 - e^{\varepsilon}B/A`.
+    """
+    with np.errstate(invalid="ignore", divide="ignore"):
+        ratio = eps + log_lower - log_upper
+        value = log_upper + np.log(-np.expm1(np.minimum(ratio, 0.0)))
+        log_delta = np.where(np.isfinite(log_upper) & (ratio < 0.0), value, -np.inf)
+        log_comp = np.minimum(np.logaddexp(log_not_upper, eps + log_lower), 0.0)
+    return log_delta, log_comp
+
+
+def _log_profile(space, dim, sigma, delta, eps):
+    """Return (log delta(eps), log(1 - delta(eps))) for validated arguments and a 1-D eps array.
+
+    ``log delta`` is ``-inf`` where delta(eps) = 0.
+    """
+    if space == "euclidean":
+        mu = delta / sigma
+        return np.asarray(log_gdp_delta(mu, eps), dtype=float), _log_one_minus_gdp_delta(mu, eps)
+    return _combine_profile(eps, *_log_tail_probabilities(space, dim, sigma, delta, eps))
+
+
+def _profile(space, dim, sigma, delta, eps):
+    """Privacy profile for validated arguments and a 1-D eps array."""
+    return np.exp(_log_profile(space, dim, sigma, delta, eps)[0])
+
+
+def privacy_profile(space, dim, sigma, sensitivity, eps):
+    r"""Privacy profile :math:`\delta(\varepsilon)` of the Riemannian Gaussian mechanism.
+
+    .. math::
+
+        \delta(\varepsilon) = \int_{L > \varepsilon} p_{\eta_1} - e^{\varepsilon}\int_{L > \varepsilon} p_{\eta_2}
+        = \Pr_{Y \sim p_{\eta_1}}[L > \varepsilon] - e^{\varepsilon} \Pr_{Y \sim p_{\eta_1}}[L < -\varepsilon],
+
+    with :math:`L = (d_2^2 - d_1^2)/(2\sigma^2)` and :math:`\operatorname{dist}(\eta_1, \eta_2) = \Delta`.
+    This is the smallest :math:`\delta` for which the mechanism is
+    :math:`(\varepsilon, \delta)`-DP. Euclidean space (and :math:`H^1`): exactly the Gaussian
+    profile with :math:`\mu = \Delta/\sigma`; :math:`S^1`: closed form; :math:`S^d, H^d`
+    (:math:`d \ge 2`): deterministic quadrature (relative accuracy about 1e-10, see the
+    derivation note).
+
+    Parameters
+    ----------
+    space : {"sphere", "hyperbolic", "euclidean"}
+        Constant-curvature model space (unit curvature); "sphere" with ``dim=1`` is the circle.
+    dim : int
+        Dimension d >= 1.
+    sigma : float
+        Rate sigma > 0 of the density ∝ exp(-dist²/(2σ²)).
+    sensitivity : float
+        Delta > 0, the distance between the neighbouring summaries; in (0, pi] on the sphere.
+    eps : float or array_like
+        Values eps >= 0.
+
+    Returns
+    -------
+    numpy.ndarray or float
+        delta(eps), same shape as ``eps`` (a float for scalar input).
+    """
+    space, dim, sigma, delta = _validate(space, dim, sigma, sensitivity)
+    eps_array = check_finite_array(eps, "eps")
+    if np.any(eps_array < 0.0):
+        raise InvalidParameterError(
+            f"eps must contain only values in [0, inf); got {eps_array[eps_array < 0.0].flat[0]!r}", param="eps"
+        )
+    flat = eps_array.reshape(-1)
+    values = (_profile(space, dim, sigma, delta, flat) if flat.size else flat).reshape(eps_array.shape)
+    return float(values) if values.ndim == 0 else values
+
+
+# --------------------------------------------------------------------------- mu search
+
+
+_LOG_HALF = np.log(0.5)
+
+
+def _violation(mu, eps, log_delta, log_comp):
+    r"""Signed violation of :math:`\delta(\varepsilon) \le \delta_\mu(\varepsilon)` at each grid point.
+
+    Where :math:`\delta \le 1/2` it is :math:`\log\delta - \log\delta_\mu`; where
+    :math:`\delta > 1/2` it is :math:`\log(1 - \delta_\mu) - \log(1 - \delta)`, because both
+    profiles are then within rounding of 1 and only their complements are resolved.
+    Positive means violated; ``-inf`` where :math:`\delta = 0`.
+    """
+    upper = log_delta > _LOG_HALF
+    out = np.full(eps.shape, -np.inf)
+    low = ~upper & np.isfinite(log_delta)
+    if np.any(low):
+        out[low] = log_delta[low] - np.asarray(log_gdp_delta(mu, eps[low]), dtype=float)
+    if np.any(upper):
+        out[upper] = _log_one_minus_gdp_delta(mu, eps[upper]) - log_comp[upper]
+    return out
+
+
+def _satisfied(mu, eps, log_delta, log_comp):
+    """True when delta(eps) <= delta_mu(eps) at every grid point."""
+    return bool(np.all(_violation(mu, eps, log_delta, log_comp) <= 0.0))
+
+
+def _smallest_mu(eps, log_delta, log_comp, start):
+    r"""Smallest :math:`\mu` with :math:`\delta(\varepsilon_k) \le \delta_\mu(\varepsilon_k)` for all k.
+
+    :math:`\delta_\mu(\varepsilon)` increases with :math:`\mu` for each fixed
+    :math:`\varepsilon`, so the admissible :math:`\mu` form an interval
+    :math:`[\mu^*, \infty)`; geometric bisection returns its upper bracket (the safe side).
+    Points with :math:`\delta(\varepsilon_k) = 0` impose nothing; if all are 0, returns 0.
+    """
+    active = np.isfinite(log_delta)
+    if not np.any(active):
+        return 0.0
+    eps, log_delta, log_comp = eps[active], log_delta[active], log_comp[active]
+    hi = start
+    while not _satisfied(hi, eps, log_delta, log_comp):
+        hi *= 2.0
+        if hi > 1e6:
+            raise ConvergenceError(
+                f"no mu <= 1e6 dominates the computed privacy profile (start={start!r}); "
+                "sigma is too small for the sensitivity"
+            )
+    lo = hi / 2.0
+    while _satisfied(lo, eps, log_delta, log_comp):
+        hi, lo = lo, lo / 2.0
+        if lo < 1e-300:  # pragma: no cover
+            return hi
+    while hi / lo - 1.0 > _MU_RTOL:
+        mid = np.sqrt(lo * hi)
+        if _satisfied(mid, eps, log_delta, log_comp):
+            hi = mid
+        else:
+            lo = mid
+    return hi
+
+
+def _eps_search_range(space, dim, sigma, delta):
+    """Upper end of the eps range on which the profile is checked.
+
+    Sphere: the supremum of the loss, unless the radial law is concentrated well inside
+    [0, pi]; then, as on H^d, the eps beyond which {L > eps} (which needs
+    r >= sigma^2 eps/Delta - Delta/2) misses the core of the radial law, so that
+    delta(eps) < e^{-800}. Beyond it only the H^d limit Delta/sigma is used (see gdp_mu).
+    """
+    upper = _loss_upper_bound(space, sigma, delta)
+    if dim >= 2:
+        law = _RadialLaw.build(space, dim, sigma, delta)
+        if law.core_high < (np.pi if space == "sphere" else np.inf):
+            upper = min(upper, (law.core_high + delta / 2.0) * delta / sigma**2)
+    return max(upper, 0.0)
+
+
+def _search_mu(log_profile, eps_high, start):
+    """Smallest mu dominating the profile on [0, eps_high]; returns (mu, worst eps).
+
+    ``log_profile(eps)`` returns (log delta, log(1 - delta)). A uniform grid of
+    ``_N_EPS_GRID`` points, then up to six rounds of local refinement (31 new points
+    between the neighbours of the binding grid point) while mu moves by more than 1e-10
+    relative.
+    """
+    eps = np.linspace(0.0, eps_high, _N_EPS_GRID)
+    log_delta, log_comp = log_profile(eps)
+    mu = _smallest_mu(eps, log_delta, log_comp, start=start)
+    if mu == 0.0:
+        return mu, 0.0
+    for _ in range(6):
+        k = int(np.argmax(_violation(mu, eps, log_delta, log_comp)))
+        extra = np.linspace(eps[max(k - 1, 0)], eps[min(k + 1, eps.size - 1)], 33)[1:-1]
+        extra_delta, extra_comp = log_profile(extra)
+        eps = np.concatenate([eps, extra])
+        log_delta = np.concatenate([log_delta, extra_delta])
+        log_comp = np.concatenate([log_comp, extra_comp])
+        order = np.argsort(eps, kind="stable")
+        eps, log_delta, log_comp = eps[order], log_delta[order], log_comp[order]
+        new_mu = _smallest_mu(eps, log_delta, log_comp, start=mu)
+        moved, mu = new_mu / mu - 1.0, new_mu
+        if moved <= 1e-10:
+            break
+    return mu, float(eps[int(np.argmax(_violation(mu, eps, log_delta, log_comp)))])
+
+
+def _gdp_mu_and_worst_eps(space, dim, sigma, delta):
+    """Return (mu, worst-case eps) for validated arguments."""
+    if space == "euclidean":
+        return delta / sigma, np.nan
+    mu, worst = _search_mu(
+        lambda eps: _log_profile(space, dim, sigma, delta, eps),
+        _eps_search_range(space, dim, sigma, delta),
+        start=delta / sigma,
+    )
+    if space == "hyperbolic" and delta / sigma > mu:
+        # As eps -> inf, log delta(eps) ~ -sigma^2 eps^2/(2 Delta^2), so the per-eps mu tends
+        # to Delta/sigma (Liu et al. 2022, Thm 3.3): the supremum is at least this limit.
+        mu, worst = delta / sigma, np.inf
+    return mu, worst
+
+
+def _hyperbolic_limit_log_profile(dim, delta, eps):
+    r"""(log delta, log(1 - delta)) of the sigma -> infinity limit on :math:`H^d` (d >= 2).
+
+    The radial law concentrates at :math:`r \approx (d-1)\sigma^2`, where
+    :math:`d_2 - r \to \log(\cosh\Delta - \sinh\Delta\cos\theta)`, so
+    :math:`L \to L_\infty = (d-1)\log(\cosh\Delta - \sinh\Delta\cos\theta)` (a ratio of
+    Poisson kernels). With :math:`a = (d-1)/2`:
+
+    .. math::
+
+        \Pr[L_\infty > \varepsilon] = I_{x_1}(a, a),\
+        x_1 = \frac{e^{\Delta} - e^{\varepsilon/(d-1)}}{2\sinh\Delta}, \qquad
+        \Pr[L_\infty < -\varepsilon] = I_{x_2}(a, a),\
+        x_2 = \frac{e^{-\varepsilon/(d-1)} - e^{-\Delta}}{2\sinh\Delta}.
+    """
+    scale = 2.0 * np.sinh(delta)
+    up = np.exp(eps / (dim - 1))
+    x1 = np.clip((np.exp(delta) - up) / scale, 0.0, 1.0)
+    not_x1 = np.clip((up - np.exp(-delta)) / scale, 0.0, 1.0)  # 1 - x1
+    x2 = np.clip((np.exp(-eps / (dim - 1)) - np.exp(-delta)) / scale, 0.0, 1.0)
+    with np.errstate(divide="ignore"):
+        logs = [np.log(_theta_cdf(x, dim)) for x in (x1, not_x1, x2)]
+    return _combine_profile(eps, *logs)
+
+
+def _hyperbolic_mu_limit(dim, delta):
+    """GDP parameter of the sigma -> infinity limit on H^d: the infimum of mu(sigma)."""
+    mu, _ = _search_mu(
+        lambda eps: _hyperbolic_limit_log_profile(dim, delta, eps), (dim - 1) * delta, start=1.0
+    )
+    return mu
+
+
+def gdp_mu(space, dim, sigma, sensitivity):
+    r"""Exact GDP parameter :math:`\mu` of the Riemannian Gaussian mechanism.
+
+    Returns the smallest :math:`\mu` such that the privacy profile satisfies
+
+    .. math::
+
+        \delta(\varepsilon) \le \delta_\mu(\varepsilon)
+        = \Phi\Big(-\frac{\varepsilon}{\mu} + \frac{\mu}{2}\Big)
+          - e^{\varepsilon}\,\Phi\Big(-\frac{\varepsilon}{\mu} - \frac{\mu}{2}\Big)
+        \quad \text{for all } \varepsilon \ge 0,
+
+    i.e. the mechanism with density ∝ exp(-dist(η, y)²/(2σ²)) is μ-GDP for summaries of
+    sensitivity Δ (Theorem 4.1 of the GDP-on-manifolds paper; one neighbouring pair
+    suffices on constant curvature). Euclidean space (and :math:`H^1`): exactly
+    :math:`\Delta/\sigma`. Otherwise :math:`\delta(\varepsilon)` is computed by
+    :func:`privacy_profile` on a grid covering the whole range where it can be
+    positive (on the sphere :math:`L \le \Delta(2\pi - \Delta)/(2\sigma^2)`), the worst
+    :math:`\varepsilon` is refined locally, and :math:`\mu` is found by bisection
+    (relative tolerance 1e-12, returning the upper bracket). On :math:`H^d` the result
+    is at least :math:`\Delta/\sigma`, the limit of the per-ε μ as ε → ∞.
+
+    Parameters
+    ----------
+    space : {"sphere", "hyperbolic", "euclidean"}
+        Model space of constant curvature +1, -1 or 0; "sphere" with ``dim=1`` is the circle.
+    dim : int
+        Dimension d >= 1.
+    sigma : float
+        Rate sigma > 0.
+    sensitivity : float
+        Delta > 0 (in (0, pi] on the sphere): dist(η₁, η₂) for neighbouring data sets.
+
+    Returns
+    -------
+    float
+        mu > 0.
+    """
+    space, dim, sigma, delta = _validate(space, dim, sigma, sensitivity)
+    return float(_gdp_mu_and_worst_eps(space, dim, sigma, delta)[0])
+
+
+# --------------------------------------------------------------------------- calibration
+
+
+def riemannian_gaussian_sigma_for_mu(space, dim, mu, sensitivity):
+    r"""Smallest rate :math:`\sigma` whose Riemannian Gaussian mechanism is :math:`\mu`-GDP.
+
+    Euclidean (and :math:`H^1`): :math:`\sigma = \Delta/\mu`. Otherwise :math:`\mu(\sigma)`
+    (:func:`gdp_mu`) is non-increasing in :math:`\sigma` (checked numerically over
+    :math:`\sigma \in [0.02, 200]`, :math:`\Delta \in [0.01, \pi]`, d in {1, ..., 5}; see the
+    derivation note), so the target is bracketed from :math:`\sigma_0 = \Delta/\mu` by
+    doubling or halving, and :math:`\log\mu(\sigma) = \log\mu_{target}` is solved by Brent's
+    method on :math:`\log\sigma`. The result is verified,
+    ``gdp_mu(space, dim, sigma, sensitivity) <= mu``, and nudged upward until it is.
+
+    Reachability:
+
+    * :math:`S^d`: :math:`\mu(\sigma)` decreases from :math:`+\infty` (σ → 0) to 0 (σ → ∞,
+      like :math:`1/\sigma^2`: the law tends to the uniform one); every target is reachable,
+      and :math:`\mu(\sigma) \le \Delta/\sigma`, so :math:`\sigma \le \Delta/\mu`.
+    * :math:`H^d` (d >= 2): :math:`\mu(\sigma) \ge \Delta/\sigma`, but :math:`\mu(\sigma)` does
+      not tend to 0: the radial mass drifts to :math:`r \approx (d-1)\sigma^2`, where the
+      privacy loss tends to :math:`(d-1)\log(\cosh\Delta - \sinh\Delta\cos\theta)`, whose law
+      does not depend on σ. Its GDP parameter :math:`\mu_\infty(d, \Delta)` (closed-form
+      profile) is the infimum of :math:`\mu(\sigma)`. A target
+      :math:`\mu \le \mu_\infty (1 + 10^{-9})` raises
+      :class:`~geodp_core.exceptions.UnavailableError` giving :math:`\mu_\infty`.
+
+    Parameters
+    ----------
+    space : {"sphere", "hyperbolic", "euclidean"}
+        Model space; "sphere" with ``dim=1`` is the circle.
+    dim : int
+        Dimension d >= 1.
+    mu : float
+        Target mu > 0.
+    sensitivity : float
+        Delta > 0 (in (0, pi] on the sphere).
+
+    Returns
+    -------
+    float
+        sigma > 0 with ``gdp_mu(space, dim, sigma, sensitivity) <= mu``, within about 1e-8
+        (relative) of the exact solution.
+
+    Raises
+    ------
+    UnavailableError
+        On H^d (d >= 2) when mu is not above the infimum mu_inf(d, Delta).
+    """
+    space, dim, _, delta = _validate(space, dim, 1.0, sensitivity)
+    target = check_real(mu, "mu", low=0.0)
+    sigma0 = delta / target
+    if space == "euclidean":
+        sigma = sigma0
+        while delta / sigma > target:
+            sigma = np.nextafter(sigma, np.inf)
+        return float(sigma)
+
+    if space == "hyperbolic":
+        mu_inf = _hyperbolic_mu_limit(dim, delta)
+        if target <= mu_inf * (1.0 + 1e-9):
+            raise UnavailableError(
+                f"mu must be greater than {mu_inf:.6g} for the Riemannian Gaussian mechanism on "
+                f"hyperbolic space of dim {dim} with sensitivity={delta!r}: mu(sigma) decreases to "
+                f"this limit as sigma -> inf and never reaches it; got mu={target!r}",
+                param="mu",
+            )
+
+    def log_excess(log_sigma):
+        return np.log(_gdp_mu_and_worst_eps(space, dim, float(np.exp(log_sigma)), delta)[0]) - np.log(target)
+
+    # Bracket [low, high] in log sigma with log_excess(low) > 0 >= log_excess(high).
+    low = high = np.log(sigma0)
+    if log_excess(low) > 0.0:
+        high = low + np.log(2.0)
+        while log_excess(high) > 0.0:
+            low, high = high, high + np.log(2.0)
+            if high > np.log(sigma0) + 60.0:  # pragma: no cover - excluded by the limit check
+                raise ConvergenceError(f"no sigma <= {sigma0 * np.exp(60.0):.3g} reaches mu={target!r}")
+    else:
+        low = high - np.log(2.0)
+        while log_excess(low) <= 0.0:
+            low, high = low - np.log(2.0), low
+    sigma = float(np.exp(optimize.brentq(log_excess, low, high, xtol=1e-9, rtol=1e-12)))
+    # Verify on the safe side.
+    step = 1e-9
+    while log_excess(np.log(sigma)) > 0.0:
+        sigma *= 1.0 + step
+        step *= 2.0
+        if step > 1e-2:  # pragma: no cover - brentq brackets the root within 1e-9
+            raise ConvergenceError(f"could not verify a sigma for mu={target!r}")
+    return sigma
+
+
+# --------------------------------------------------------------------------- Monte Carlo (paper's Algorithm 2)
+
+
+@dataclass(frozen=True)
+class MonteCarloGDPEstimate:
+    """Result of :func:`gdp_mu_monte_carlo`.
+
+    Attributes
+    ----------
+    mu : float
+        Algorithm 2's estimate max_eps mu_eps (biased upward: a maximum of noisy estimates).
+    eps : numpy.ndarray
+        The eps grid.
+    delta : numpy.ndarray
+        Unbiased Monte Carlo estimates of delta(eps).
+    delta_std_error : numpy.ndarray
+        Their standard errors (binomial; meaningful where both tail counts are large).
+    tail_fraction_eta1, tail_fraction_eta2 : numpy.ndarray
+        Fractions of the samples from p_eta1 and from p_eta2 with loss L >= eps.
+    n_samples : int
+        Samples drawn from each of p_eta1 and p_eta2.
+    """
+
+    mu: float
+    eps: np.ndarray
+    delta: np.ndarray
+    delta_std_error: np.ndarray
+    tail_fraction_eta1: np.ndarray
+    tail_fraction_eta2: np.ndarray
+    n_samples: int
+
+
+def _sample_radii(space, dim, sigma, n_samples, rng):
+    r"""Exact draws of the radius, density :math:`\propto J(r) e^{-r^2/(2\sigma^2)}`, by rejection.
+
+    * sphere, :math:`\sigma \le 1`: propose :math:`\sigma\chi_d`, reject :math:`r > \pi`, accept
+      with probability :math:`(\sin r / r)^{d-1} \le 1`;
+    * sphere, :math:`\sigma > 1`: propose the radius of a uniform point (density
+      :math:`\propto \sin^{d-1} r`), accept with probability :math:`e^{-r^2/(2\sigma^2)}`;
+    * :math:`H^d`: since :math:`\sinh^{d-1} r\, e^{-r^2/(2\sigma^2)} = 2^{1-d}(1 - e^{-2r})^{d-1}
+      e^{(d-1)r - r^2/(2\sigma^2)}`, propose :math:`N((d-1)\sigma^2, \sigma^2)`, reject
+      :math:`r \le 0`, accept with probability :math:`(1 - e^{-2r})^{d-1}`.
+    """
+    radii = []
+    n_accepted = 0
+    while n_accepted < n_samples:
+        batch = max(4 * (n_samples - n_accepted), 4096)
+        if space == "sphere" and sigma <= 1.0:
+            r = sigma * np.sqrt(rng.chisquare(dim, size=batch))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                accept = np.where(r < np.pi, (np.sin(r) / r) ** (dim - 1), 0.0)
+        elif space == "sphere":
+            first = rng.standard_normal((batch, dim + 1))
+            r = np.arccos(np.clip(first[:, 0] / np.linalg.norm(first, axis=1), -1.0, 1.0))
+            accept = np.exp(-(r**2) / (2.0 * sigma**2))
+        else:
+            r = rng.normal((dim - 1) * sigma**2, sigma, size=batch)
+            accept = np.where(r > 0.0, (-np.expm1(-2.0 * np.maximum(r, 0.0))) ** (dim - 1), 0.0)
+        kept = r[rng.random(batch) < accept]
+        radii.append(kept)
+        n_accepted += kept.size
+    return np.concatenate(radii)[:n_samples]
+
+
+def _sample_riemannian_gaussian(space, dim, sigma, n_samples, rng):
+    """Exact samples of the Riemannian Gaussian centred at e_0 = (1, 0, ..., 0), ambient coordinates.
+
+    ``Exp_{e_0}(r u)`` with the radius from :func:`_sample_radii` and ``u`` uniform on the unit
+    sphere of the tangent space: points of the unit sphere in R^{d+1} or of the hyperboloid.
+    """
+    radii = _sample_radii(space, dim, sigma, n_samples, rng)
+    direction = rng.standard_normal((n_samples, dim))
+    direction /= np.linalg.norm(direction, axis=1, keepdims=True)
+    cos_r, sin_r = (np.cos(radii), np.sin(radii)) if space == "sphere" else (np.cosh(radii), np.sinh(radii))
+    return np.column_stack([cos_r, sin_r[:, None] * direction])
+
+
+def _ambient_distance(space, base, points):
+    """Geodesic distance from the point ``base`` to each row of ``points``."""
+    if space == "sphere":
+        return np.arccos(np.clip(points @ base, -1.0, 1.0))
+    minkowski = -points[:, 0] * base[0] + points[:, 1:] @ base[1:]
+    return np.arccosh(np.maximum(-minkowski, 1.0))
+
+
+def gdp_mu_monte_carlo(space, dim, sigma, sensitivity, n_samples, rng, n_eps=1000, eps_max=None):
+    r"""Monte Carlo estimate of μ (the source paper's Algorithm 2), kept as a cross-check.
+
+    Draws ``n_samples`` points from each of :math:`p_{\eta_1}` and :math:`p_{\eta_2}`
+    (exact samplers, see ``_sample_riemannian_gaussian``), estimates
+
+    .. math::
+
+        \hat\delta(\varepsilon) = \frac{1}{n}\sum_i 1[L(Y_i) \ge \varepsilon]
+        - e^{\varepsilon}\frac{1}{n}\sum_i 1[L(Y'_i) \ge \varepsilon],
+        \qquad Y_i \sim p_{\eta_1},\ Y'_i \sim p_{\eta_2},
+
+    on ``n_eps`` equally spaced values in (0, eps_max], solves
+    :math:`\hat\delta(\varepsilon) = \delta_\mu(\varepsilon)` for each and returns the
+    maximum (as the smallest μ dominating all estimates). The paper averages m batches
+    of size n; this is the same as one batch of size n·m. The maximum of noisy
+    estimates is biased upward: use :func:`gdp_mu` for accounting.
+
+    Parameters
+    ----------
+    space : {"sphere", "hyperbolic"}
+    dim : int
+        Dimension d >= 1 (sphere) or d >= 2 (hyperbolic).
+    sigma, sensitivity : float
+        As in :func:`gdp_mu`.
+    n_samples : int
+        Samples per distribution, >= 100.
+    rng : numpy.random.Generator or int
+        Source of randomness.
+    n_eps : int, optional
+        Number of eps values (the paper's n_eps), default 1000.
+    eps_max : float, optional
+        Largest eps; default: the largest privacy loss observed among the samples.
+
+    Returns
+    -------
+    MonteCarloGDPEstimate
+    """
+    space, dim, sigma, delta = _validate(space, dim, sigma, sensitivity)
+    if space == "euclidean":
+        raise InvalidParameterError(
+            "space must be one of 'sphere', 'hyperbolic' (dim >= 2) for the Monte Carlo cross-check; "
+            "got a flat space (use gdp_mu: mu = sensitivity/sigma exactly)",
+            param="space",
+        )
+    n_samples = check_int(n_samples, "n_samples", low=100)
+    rng = check_rng(rng)
+    n_eps = check_int(n_eps, "n_eps", low=1)
+    if eps_max is not None:
+        eps_max = check_real(eps_max, "eps_max", low=0.0)
+
+    eta1 = np.zeros(dim + 1)
+    eta1[0] = 1.0
+    eta2 = np.zeros(dim + 1)
+    if space == "sphere":
+        eta2[0], eta2[1] = np.cos(delta), np.sin(delta)
+    else:
+        eta2[0], eta2[1] = np.cosh(delta), np.sinh(delta)
+    # Samples around eta2 are samples around eta1 moved by the isometry taking eta1 to eta2
+    # (rotation / boost in the (e0, e1) plane).
+    y1 = _sample_riemannian_gaussian(space, dim, sigma, n_samples, rng)
+    y2 = _sample_riemannian_gaussian(space, dim, sigma, n_samples, rng)
+    c, s = (np.cos(delta), np.sin(delta)) if space == "sphere" else (np.cosh(delta), np.sinh(delta))
+    x0, x1 = y2[:, 0].copy(), y2[:, 1].copy()
+    if space == "sphere":
+        y2[:, 0], y2[:, 1] = c * x0 - s * x1, s * x0 + c * x1
+    else:
+        y2[:, 0], y2[:, 1] = c * x0 + s * x1, s * x0 + c * x1
+
+    def loss(points):
+        d1 = _ambient_distance(space, eta1, points)
+        d2 = _ambient_distance(space, eta2, points)
+        return (d2**2 - d1**2) / (2.0 * sigma**2)
+
+    loss1, loss2 = np.sort(loss(y1)), np.sort(loss(y2))
+    if eps_max is None:
+        eps_max = max(float(loss1[-1]), 0.0)
+    eps = np.linspace(eps_max / n_eps, eps_max, n_eps) if eps_max > 0.0 else np.zeros(1)
+    p1 = 1.0 - np.searchsorted(loss1, eps, side="left") / n_samples
+    p2 = 1.0 - np.searchsorted(loss2, eps, side="left") / n_samples
+    with np.errstate(over="ignore", invalid="ignore"):
+        scale = np.exp(eps)
+        estimate = p1 - np.where(p2 > 0.0, scale * p2, 0.0)
+        std_error = np.sqrt(p1 * (1.0 - p1) / n_samples + np.where(p2 > 0.0, scale**2 * p2 * (1.0 - p2), 0.0) / n_samples)
+    with np.errstate(divide="ignore"):
+        log_estimate = np.log(np.clip(estimate, 0.0, 1.0))
+        log_comp = np.log1p(-np.clip(estimate, 0.0, 1.0))
+    mu = _smallest_mu(eps, log_estimate, log_comp, start=delta / sigma)
+    return MonteCarloGDPEstimate(float(mu), eps, estimate, std_error, p1, p2, n_samples)
