@@ -179,6 +179,8 @@ class IsotropicDistanceMechanism(Mechanism):
     """
 
     profile = None
+    #: :class:`~geodp_core.mechanisms.mcmc.MCMCResult` of the last ``sampler="mh"`` draw (diagnostics).
+    last_mcmc = None
 
     # ------------------------------------------------------------ availability
     @classmethod
