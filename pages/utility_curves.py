@@ -1,6 +1,161 @@
-"""Placeholder: being built."""
+"""Utility curves: distance to the true mean against the budget (or n, d, spread), ONE target for all."""
 
+import numpy as np
 import streamlit as st
 
-st.title("utility_curves")
-st.info("This page is being built.")
+from geodp_app.cache import upload_key
+from geodp_app.sidebar import NOTION_LABELS, scenario_sidebar
+from geodp_app.ui import download_buttons, errors_shown_here, honesty_badge
+from geodp_core.experiments import BUDGET_SYMBOLS, budget_parameter, grid_values, sweep, utility_curve
+from geodp_core.scenario import Scenario
+from geodp_core.viz.curves import utility_curve_figure
+
+X_AXES = {"budget": "privacy budget", "n": "records n", "dim": "dimension d", "spread": "data spread"}
+BUDGET_DEFAULTS = {"eps": (0.1, 10.0), "mu": (0.1, 5.0), "rho": (0.01, 5.0)}
+_BIND = dict(bind="query-params")
+
+
+@st.cache_data(show_spinner=False, max_entries=32)
+def _curve(scenario_json, upload, x_axis, values, n_reps):
+    """Cached curve keyed by plain values (scenario JSON, upload bytes, axis, grid, repetitions).
+
+    The progress bar is created inside (cache_data replays elements created inside the
+    function) and removed when the sweep is done.
+    """
+    slot = st.empty()
+    bar = slot.progress(0.0, text="Computing utility curves…")
+
+    def advance(fraction):
+        bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"Computing utility curves… {fraction:.0%}")
+
+    scenario = Scenario.from_json(scenario_json)
+    try:
+        if x_axis == "budget":
+            points = None
+            if upload is not None:
+                shape, raw = upload
+                points = np.frombuffer(raw, dtype=np.float64).reshape(shape)
+            return utility_curve(scenario, list(values), n_reps, progress=advance, points=points)
+        return sweep(scenario, x_axis, list(values), n_reps, progress=advance)
+    finally:
+        slot.empty()
+
+
+st.title("Utility curves")
+scenario, points = scenario_sidebar()
+if scenario is None:
+    st.info("Fix the highlighted control in the sidebar (your other settings are kept).")
+    st.stop()
+
+param = budget_parameter(scenario.notion)
+symbol = BUDGET_SYMBOLS[param]
+notion_label = NOTION_LABELS[scenario.notion]
+fixed = {"approx_dp": f", δ = {scenario.delta:g}", "rdp": f", α = {scenario.alpha:g}"}.get(scenario.notion, "")
+
+x_axis = st.radio(
+    "x-axis", list(X_AXES), format_func=X_AXES.get, horizontal=True, key="curves_x",
+    help="Vary the budget of the ONE target, or (at the sidebar's budget) the data size, dimension or spread.", **_BIND,
+)
+controls = st.columns([1, 1, 1, 1])
+grid_slot = st.empty()
+if x_axis == "budget":
+    low_default, high_default = BUDGET_DEFAULTS[param]
+    low = controls[0].number_input(f"smallest {symbol}", min_value=0.0, value=low_default, format="%.4g",
+                                   key=f"curves_{param}_min", help="Left end of the log-spaced budget grid.", **_BIND)
+    high = controls[1].number_input(f"largest {symbol}", min_value=0.0, value=high_default, format="%.4g",
+                                    key=f"curves_{param}_max", help="Right end (← more privacy · more accuracy →).",
+                                    **_BIND)
+    count = controls[2].number_input("grid points", min_value=2, max_value=30, value=6, step=1, key="curves_count",
+                                     help="Number of log-spaced budgets.", **_BIND)
+    grid_args = dict(low=low, high=high, count=int(count), log=True)
+elif x_axis == "n":
+    low = controls[0].number_input("smallest n", min_value=2, max_value=100_000, value=20, step=10,
+                                   key="curves_n_min", help="Fewest records (log-spaced grid).", **_BIND)
+    high = controls[1].number_input("largest n", min_value=2, max_value=100_000, value=1000, step=10,
+                                    key="curves_n_max", help="Most records.", **_BIND)
+    count = controls[2].number_input("grid points", min_value=2, max_value=30, value=5, step=1,
+                                     key="curves_n_count", help="Number of n values.", **_BIND)
+    grid_args = dict(low=low, high=high, count=int(count), log=True, integer=True)
+elif x_axis == "dim":
+    top = 4 if scenario.manifold == "spd" else 10
+    bottom = 2 if scenario.manifold == "spd" else 1
+    low, high = controls[0].slider("dimension range" if scenario.manifold != "spd" else "matrix size m range",
+                                   min_value=bottom, max_value=top, value=(bottom, min(bottom + 3, top)),
+                                   key="curves_dim_range", help="Every integer in the range (SPD: matrix size m).")
+    grid_args = dict(low=low, high=high, count=int(high - low + 1), log=False, integer=True)
+else:
+    low = controls[0].number_input("smallest spread", min_value=0.0, max_value=3.0, value=0.05, format="%.3g",
+                                   key="curves_spread_min", help="Data spread in radians (linear grid).", **_BIND)
+    high = controls[1].number_input("largest spread", min_value=0.0, max_value=3.0, value=0.6, format="%.3g",
+                                    key="curves_spread_max", help="Largest data spread.", **_BIND)
+    count = controls[2].number_input("grid points", min_value=2, max_value=30, value=5, step=1,
+                                     key="curves_spread_count", help="Number of spread values.", **_BIND)
+    grid_args = dict(low=low, high=high, count=int(count), log=False)
+n_reps = controls[3].number_input(
+    "repetitions", min_value=2, max_value=20_000, value=200, step=50, key="curves_reps",
+    help="Releases per (mechanism, grid point), drawn in one vectorised call; the band is ± 1 standard error.",
+    **_BIND,
+)
+
+if x_axis == "budget":
+    st.caption(
+        f"**ONE target for every mechanism: {notion_label} with {symbol} on the x-axis{fixed}.** Each mechanism is "
+        "calibrated to it natively or through a valid conversion (SPEC §4); one dataset, one true mean, "
+        f"{int(n_reps)} independent releases per point; seed {scenario.seed}."
+    )
+else:
+    st.caption(
+        f"**ONE target for every mechanism: {scenario.target.describe()}.** The {X_AXES[x_axis]} varies; the data "
+        f"are regenerated from seed {scenario.seed} and the sensitivity recomputed at each value; "
+        f"{int(n_reps)} releases per point."
+    )
+
+values = None
+with errors_shown_here(grid_slot):
+    values = tuple(grid_values(**grid_args))
+if values is None:
+    st.stop()
+
+frame = None
+with errors_shown_here(grid_slot):
+    frame = _curve(scenario.to_json(), upload_key(points), x_axis, values, int(n_reps))
+if frame is None:
+    st.stop()
+
+if x_axis == "budget":
+    x_label, log_x = f"{symbol} ({notion_label}{fixed})", True
+else:
+    x_label, log_x = {"n": ("records n", True), "dim": ("dimension d", False), "spread": ("data spread", False)}[x_axis]
+fig = utility_curve_figure(frame, x_label, log_x=log_x,
+                           title=f"Distance of the private release to the true mean — ONE target: {notion_label}")
+st.plotly_chart(fig, key="curves_figure", width="stretch")
+st.caption("The true mean is a teaching view: a real release never shows it. Dashed lines: the source papers' "
+           "bounds on E dist where known.")
+
+st.subheader("Mechanisms")
+for name in dict.fromkeys(frame["mechanism"]):
+    rows = frame[frame["mechanism"] == name]
+    ok = rows[rows["status"] == "ok"]
+    title = rows["title"].iloc[0]
+    with st.container(border=True):
+        if ok.empty:
+            st.markdown(f"**{title}** {honesty_badge('unavailable')}")
+            st.caption(rows["reason"].iloc[0])
+            continue
+        badges = " ".join(honesty_badge(label) for label in dict.fromkeys(ok["label"]))
+        st.markdown(f"**{title}** {badges} · achieved e.g. {ok['achieved'].iloc[-1]}")
+        bad = rows[rows["status"] != "ok"]
+        if not bad.empty:
+            xs = ", ".join(f"{v:g}" for v in bad["value" if "value" in bad.columns else "budget"])
+            st.caption(f"⛔ unavailable at {xs}: {bad['reason'].iloc[0]}")
+
+download_buttons(
+    [
+        ("Results CSV", frame.to_csv(index=False), "geodp_utility_curves.csv", "text/csv"),
+        ("Scenario JSON", scenario.to_json(), "geodp_scenario.json", "application/json"),
+        ("Figure HTML", fig.to_html(include_plotlyjs="cdn"), "geodp_utility_curves.html", "text/html"),
+    ],
+    key_prefix="curves_dl",
+)
+with st.expander("Results table"):
+    st.dataframe(frame, hide_index=True, key="curves_table")

@@ -1,0 +1,561 @@
+r"""Plotly figures of utility curves and of privacy accounting (no Streamlit).
+
+* :func:`utility_curve_figure` — mean distance to the true mean ± standard error per
+  mechanism (frames of :func:`geodp_core.experiments.utility_curve` / ``sweep``), the
+  papers' utility bounds dashed in the same colour, unavailable mechanisms listed with
+  their reason;
+* :func:`privacy_profile_figure` — :math:`\delta(\varepsilon)` of guarantees;
+* :func:`tradeoff_figure` — GDP trade-off curves :math:`G_\mu(\alpha) = \Phi(\Phi^{-1}(1-\alpha) - \mu)`;
+* :func:`gdp_mu_vs_sigma_figure` — exact :math:`\mu(\sigma)` of the Riemannian Gaussian on
+  :math:`S^1`, :math:`S^2`, :math:`\mathbb{R}` (the GDP paper's Figure 1);
+* :func:`heat_eps_vs_t_figure` — Brownian-motion RDP budget against the diffusion time for
+  :math:`K < 0`, :math:`K = 0`, :math:`K > 0` with the privacy floor;
+* :func:`langevin_t_vs_lam_figure` — Langevin diffusion time against :math:`\lambda`.
+"""
+
+import math
+
+import numpy as np
+import pandas as pd
+import plotly.graph_objects as go
+from plotly.colors import qualitative
+from scipy import special
+
+from geodp_core._validation import check_finite_array, check_int, check_real
+from geodp_core.exceptions import InvalidParameterError, UnavailableError
+from geodp_core.privacy import (
+    GDP,
+    RDP,
+    ZCDP,
+    ApproxDP,
+    Guarantee,
+    PureDP,
+    gdp_delta,
+    rdp_to_approx_dp,
+    zcdp_to_approx_dp,
+)
+from geodp_core.viz.scene import MECHANISM_COLORS
+
+__all__ = [
+    "utility_curve_figure",
+    "privacy_profile_figure",
+    "tradeoff_figure",
+    "gdp_mu_vs_sigma_figure",
+    "heat_eps_vs_t_figure",
+    "langevin_t_vs_lam_figure",
+    "pure_dp_profile",
+    "approx_dp_profile",
+]
+
+_PALETTE = qualitative.Plotly
+_FALLBACK_COLOR = "#7f7f7f"
+_REASON_CHARS = 150
+_LAYOUT = dict(template="plotly_white", margin=dict(l=10, r=10, t=50, b=10))
+
+
+def _rgba(hex_color, alpha):
+    h = hex_color.lstrip("#")
+    r, g, b = (int(h[i:i + 2], 16) for i in (0, 2, 4))
+    return f"rgba({r}, {g}, {b}, {alpha})"
+
+
+def _short(text, limit=_REASON_CHARS):
+    text = " ".join(str(text).split())
+    return text if len(text) <= limit else text[: limit - 1] + "…"
+
+
+def _check_bool(value, name):
+    if not isinstance(value, (bool, np.bool_)):
+        raise InvalidParameterError(f"{name} must be True or False; got {value!r}", param=name)
+    return bool(value)
+
+
+# =============================================================================== utility curves
+_REQUIRED = ("mechanism", "mean", "se", "label", "status", "reason", "bound")
+
+
+def utility_curve_figure(df, x_label, log_x=True, x=None, y_label="mean distance to the true mean", title=None):
+    """One line per mechanism with a mean ± s.e. band, dashed paper bounds, unavailable ones listed.
+
+    Parameters
+    ----------
+    df : pandas.DataFrame
+        A frame of :func:`geodp_core.experiments.utility_curve` or
+        :func:`~geodp_core.experiments.sweep` (columns ``mechanism``, the x column,
+        ``mean``, ``se``, ``label``, ``status``, ``reason``, ``bound``; optional ``title``).
+    x_label : str
+        Axis title of x (e.g. ``"ε (target (ε, δ=1e-05)-DP)"``).
+    log_x : bool
+        Logarithmic x axis (budgets, n).
+    x : str, optional
+        The x column; default ``"value"`` if present (sweeps), else ``"budget"``.
+    y_label, title : str, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        Traces per mechanism with at least one available cell: the s.e. band
+        (``fill="toself"``, no legend entry), the mean line (legend: title and honesty
+        label) and, when the paper gives one, the bound (dashed, same colour). Each
+        mechanism with no available cell gets one legend-only entry "⛔ … unavailable";
+        the reasons (and the budgets where a mechanism is only partly unavailable) are in
+        an annotation under the plot.
+    """
+    if not isinstance(df, pd.DataFrame):
+        raise InvalidParameterError(f"df must be a pandas DataFrame; got {type(df).__name__}", param="df")
+    if x is None:
+        x = "value" if "value" in df.columns else "budget"
+    missing = [c for c in _REQUIRED + (x,) if c not in df.columns]
+    if missing:
+        raise InvalidParameterError(
+            f"df must have the columns of geodp_core.experiments.utility_curve; missing {missing}", param="df"
+        )
+    if not isinstance(x_label, str):
+        raise InvalidParameterError(f"x_label must be a string; got {type(x_label).__name__}", param="x_label")
+    log_x = _check_bool(log_x, "log_x")
+
+    fig = go.Figure()
+    notes = []
+    for name in dict.fromkeys(df["mechanism"]):
+        rows = df[df["mechanism"] == name].sort_values(x)
+        display = str(rows["title"].iloc[0]) if "title" in rows.columns else str(name)
+        color = MECHANISM_COLORS.get(name, _FALLBACK_COLOR)
+        ok = rows[rows["status"] == "ok"]
+        bad = rows[rows["status"] != "ok"]
+        if ok.empty:
+            fig.add_trace(go.Scatter(
+                x=[None], y=[None], mode="markers", marker=dict(symbol="x", color=_FALLBACK_COLOR),
+                name=f"⛔ {display} — unavailable", legendgroup=name, showlegend=True,
+            ))
+            notes.append(f"⛔ <b>{display}</b>: {_short(bad['reason'].iloc[0])}")
+            continue
+        xs = ok[x].to_numpy(dtype=float)
+        mean = ok["mean"].to_numpy(dtype=float)
+        se = np.nan_to_num(ok["se"].to_numpy(dtype=float))
+        labels = ", ".join(dict.fromkeys(ok["label"].astype(str)))
+        fig.add_trace(go.Scatter(
+            x=np.concatenate([xs, xs[::-1]]), y=np.concatenate([mean + se, (mean - se)[::-1]]),
+            fill="toself", fillcolor=_rgba(color, 0.2), line=dict(width=0), mode="lines",
+            hoverinfo="skip", showlegend=False, legendgroup=name, name=f"{display} ± s.e.",
+        ))
+        fig.add_trace(go.Scatter(
+            x=xs, y=mean, mode="lines+markers", line=dict(color=color, width=2), marker=dict(size=6),
+            name=f"{display} [{labels}]", legendgroup=name, customdata=se,
+            hovertemplate=f"{display}<br>{x_label} = %{{x:.4g}}<br>mean = %{{y:.4g}} ± %{{customdata:.2g}}<extra></extra>",
+        ))
+        bounds = ok["bound"].to_numpy(dtype=float)
+        finite = np.isfinite(bounds)
+        if finite.any():
+            fig.add_trace(go.Scatter(
+                x=xs[finite], y=bounds[finite], mode="lines", line=dict(color=color, width=1.5, dash="dash"),
+                name=f"{display}: paper bound", legendgroup=name,
+                hovertemplate=f"{display} bound<br>%{{x:.4g}} → %{{y:.4g}}<extra></extra>",
+            ))
+        if not bad.empty:
+            where = ", ".join(f"{v:g}" for v in bad[x].astype(float))
+            notes.append(f"⛔ <b>{display}</b> unavailable at {x_label.split(' ')[0]} = {where}: "
+                         f"{_short(bad['reason'].iloc[0])}")
+
+    fig.update_layout(
+        **_LAYOUT,
+        title=dict(text=title or "", x=0.01, font=dict(size=14)),
+        xaxis=dict(title=x_label, type="log" if log_x else "linear"),
+        yaxis=dict(title=y_label, rangemode="tozero"),
+        legend=dict(title=dict(text="mechanism [honesty label] · dashed: paper bound"), orientation="v"),
+        height=460 + 22 * len(notes),
+    )
+    if notes:
+        fig.add_annotation(
+            text="<br>".join(notes), xref="paper", yref="paper", x=0.0, y=-0.16, xanchor="left", yanchor="top",
+            showarrow=False, align="left", font=dict(size=11, color="#555"),
+        )
+        fig.update_layout(margin=dict(l=10, r=10, t=50, b=70 + 22 * len(notes)))
+    return fig
+
+
+# =============================================================================== privacy profiles
+def pure_dp_profile(eps, eps_grid):
+    r"""Privacy profile implied by :math:`\varepsilon`-DP (attained by randomized response).
+
+    .. math::
+        \delta(\varepsilon') = \max\Big(0,\ \frac{e^{\varepsilon} - e^{\varepsilon'}}{1 + e^{\varepsilon}}\Big)
+
+    Every :math:`\varepsilon`-DP mechanism is a post-processing of randomized response
+    (Kairouz, Oh & Viswanath 2015, Thm. 2.1), whose profile this is.
+
+    Parameters
+    ----------
+    eps : float
+        ε > 0.
+    eps_grid : array_like
+        ε' >= 0.
+
+    Returns
+    -------
+    numpy.ndarray
+    """
+    eps = check_real(eps, "eps", low=0.0)
+    grid = check_finite_array(eps_grid, "eps_grid")
+    # (e^eps - e^x)/(1 + e^eps) = -expm1(x - eps) / (1 + e^-eps)
+    return np.maximum(0.0, -np.expm1(grid - eps) / (1.0 + math.exp(-eps)))
+
+
+def approx_dp_profile(eps, delta, eps_grid):
+    r"""Privacy profile implied by :math:`(\varepsilon, \delta)`-DP (Kairouz, Oh & Viswanath 2015).
+
+    .. math::
+        \delta(\varepsilon') = \delta + (1 - \delta)\max\Big(0,\ \frac{e^{\varepsilon} - e^{\varepsilon'}}{1 + e^{\varepsilon}}\Big)
+
+    Parameters
+    ----------
+    eps : float
+        ε >= 0.
+    delta : float
+        δ in (0, 1).
+    eps_grid : array_like
+        ε' >= 0.
+
+    Returns
+    -------
+    numpy.ndarray
+    """
+    eps = check_real(eps, "eps", low=0.0, low_closed=True)
+    delta = check_real(delta, "delta", low=0.0, high=1.0)
+    grid = check_finite_array(eps_grid, "eps_grid")
+    rr = np.maximum(0.0, -np.expm1(grid - eps) / (1.0 + math.exp(-eps)))
+    return delta + (1.0 - delta) * rr
+
+
+def _profile_curve(guarantee, eps_grid, delta_grid):
+    """``(eps, delta, how)`` points of the profile of one guarantee."""
+    g = guarantee
+    if isinstance(g, PureDP):
+        return eps_grid, pure_dp_profile(g.eps, eps_grid), "exact (randomized response)"
+    if isinstance(g, ApproxDP):
+        return eps_grid, approx_dp_profile(g.eps, g.delta, eps_grid), "exact (Kairouz et al.)"
+    if isinstance(g, GDP):
+        return eps_grid, gdp_delta(g.mu, eps_grid), "exact"
+    if isinstance(g, RDP):
+        return rdp_to_approx_dp(g.alpha, g.eps, delta_grid), delta_grid, "conversion bound"
+    eps = np.array([zcdp_to_approx_dp(g.rho, d) for d in delta_grid])
+    return eps, delta_grid, "conversion bound"
+
+
+def privacy_profile_figure(guarantees, eps_max=5.0, n_points=200, log_y=True):
+    r"""Privacy profiles :math:`\delta(\varepsilon)`: the smallest δ with (ε, δ)-DP implied by each guarantee.
+
+    ε-DP and (ε, δ)-DP: the exact implied profiles (:func:`pure_dp_profile`,
+    :func:`approx_dp_profile`); μ-GDP: :math:`\delta_\mu(\varepsilon)`
+    (:func:`~geodp_core.privacy.gdp_delta`); RDP and zCDP: the upper bound given by the
+    conversions of SPEC §4, drawn parametrically over δ. A curve that lies below another
+    everywhere is a stronger guarantee.
+
+    Parameters
+    ----------
+    guarantees : Guarantee or sequence of Guarantee
+    eps_max : float
+        Right end of the ε axis, in (0, 1000].
+    n_points : int
+        Points per curve, in [10, 5000].
+    log_y : bool
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One trace per guarantee.
+    """
+    items = [guarantees] if isinstance(guarantees, Guarantee) else list(guarantees)
+    if not items or not all(isinstance(g, Guarantee) for g in items):
+        raise InvalidParameterError(
+            "guarantees must be a guarantee or a non-empty sequence of PureDP, ApproxDP, GDP, RDP, ZCDP",
+            param="guarantees",
+        )
+    eps_max = check_real(eps_max, "eps_max", low=0.0, high=1000.0, high_closed=True)
+    n_points = check_int(n_points, "n_points", low=10, high=5000)
+    log_y = _check_bool(log_y, "log_y")
+    eps_grid = np.linspace(0.0, eps_max, n_points)
+    delta_grid = np.logspace(-15, math.log10(0.5), n_points)
+    fig = go.Figure()
+    for i, g in enumerate(items):
+        xs, ys, how = _profile_curve(g, eps_grid, delta_grid)
+        xs, ys = np.asarray(xs, dtype=float), np.asarray(ys, dtype=float)
+        keep = (xs <= eps_max) & (ys > 0.0) if log_y else xs <= eps_max
+        fig.add_trace(go.Scatter(
+            x=xs[keep], y=ys[keep], mode="lines", line=dict(color=_PALETTE[i % len(_PALETTE)], width=2,
+                                                            dash="dot" if how == "conversion bound" else "solid"),
+            name=f"{g.describe()} ({how})",
+        ))
+    fig.update_layout(
+        **_LAYOUT, title=dict(text="Privacy profile δ(ε) (lower = more private)", x=0.01, font=dict(size=14)),
+        xaxis=dict(title="ε"), yaxis=dict(title="δ(ε)", type="log" if log_y else "linear", exponentformat="power"),
+        legend=dict(orientation="h", yanchor="top", y=-0.15), height=430,
+    )
+    return fig
+
+
+def tradeoff_figure(mu, eps=None, n_points=201):
+    r"""Trade-off curves: the smallest type-II error at type-I error :math:`\alpha`.
+
+    .. math::
+        G_\mu(\alpha) = \Phi\big(\Phi^{-1}(1 - \alpha) - \mu\big), \qquad
+        f_\varepsilon(\alpha) = \max\big(0,\ 1 - e^{\varepsilon}\alpha,\ e^{-\varepsilon}(1 - \alpha)\big)
+
+    for μ-GDP (Dong, Roth & Su 2022) and, optionally, ε-DP. The diagonal
+    :math:`1 - \alpha` is perfect privacy; higher curves are more private.
+
+    Parameters
+    ----------
+    mu : float or sequence of float
+        μ > 0 values.
+    eps : float or sequence of float, optional
+        ε > 0 values for ε-DP curves (dashed).
+    n_points : int
+        In [10, 5000].
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One trace per μ, one per ε, and the diagonal.
+    """
+    mus = [mu] if np.ndim(mu) == 0 else list(mu)
+    if not mus:
+        raise InvalidParameterError("mu must be a positive number or a non-empty sequence of them; got []", param="mu")
+    mus = [check_real(m, "mu", low=0.0) for m in mus]
+    epss = [] if eps is None else ([eps] if np.ndim(eps) == 0 else list(eps))
+    epss = [check_real(e, "eps", low=0.0) for e in epss]
+    n_points = check_int(n_points, "n_points", low=10, high=5000)
+    alpha = np.linspace(0.0, 1.0, n_points)
+    fig = go.Figure()
+    fig.add_trace(go.Scatter(x=alpha, y=1.0 - alpha, mode="lines", line=dict(color="#999", dash="dot"),
+                             name="perfect privacy (1 - α)"))
+    for i, m in enumerate(mus):
+        beta = special.ndtr(special.ndtri(1.0 - alpha) - m)
+        fig.add_trace(go.Scatter(x=alpha, y=beta, mode="lines", line=dict(color=_PALETTE[i % len(_PALETTE)], width=2),
+                                 name=f"μ = {m:g} (GDP)"))
+    for j, e in enumerate(epss):
+        beta = np.maximum.reduce([np.zeros_like(alpha), 1.0 - math.exp(e) * alpha, math.exp(-e) * (1.0 - alpha)])
+        fig.add_trace(go.Scatter(x=alpha, y=beta, mode="lines",
+                                 line=dict(color=_PALETTE[(len(mus) + j) % len(_PALETTE)], width=2, dash="dash"),
+                                 name=f"ε = {e:g} (ε-DP)"))
+    fig.update_layout(
+        **_LAYOUT, title=dict(text="Trade-off curves (higher = more private)", x=0.01, font=dict(size=14)),
+        xaxis=dict(title="type I error α", range=[0, 1], constrain="domain"),
+        yaxis=dict(title="type II error β", range=[0, 1], scaleanchor="x", scaleratio=1),
+        legend=dict(orientation="h", yanchor="top", y=-0.15), height=480,
+    )
+    return fig
+
+
+# =============================================================================== GDP mu vs sigma
+def gdp_mu_vs_sigma_figure(curves=None, sigmas=None, sensitivity=1.0):
+    r"""Exact :math:`\mu(\sigma)` of the Riemannian Gaussian on :math:`S^1`, :math:`S^2` and :math:`\mathbb{R}`.
+
+    The GDP paper's Figure 1 (Δ = 1, σ = k/4, k = 1..16), with every point exact
+    (:func:`geodp_core.mechanisms.gaussian_gdp.gdp_mu`; no Monte Carlo). On the sphere μ
+    falls below the Euclidean Δ/σ as σ grows (the law tends to the uniform one).
+
+    Parameters
+    ----------
+    curves : pandas.DataFrame, optional
+        Output of :func:`geodp_core.experiments.gdp_mu_curves` (computed here if omitted —
+        about 0.5 s per σ on S²; pass a cached frame in an app).
+    sigmas : array_like, optional
+        Used only when ``curves`` is omitted (default ``k/4``, ``k = 1..16``).
+    sensitivity : float
+        Δ, used only when ``curves`` is omitted and for the title.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One trace per space.
+    """
+    if curves is None:
+        from geodp_core.experiments import gdp_mu_curves
+
+        sigmas = np.arange(1, 17) / 4.0 if sigmas is None else sigmas
+        curves = gdp_mu_curves(sigmas, sensitivity)
+    if not isinstance(curves, pd.DataFrame) or not {"label", "sigma", "mu"} <= set(curves.columns):
+        raise InvalidParameterError("curves must be a frame of geodp_core.experiments.gdp_mu_curves "
+                                    "(columns label, sigma, mu)", param="curves")
+    sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
+    symbols = ["circle", "square", "triangle-up", "diamond"]
+    fig = go.Figure()
+    for i, label in enumerate(dict.fromkeys(curves["label"])):
+        part = curves[curves["label"] == label].sort_values("sigma")
+        fig.add_trace(go.Scatter(
+            x=part["sigma"], y=part["mu"], mode="lines+markers", name=label,
+            line=dict(color=_PALETTE[i % len(_PALETTE)], width=2), marker=dict(symbol=symbols[i % len(symbols)]),
+            hovertemplate=f"{label}<br>σ = %{{x:.4g}}<br>μ = %{{y:.5g}}<extra></extra>",
+        ))
+    fig.update_layout(
+        **_LAYOUT,
+        title=dict(text=f"Riemannian Gaussian: exact μ against the rate σ (Δ = {sensitivity:g})", x=0.01,
+                   font=dict(size=14)),
+        xaxis=dict(title="rate σ"), yaxis=dict(title="μ (GDP)", type="log"),
+        legend=dict(orientation="h", yanchor="top", y=-0.15), height=430,
+    )
+    return fig
+
+
+# =============================================================================== heat diffusion
+def _curvature_label(K):
+    if K < 0:
+        return f"K = {K:g}: Ric ≥ {-K:g} > 0 (positive curvature, e.g. S²)"
+    if K == 0:
+        return "K = 0: Ric ≥ 0 (flat, e.g. ℝ^d)"
+    return f"K = {K:g} > 0: Ric ≥ {-K:g} (negative curvature, e.g. H²)"
+
+
+def heat_eps_vs_t_figure(alpha=2.0, sensitivity=1.0, curvatures=(-1.0, 0.0, 1.0), t_min=None, t_max=10.0,
+                         n_points=200, eps_target=None):
+    r"""Brownian-motion RDP budget against the diffusion time, for several Ricci constants.
+
+    .. math::
+        \varepsilon(t) = \frac{K\alpha\Delta^2}{2(1 - e^{-2Kt})}\quad(K = 0:\ \alpha\Delta^2/(4t)),
+        \qquad \mathrm{Ric} \ge -K
+
+    (heat-diffusion paper, Theorem 5; :func:`geodp_core.mechanisms.heat_diffusion.bm_rdp_eps`).
+    For :math:`K > 0` (negative curvature) the budget never goes below the privacy floor
+    :math:`K\alpha\Delta^2/2`, drawn as a dashed line; for :math:`K < 0` it decays exponentially.
+
+    Parameters
+    ----------
+    alpha : float
+        Rényi order > 1.
+    sensitivity : float
+        Δ > 0.
+    curvatures : sequence of float
+        Ricci constants K (``Ric >= -K``).
+    t_min, t_max : float, optional
+        Time range (``t_min`` default ``1e-3 Δ²``).
+    n_points : int
+        In [10, 5000].
+    eps_target : float, optional
+        Draw this budget and mark the time each K needs (:func:`bm_diffusion_time`), or say
+        it is below the floor.
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One trace per K, one dashed floor per K > 0 (and the target line and markers).
+    """
+    from geodp_core.mechanisms.heat_diffusion import bm_diffusion_time, bm_privacy_floor, bm_rdp_eps
+
+    alpha = check_real(alpha, "alpha", low=1.0)
+    sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
+    ks = [check_real(k, "curvatures", low=-1e3, high=1e3, low_closed=True, high_closed=True) for k in curvatures]
+    if not ks:
+        raise InvalidParameterError("curvatures must contain at least one Ricci constant K; got []",
+                                    param="curvatures")
+    t_min = 1e-3 * sensitivity**2 if t_min is None else check_real(t_min, "t_min", low=0.0)
+    t_max = check_real(t_max, "t_max", low=t_min)
+    n_points = check_int(n_points, "n_points", low=10, high=5000)
+    if eps_target is not None:
+        eps_target = check_real(eps_target, "eps_target", low=0.0)
+    times = np.logspace(math.log10(t_min), math.log10(t_max), n_points)
+    fig = go.Figure()
+    notes = []
+    for i, K in enumerate(ks):
+        color = _PALETTE[i % len(_PALETTE)]
+        eps = bm_rdp_eps(K, alpha, sensitivity, times)
+        keep = eps > 0
+        fig.add_trace(go.Scatter(x=times[keep], y=eps[keep], mode="lines", line=dict(color=color, width=2),
+                                 name=_curvature_label(K)))
+        floor = bm_privacy_floor(K, alpha, sensitivity)
+        if floor > 0:
+            fig.add_trace(go.Scatter(x=[times[0], times[-1]], y=[floor, floor], mode="lines",
+                                     line=dict(color=color, width=1.5, dash="dash"),
+                                     name=f"privacy floor KαΔ²/2 = {floor:.4g} (K = {K:g})"))
+        if eps_target is not None:
+            try:
+                t_needed = bm_diffusion_time(K, alpha, sensitivity, eps_target)
+            except UnavailableError:
+                notes.append(f"K = {K:g}: ε = {eps_target:g} is below the privacy floor {floor:.4g} — unreachable "
+                             "by Brownian motion (use Langevin)")
+                continue
+            fig.add_trace(go.Scatter(x=[t_needed], y=[eps_target], mode="markers",
+                                     marker=dict(color=color, size=10, symbol="diamond"),
+                                     name=f"K = {K:g}: t = {t_needed:.4g} reaches ε = {eps_target:g}"))
+    if eps_target is not None:
+        fig.add_trace(go.Scatter(x=[times[0], times[-1]], y=[eps_target, eps_target], mode="lines",
+                                 line=dict(color="#333", width=1, dash="dot"), name=f"target ε = {eps_target:g}"))
+    fig.update_layout(
+        **_LAYOUT,
+        title=dict(text=f"Brownian motion: (α={alpha:g})-RDP budget ε against the diffusion time t (Δ = {sensitivity:g})",
+                   x=0.01, font=dict(size=14)),
+        xaxis=dict(title="diffusion time t", type="log"), yaxis=dict(title="ε(α)", type="log", exponentformat="power"),
+        legend=dict(orientation="h", yanchor="top", y=-0.15), height=470 + 20 * len(notes),
+    )
+    if notes:
+        fig.add_annotation(text="<br>".join(notes), xref="paper", yref="paper", x=0.0, y=1.0, xanchor="left",
+                           yanchor="top", showarrow=False, align="left", font=dict(size=11, color="#a00"))
+    return fig
+
+
+def langevin_t_vs_lam_figure(K=1.0, alpha=2.0, sensitivity=1.0, eps=(0.5, 1.0, 2.0), lam_max=None, n_points=200):
+    r"""Langevin diffusion time against the potential strength :math:`\lambda > K` (Theorem 8).
+
+    .. math::
+        t(\lambda) = \frac{\log\big(1 + (\lambda - K)\alpha\Delta^2/(2\varepsilon)\big)}{2(\lambda - K)}
+
+    (:func:`geodp_core.mechanisms.heat_diffusion.langevin_diffusion_time`), one line per
+    target ε; the Brownian-motion time for the same target is drawn dashed in the same
+    colour when it exists (above the privacy floor), otherwise the legend says it is unreachable.
+
+    Parameters
+    ----------
+    K : float
+        Ricci constant K >= 0 (Hadamard manifold).
+    alpha : float
+        Rényi order > 1.
+    sensitivity : float
+        Δ > 0.
+    eps : float or sequence of float
+        Target RDP budgets ε > 0.
+    lam_max : float, optional
+        Right end of the λ axis (default K + 10).
+    n_points : int
+        In [10, 2000].
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+        One trace per ε and one BM trace (line or legend-only note) per ε.
+    """
+    from geodp_core.mechanisms.heat_diffusion import bm_diffusion_time, bm_privacy_floor, langevin_diffusion_time
+
+    K = check_real(K, "K", low=0.0, low_closed=True)
+    alpha = check_real(alpha, "alpha", low=1.0)
+    sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
+    epss = [eps] if np.ndim(eps) == 0 else list(eps)
+    if not epss:
+        raise InvalidParameterError("eps must be a positive number or a non-empty sequence of them; got []",
+                                    param="eps")
+    epss = [check_real(e, "eps", low=0.0) for e in epss]
+    lam_max = K + 10.0 if lam_max is None else check_real(lam_max, "lam_max", low=K)
+    n_points = check_int(n_points, "n_points", low=10, high=2000)
+    lams = K + (lam_max - K) * np.linspace(1.0 / n_points, 1.0, n_points)
+    floor = bm_privacy_floor(K, alpha, sensitivity)
+    fig = go.Figure()
+    for i, e in enumerate(epss):
+        color = _PALETTE[i % len(_PALETTE)]
+        times = np.array([langevin_diffusion_time(K, lam, alpha, sensitivity, e) for lam in lams])
+        fig.add_trace(go.Scatter(x=lams, y=times, mode="lines", line=dict(color=color, width=2),
+                                 name=f"Langevin, ε = {e:g}"))
+        try:
+            t_bm = bm_diffusion_time(K, alpha, sensitivity, e)
+        except UnavailableError:
+            fig.add_trace(go.Scatter(x=[None], y=[None], mode="lines", line=dict(color=color, dash="dash"),
+                                     name=f"Brownian motion, ε = {e:g}: unreachable (floor {floor:.4g})"))
+            continue
+        fig.add_trace(go.Scatter(x=[lams[0], lams[-1]], y=[t_bm, t_bm], mode="lines",
+                                 line=dict(color=color, width=1.5, dash="dash"),
+                                 name=f"Brownian motion, ε = {e:g}: t = {t_bm:.4g}"))
+    fig.update_layout(
+        **_LAYOUT,
+        title=dict(text=f"Langevin: diffusion time t against λ (K = {K:g}, α = {alpha:g}, Δ = {sensitivity:g})",
+                   x=0.01, font=dict(size=14)),
+        xaxis=dict(title="potential strength λ (> K)"), yaxis=dict(title="diffusion time t", type="log"),
+        legend=dict(orientation="h", yanchor="top", y=-0.15), height=450,
+    )
+    return fig
