@@ -44,6 +44,10 @@ DEFAULT_BURN_IN = 200
 DEFAULT_N_STEPS = 300
 _MC_EXPECTATION_SAMPLES = 1 << 17
 _MC_EXPECTATION_SEED = 20240601
+# Radii beyond which Exp overflows double precision (cosh r on H^d; exp of chart coordinates,
+# squared by the log-Cholesky chart, on the flat SPD metrics).
+_OVERFLOW_RADIUS = {"hyperbolic": 700.0, "spd": 300.0}
+_PRECISION_RADIUS = 30.0
 
 
 def noise_geometry(manifold):
@@ -53,13 +57,14 @@ def noise_geometry(manifold):
     -------
     tuple
         ``("radial", space)`` with ``space`` in {"sphere", "hyperbolic", "euclidean"}
-        (constant curvature, or a flat SPD metric seen through its isometric chart),
-        ``("spd_polar", None)`` for SPD affine-invariant, or ``(None, reason)``.
+        (constant curvature, or a flat SPD metric seen through its isometric chart; SPD(1)
+        is flat under every metric), ``("spd_polar", None)`` for SPD(m >= 2) affine-invariant,
+        or ``(None, reason)``.
     """
     if manifold.constant_curvature_space in ("sphere", "hyperbolic", "euclidean"):
         return "radial", manifold.constant_curvature_space
-    if manifold.name == "spd" and manifold.metric in ("log_euclidean", "log_cholesky"):
-        return "radial", "euclidean"
+    if manifold.name == "spd" and (manifold.metric in ("log_euclidean", "log_cholesky") or manifold.m == 1):
+        return "radial", "euclidean"  # flat: SPD(1) affine is isometric to the line through log
     if manifold.name == "spd" and manifold.metric == "affine":
         return "spd_polar", None
     return None, f"no exact sampler of distance-isotropic noise is implemented on {manifold.label}"
@@ -205,12 +210,17 @@ class IsotropicDistanceMechanism(Mechanism):
 
     def _check_noise_scale(self, sigma):
         """Raise :class:`UnavailableError` when the noise law with scale ``sigma`` cannot be built here."""
+        if not 1e-8 <= sigma <= 1e8:
+            raise UnavailableError(
+                f"the calibrated noise scale σ = {sigma:.6g} is outside the range [1e-8, 1e8] supported by the "
+                "exact samplers; change the budget or the sensitivity",
+                param="sensitivity",
+            )
         kind, _ = noise_geometry(self.manifold)
         try:
             if kind == "radial":
                 self._radial_law(sigma)
             else:
-                check_real(sigma, "sigma", low=1e-8, high=1e8, low_closed=True, high_closed=True)
                 # data-independent pilot run: raises if the exact eigen-log sampler is hopeless here
                 sample_eigen_logs(self.manifold.m, self.profile, sigma, 1, np.random.default_rng(0))
         except UnavailableError as exc:
@@ -219,12 +229,28 @@ class IsotropicDistanceMechanism(Mechanism):
                 f"{self.manifold.label}: {exc}",
                 param="target",
             ) from exc
-        except InvalidParameterError as exc:
-            raise UnavailableError(
-                f"the calibrated noise scale sigma={sigma:.6g} is outside the supported range [1e-8, 1e8] "
-                f"of the exact samplers ({exc}); change the budget or the sensitivity",
-                param="sensitivity",
-            ) from exc
+        limit = _OVERFLOW_RADIUS.get(self.manifold.name) if kind == "radial" else None
+        if limit is not None:
+            tail = 1.0 - float(self._radial_law(sigma).cdf(np.array([limit]))[0])
+            if tail > 1e-12:
+                raise UnavailableError(
+                    f"at σ = {sigma:.6g} the noise radius exceeds {limit:g} with probability {tail:.3g}: the "
+                    f"exponential map on {self.manifold.label} overflows double precision there (coordinates ~ e^r); "
+                    "use a larger budget or a smaller sensitivity",
+                    param="target",
+                )
+
+    def _precision_notes(self, sigma):
+        """Caveat when many releases are so far away that double precision blurs the geometry (H^d)."""
+        kind, _ = noise_geometry(self.manifold)
+        if kind != "radial" or self.manifold.name != "hyperbolic":
+            return []
+        tail = 1.0 - float(self._radial_law(sigma).cdf(np.array([_PRECISION_RADIUS]))[0])
+        if tail <= 1e-3:
+            return []
+        return [f"{100 * tail:.2g}% of the releases lie more than {_PRECISION_RADIUS:g} from η: hyperboloid coordinates "
+                "(~e^r) then carry few significant digits of the position (the law is sampled exactly, the floating-"
+                "point point is only approximately that draw)"]
 
     def _parse_sampler_options(self, sampler="exact", n_steps=None, burn_in=None, proposal_scale=None, **unknown):
         if unknown:
@@ -249,7 +275,7 @@ class IsotropicDistanceMechanism(Mechanism):
 
     def _finish_calibration(self, target, achieved, native, sensitivity, sigma, label, notes, options):
         """Attach sampler notes/label and build the :class:`Calibration`."""
-        notes = list(notes)
+        notes = list(notes) + self._precision_notes(sigma)
         if options["sampler"] == "mh":
             label = LABEL_APPROXIMATE
             notes.append(
@@ -270,7 +296,7 @@ class IsotropicDistanceMechanism(Mechanism):
             return ("exact sampler: polar coordinates Y = η^½ U diag(e^r) U^T η^½, U Haar on O(m), eigen-logs r "
                     "by rejection (Said et al. 2017 volume density ∏ sinh(|r_i - r_j|/2))")
         if self.manifold.name == "spd":
-            return (f"exact sampler: flat {self.manifold.metric_label} metric, {self.profile} noise in an orthonormal "
+            return (f"exact sampler: flat metric ({self.manifold.metric_label}), {self.profile} noise in an orthonormal "
                     "frame of T_η M pushed by Exp_η (an isometry from the tangent space)")
         return (f"exact sampler: radius from the {self.profile} radial law ∝ g(r) J(r) on {self.manifold.label} "
                 "(rejection with valid envelopes), direction uniform in T_η M, Y = Exp_η(r u)")
@@ -286,7 +312,15 @@ class IsotropicDistanceMechanism(Mechanism):
         radii = self._radial_law(sigma).sample(size, rng)
         directions = self.manifold.random_unit_tangent(center, size, rng)
         shape = (size,) + (1,) * len(self.manifold.point_shape)
-        return self.manifold._exp(center, radii.reshape(shape) * directions)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = self.manifold._exp(center, radii.reshape(shape) * directions)
+        if not np.isfinite(out).all():  # a far-away centre plus a large radius can still overflow
+            raise UnavailableError(
+                f"the exponential map overflowed double precision on {self.manifold.label} at σ = {sigma:.6g} "
+                "(a release too far from the origin of the model); use a larger budget or a smaller sensitivity",
+                param="calibration",
+            )
+        return out
 
     def default_proposal_scale(self, sigma):
         r"""Initial Metropolis proposal scale: :math:`2.38\,s_c/\sqrt d` with :math:`s_c` the
@@ -319,8 +353,8 @@ class IsotropicDistanceMechanism(Mechanism):
         r""":math:`\log Z(\sigma) = \log\int_M g(\mathrm{dist}(\eta, y))\,d\mathrm{vol}(y)` (independent of :math:`\eta`).
 
         Geodesic polar coordinates: :math:`Z = |S^{d-1}|\int g(r)J(r)\,dr` on constant-curvature
-        and flat spaces; SPD(m) affine-invariant: :math:`m = 1` is the line, :math:`m = 2` the
-        Struve-function radial law (see ``_SPD2RadiusLaw``); :math:`m \ge 3` is not implemented.
+        and flat spaces (SPD(1) included); SPD(2) affine-invariant: the Struve-function radial law
+        (see ``_SPD2RadiusLaw``); SPD(m >= 3) affine-invariant is not implemented.
 
         Raises
         ------
@@ -333,8 +367,6 @@ class IsotropicDistanceMechanism(Mechanism):
         if kind == "radial":
             return float(self._radial_law(sigma).log_normaliser() + _log_sphere_area(self.manifold.dim))
         m = self.manifold.m
-        if m == 1:
-            return float(get_radial_law("euclidean", 1, self.profile, sigma).log_normaliser() + math.log(2.0))
         if m == 2:
             k2 = math.pi / math.sqrt(2.0)
             return float(math.log(k2 * 2.0 * 2.0 * math.pi) + _spd2_radius_law(self.profile, sigma).log_integral)
@@ -382,8 +414,6 @@ class IsotropicDistanceMechanism(Mechanism):
         kind, _ = noise_geometry(self.manifold)
         if kind == "radial":
             return self._radial_law(sigma).cdf(radius)
-        if self.manifold.m == 1:
-            return get_radial_law("euclidean", 1, self.profile, sigma).cdf(radius)
         if self.manifold.m == 2:
             return _spd2_radius_law(self.profile, sigma).cdf(radius)
         raise NotImplementedError(f"distance_cdf is not implemented on {self.manifold.label} (m >= 3)")
@@ -425,8 +455,6 @@ class IsotropicDistanceMechanism(Mechanism):
             )
             return float(value)
         m = self.manifold.m
-        if m == 1:
-            return sigma if self.profile == "laplace" else sigma * math.sqrt(2.0 / math.pi)
         if m == 2:
             return float(_spd2_radius_law(self.profile, sigma).mean())
         return _spd_polar_mc_mean(m, self.profile, sigma)[0]

@@ -318,3 +318,22 @@ def test_expected_distance_spd3_affine_is_monte_carlo_estimate():
     assert mech.expected_distance(cal) == pytest.approx(radii.mean(), abs=6 * radii.std() / math.sqrt(20_000) + 0.01)
     with pytest.raises(NotImplementedError):
         mech.log_normaliser(cal)
+
+
+def test_spd1_affine_is_the_line():
+    # SPD(1) is flat under every metric (dist = |log p - log q|): |log Y - log eta| ~ Exp(sigma).
+    manifold = get_manifold("spd", 1, "affine")
+    mech = get_mechanism("riemannian_laplace", manifold)
+    cal = mech.calibrate(PureDP(1.0), 0.5)
+    out = mech.sample(np.array([[2.0]]), cal, N_KS, np.random.default_rng(2))
+    radii = np.abs(np.log(out[:, 0, 0]) - np.log(2.0))
+    assert stats.kstest(radii, stats.expon(scale=0.5).cdf).pvalue > ALPHA
+    assert mech.expected_distance(cal) == pytest.approx(0.5)
+
+
+def test_far_noise_is_refused_or_flagged_on_hyperbolic_space():
+    mech = get_mechanism("riemannian_laplace", get_manifold("hyperbolic", 2))
+    with pytest.raises(UnavailableError, match="overflows double precision"):
+        mech.calibrate(PureDP(0.101), 0.1)  # sigma = 0.99: radius beyond 700 with probability ~1e-3
+    cal = mech.calibrate(PureDP(0.11), 0.1)  # sigma = 0.91: 5% of releases beyond r = 30
+    assert any("significant digits" in note for note in cal.notes)
