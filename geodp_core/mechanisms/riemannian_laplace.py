@@ -465,7 +465,7 @@ class RiemannianLaplace(IsotropicDistanceMechanism):
 
     :math:`\varepsilon`-DP with :math:`\sigma = \Delta/\varepsilon` on homogeneous spaces (the
     normaliser does not depend on :math:`\eta`) and :math:`2\Delta/\varepsilon` otherwise
-    (Reimherr et al. 2021, Thm. 2). The target guarantee is met through
+    (Reimherr et al. 2021; restated in the conformal paper, Def. IV.3). The target guarantee is met through
     :func:`geodp_core.privacy.pure_dp_budget` (native for pure DP, valid conversions for
     (ε, δ), GDP, RDP and zCDP targets).
 
@@ -525,7 +525,7 @@ class RiemannianLaplace(IsotropicDistanceMechanism):
         self._check_noise_scale(sigma)
         notes.insert(0, f"σ = {'' if factor == 1 else '2'}Δ/ε on a {'homogeneous' if factor == 1 else 'non-homogeneous'} "
                         "space: the privacy loss |dist(η',y) - dist(η,y)|/σ ≤ Δ/σ by the triangle inequality, "
-                        "and the normaliser does not depend on η (Reimherr et al. 2021, Thm. 2)")
+                        "and the normaliser does not depend on η (Reimherr et al. 2021; conformal paper Def. IV.3)")
         return self._finish_calibration(
             target, budget.achieved, PureDP(factor * effective / sigma), sensitivity, sigma, LABEL_EXACT, notes, options
         )
