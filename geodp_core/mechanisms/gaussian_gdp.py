@@ -61,10 +61,10 @@ __all__ = [
 
 SPACES = ("sphere", "hyperbolic", "euclidean")
 
-# Half-width of the radial integration window, in units of sigma.  The radial
+# Half-width K (in units of sigma) of the core of the radial law.  The radial
 # log-density f(r) = (d-1) log J(r) - r^2/(2 sigma^2) is concave with
 # f'' <= -1/sigma^2, so the mass outside [mode - K sigma, mode + K sigma] is below
-# exp(-K^2/2) = exp(-800) relative to the peak: below double precision.
+# exp(-K^2/2) = exp(-800) relative to the peak.
 _WINDOW_HALF_WIDTH = 40.0
 # Extra radial breakpoints mode + sigma * k (so that no quadrature piece spans
 # many standard deviations of the radial law).
@@ -121,7 +121,7 @@ def _log_normal_mass(lo, hi, sigma):
 
 
 def _circle_tail_probabilities(sigma, delta, eps):
-    r"""Closed form of the log of :math:`\Pr[L > \varepsilon]`, :math:`\Pr[L \le \varepsilon]`, :math:`\Pr[L < -\varepsilon]` on :math:`S^1`.
+    r"""Closed-form logs of P[L > eps], P[L <= eps] and P[L < -eps] on the circle S^1.
 
     With :math:`\eta_1 = 0`, :math:`\eta_2 = \Delta` and :math:`Y = t \in (-\pi, \pi]`
     (density :math:`\propto e^{-t^2/(2\sigma^2)}`), the loss is linear on the two arcs
@@ -416,7 +416,11 @@ def _log_tail_probabilities(space, dim, sigma, delta, eps, chunk=256):
 
 
 def _log_one_minus_gdp_delta(mu, eps):
-    r"""Return :math:`\log(1 - \delta_\mu(\varepsilon)) = \log[\Phi(\varepsilon/\mu - \mu/2) + e^{\varepsilon}\Phi(-\varepsilon/\mu - \mu/2)]`.
+    r"""Return :math:`\log(1 - \delta_\mu(\varepsilon))`.
+
+    .. math::
+
+        1 - \delta_\mu(\varepsilon) = \Phi(\varepsilon/\mu - \mu/2) + e^{\varepsilon}\Phi(-\varepsilon/\mu - \mu/2).
 
     Accurate where :math:`\delta_\mu(\varepsilon)` is within rounding of 1 (large
     :math:`\mu`, small :math:`\varepsilon`), where ``log_gdp_delta`` rounds to 0.
@@ -467,8 +471,9 @@ def privacy_profile(space, dim, sigma, sensitivity, eps):
     This is the smallest :math:`\delta` for which the mechanism is
     :math:`(\varepsilon, \delta)`-DP. Euclidean space (and :math:`H^1`): exactly the Gaussian
     profile with :math:`\mu = \Delta/\sigma`; :math:`S^1`: closed form; :math:`S^d, H^d`
-    (:math:`d \ge 2`): deterministic quadrature (relative accuracy about 1e-10, see the
-    derivation note).
+    (:math:`d \ge 2`): deterministic quadrature (relative error below 1e-10 against nested
+    adaptive quadrature, see the derivation note), in log space, so tiny values keep their
+    relative accuracy.
 
     Parameters
     ----------
@@ -543,9 +548,9 @@ def _smallest_mu(eps, log_delta, log_comp, start):
     hi = start
     while not _satisfied(hi, eps, log_delta, log_comp):
         hi *= 2.0
-        if hi > 1e6:
+        if hi > max(1e6, 1e3 * start):
             raise ConvergenceError(
-                f"no mu <= 1e6 dominates the computed privacy profile (start={start!r}); "
+                f"no mu <= {hi / 2.0:.3g} dominates the computed privacy profile (start={start!r}); "
                 "sigma is too small for the sensitivity"
             )
     lo = hi / 2.0
@@ -675,8 +680,12 @@ def gdp_mu(space, dim, sigma, sensitivity):
     :func:`privacy_profile` on a grid covering the whole range where it can be
     positive (on the sphere :math:`L \le \Delta(2\pi - \Delta)/(2\sigma^2)`), the worst
     :math:`\varepsilon` is refined locally, and :math:`\mu` is found by bisection
-    (relative tolerance 1e-12, returning the upper bracket). On :math:`H^d` the result
-    is at least :math:`\Delta/\sigma`, the limit of the per-ε μ as ε → ∞.
+    (relative tolerance 1e-12, returning the upper bracket). Where
+    :math:`\delta(\varepsilon) > 1/2` the complements :math:`1 - \delta` and
+    :math:`1 - \delta_\mu` are compared instead (both in log space), so that large μ are
+    resolved. The ε range ends where :math:`\delta(\varepsilon) < e^{-800}`; on :math:`H^d`
+    the result is at least :math:`\Delta/\sigma`, the limit of the per-ε μ as ε → ∞.
+    Relative accuracy about 1e-9 (see ``docs/derivations/riemannian_gaussian_gdp.md``).
 
     Parameters
     ----------
@@ -693,6 +702,11 @@ def gdp_mu(space, dim, sigma, sensitivity):
     -------
     float
         mu > 0.
+
+    Raises
+    ------
+    InvalidParameterError
+        Unknown space, dim < 1, sigma <= 0, sensitivity <= 0 (or > pi on the sphere), NaN/inf/bool.
     """
     space, dim, sigma, delta = _validate(space, dim, sigma, sensitivity)
     return float(_gdp_mu_and_worst_eps(space, dim, sigma, delta)[0])
@@ -715,8 +729,8 @@ def riemannian_gaussian_sigma_for_mu(space, dim, mu, sensitivity):
     Reachability:
 
     * :math:`S^d`: :math:`\mu(\sigma)` decreases from :math:`+\infty` (σ → 0) to 0 (σ → ∞,
-      like :math:`1/\sigma^2`: the law tends to the uniform one); every target is reachable,
-      and :math:`\mu(\sigma) \le \Delta/\sigma`, so :math:`\sigma \le \Delta/\mu`.
+      like :math:`1/\sigma^2`: the law tends to the uniform one); every target is reachable
+      (and, in every case computed, :math:`\mu(\sigma) \le \Delta/\sigma`).
     * :math:`H^d` (d >= 2): :math:`\mu(\sigma) \ge \Delta/\sigma`, but :math:`\mu(\sigma)` does
       not tend to 0: the radial mass drifts to :math:`r \approx (d-1)\sigma^2`, where the
       privacy loss tends to :math:`(d-1)\log(\cosh\Delta - \sinh\Delta\cos\theta)`, whose law
@@ -960,7 +974,8 @@ def gdp_mu_monte_carlo(space, dim, sigma, sensitivity, n_samples, rng, n_eps=100
     with np.errstate(over="ignore", invalid="ignore"):
         scale = np.exp(eps)
         estimate = p1 - np.where(p2 > 0.0, scale * p2, 0.0)
-        std_error = np.sqrt(p1 * (1.0 - p1) / n_samples + np.where(p2 > 0.0, scale**2 * p2 * (1.0 - p2), 0.0) / n_samples)
+        variance = p1 * (1.0 - p1) + np.where(p2 > 0.0, scale**2 * p2 * (1.0 - p2), 0.0)
+        std_error = np.sqrt(variance / n_samples)
     with np.errstate(divide="ignore"):
         log_estimate = np.log(np.clip(estimate, 0.0, 1.0))
         log_comp = np.log1p(-np.clip(estimate, 0.0, 1.0))
