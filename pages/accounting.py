@@ -1,6 +1,201 @@
-"""Placeholder: being built."""
+"""Privacy accounting: convert between notions (with the theorem), profiles, trade-offs, GDP μ(σ), heat diffusion."""
 
+import numpy as np
+import pandas as pd
 import streamlit as st
 
-st.title("accounting")
-st.info("This page is being built.")
+from geodp_app.sidebar import NOTION_LABELS
+from geodp_app.ui import errors_shown_here
+from geodp_core.experiments import GDP_FIGURE_SPACES, conversion_table, gdp_mu_curves, native_budget_table
+from geodp_core.privacy import GDP, RDP, ZCDP, ApproxDP, PureDP
+from geodp_core.viz.curves import (
+    gdp_mu_vs_sigma_figure,
+    heat_eps_vs_t_figure,
+    langevin_t_vs_lam_figure,
+    privacy_profile_figure,
+    tradeoff_figure,
+)
+
+_BIND = dict(bind="query-params")
+
+
+@st.cache_data(show_spinner="Computing the exact μ(σ) (deterministic quadrature)…", max_entries=16)
+def _gdp_curves(sigmas, sensitivity, include_s2):
+    spaces = [s for s in GDP_FIGURE_SPACES if include_s2 or not (s[0] == "sphere" and s[1] == 2)]
+    return gdp_mu_curves(list(sigmas), sensitivity, spaces)
+
+
+@st.cache_data(show_spinner=False, max_entries=64)
+def _tables(notion, values, at_delta, at_alpha, at_eps):
+    guarantee = _build(notion, dict(values))
+    return guarantee, conversion_table(guarantee, at_delta, at_alpha, at_eps), native_budget_table(guarantee)
+
+
+def _build(notion, v):
+    return {
+        "pure_dp": lambda: PureDP(v["eps"]),
+        "approx_dp": lambda: ApproxDP(v["eps"], v["delta"]),
+        "gdp": lambda: GDP(v["mu"]),
+        "rdp": lambda: RDP(v["alpha"], v["eps"]),
+        "zcdp": lambda: ZCDP(v["rho"]),
+    }[notion]()
+
+
+st.title("Privacy accounting")
+st.caption(
+    "Convert a guarantee between ε-DP, (ε, δ)-DP, μ-GDP, Rényi DP and zCDP — with the theorem used and, where no "
+    "valid conversion exists, why — and see what a comparison at ONE target gives each mechanism family."
+)
+
+tab_convert, tab_curves, tab_gdp, tab_heat = st.tabs(
+    ["Converter", "Privacy profiles & trade-offs", "GDP: μ against σ", "Heat diffusion"]
+)
+
+# ------------------------------------------------------------------ converter
+with tab_convert:
+    notion = st.selectbox("Source guarantee", list(NOTION_LABELS), format_func=NOTION_LABELS.get,
+                          key="accounting_notion", help="The guarantee you have.", **_BIND)
+    cols = st.columns(3)
+    values = {}
+    if notion in ("pure_dp", "approx_dp", "rdp"):
+        values["eps"] = cols[0].number_input("ε", min_value=0.0, value=1.0, format="%.4g", key="accounting_eps",
+                                             help="Privacy budget ε > 0.", **_BIND)
+    if notion == "approx_dp":
+        values["delta"] = cols[1].number_input("δ", min_value=0.0, max_value=1.0, value=1e-5, format="%.2e",
+                                               key="accounting_delta", help="δ in (0, 1).", **_BIND)
+    if notion == "gdp":
+        values["mu"] = cols[0].number_input("μ", min_value=0.0, value=1.0, format="%.4g", key="accounting_mu",
+                                            help="μ > 0: as hard to distinguish as N(0,1) from N(μ,1).", **_BIND)
+    if notion == "rdp":
+        values["alpha"] = cols[1].number_input("Rényi order α", min_value=1.0, value=2.0, format="%.4g",
+                                               key="accounting_alpha", help="α > 1.", **_BIND)
+    if notion == "zcdp":
+        values["rho"] = cols[0].number_input("ρ", min_value=0.0, value=0.5, format="%.4g", key="accounting_rho",
+                                             help="ρ > 0: (α, ρα)-RDP for every α.", **_BIND)
+    source_slot = st.empty()
+    st.markdown("**Express the result at**")
+    at = st.columns(3)
+    at_delta = at[0].number_input("δ for (ε, δ)-DP", min_value=0.0, max_value=1.0, value=1e-5, format="%.2e",
+                                  key="accounting_at_delta", help="Converted (ε, δ) guarantees use this δ.")
+    at_alpha = at[1].number_input("α for Rényi DP", min_value=1.0, value=2.0, format="%.4g",
+                                  key="accounting_at_alpha", help="Converted RDP guarantees use this order.")
+    at_eps = at[2].number_input("ε for the GDP profile", min_value=0.0, value=1.0, format="%.4g",
+                                key="accounting_at_eps", help="μ-GDP gives (ε, δ_μ(ε))-DP at this ε.")
+    at_slot = st.empty()
+
+    guarantee = conversions = budgets = None
+    with errors_shown_here(source_slot):
+        guarantee = _build(notion, values)
+    if guarantee is not None:
+        with errors_shown_here(at_slot):
+            guarantee, conversions, budgets = _tables(notion, tuple(sorted(values.items())), at_delta, at_alpha,
+                                                      at_eps)
+    if conversions is not None:
+        st.subheader(f"{guarantee.describe()} implies")
+        table = pd.DataFrame(conversions).drop(columns=["guarantee"])
+        table["status"] = table["status"].map({"ok": "✅", "unavailable": "⛔ unavailable"})
+        table["verified"] = table["verified"].map({True: "✅ implies()", False: ""})
+        st.dataframe(table.rename(columns={"to": "notion", "theorem": "theorem used / reason"}), hide_index=True,
+                     key="accounting_conversions", width="stretch")
+        st.caption("'verified' re-checks each result with geodp_core.privacy.implies (exact comparisons, no tolerance).")
+        st.subheader(f"If {guarantee.describe()} is the ONE target of a comparison")
+        st.dataframe(pd.DataFrame(budgets).rename(columns={"note": "conversion used / reason"}), hide_index=True,
+                     key="accounting_budgets", width="stretch")
+        st.caption("The native budget each mechanism family is calibrated to (the same helpers the mechanisms call).")
+
+# ------------------------------------------------------------------ profiles and trade-offs
+with tab_curves:
+    if conversions is None:
+        st.info("Fix the guarantee in the Converter tab to see its curves.")
+    else:
+        implied = [row["guarantee"] for row in conversions if row["guarantee"] is not None]
+        shown = list(dict.fromkeys([guarantee] + [g for g in implied if g != guarantee]))
+        eps_max = st.slider("largest ε shown", min_value=0.5, max_value=30.0, value=8.0, step=0.5,
+                            key="accounting_profile_eps_max", help="Right end of the ε axis of the privacy profile.")
+        st.plotly_chart(privacy_profile_figure(shown, eps_max=float(eps_max)), key="accounting_profile",
+                        width="stretch")
+        st.caption("Each implied guarantee's curve lies above the source's (it is weaker). Dotted: RDP/zCDP drawn "
+                   "through their (ε, δ) conversion, an upper bound on the true profile.")
+        mus = st.multiselect("μ values", [0.25, 0.5, 1.0, 2.0, 3.0, 5.0], default=[0.5, 1.0, 2.0],
+                             key="accounting_tradeoff_mu", help="GDP trade-off curves to draw.")
+        gdp_rows = [g.mu for g in shown if isinstance(g, GDP)]
+        eps_curves = [guarantee.eps] if isinstance(guarantee, PureDP) else None
+        all_mus = list(dict.fromkeys(list(mus) + gdp_rows))
+        if all_mus:
+            st.plotly_chart(tradeoff_figure(all_mus, eps=eps_curves), key="accounting_tradeoff", width="stretch")
+            st.caption("G_μ(α) = Φ(Φ⁻¹(1-α) - μ): the smallest type-II error at type-I error α. Higher = more private.")
+        else:
+            st.info("Pick at least one μ.")
+
+# ------------------------------------------------------------------ GDP mu vs sigma
+with tab_gdp:
+    st.markdown(
+        "The GDP-on-manifolds paper's Figure 1: the privacy parameter μ of the Riemannian Gaussian mechanism "
+        "against its rate σ on the circle S¹ and the line ℝ (σ = k/4, k = 1..16, Δ = 1), here with the sphere S² "
+        "added and every point **exact** (closed form on S¹, deterministic quadrature on S², μ = Δ/σ on ℝ) "
+        "instead of the paper's Monte Carlo Algorithm 2."
+    )
+    g1, g2, g3 = st.columns(3)
+    gdp_sensitivity = g1.number_input("sensitivity Δ", min_value=0.0, max_value=3.14159, value=1.0, format="%.4g",
+                                      key="accounting_gdp_sensitivity", help="Distance between the neighbouring means "
+                                      "(≤ π on the sphere).")
+    k_max = g2.slider("σ = k/4 for k = 1 … ", min_value=4, max_value=24, value=16, key="accounting_gdp_kmax",
+                      help="Number of σ values (each S² value takes about half a second, cached).")
+    include_s2 = g3.toggle("include S²", value=True, key="accounting_gdp_s2",
+                           help="Exact quadrature on the 2-sphere (slower than S¹ and ℝ).")
+    gdp_slot = st.empty()
+    curves = None
+    with errors_shown_here(gdp_slot):
+        sigmas = tuple(float(k) / 4.0 for k in range(1, int(k_max) + 1))
+        curves = _gdp_curves(sigmas, gdp_sensitivity, bool(include_s2))
+    if curves is not None:
+        st.plotly_chart(gdp_mu_vs_sigma_figure(curves, sensitivity=gdp_sensitivity), key="accounting_gdp_figure",
+                        width="stretch")
+        st.caption("For small σ the curved spaces agree with ℝ (manifolds are locally Euclidean); for large σ the "
+                   "compact circle and sphere are more private than μ = Δ/σ.")
+        with st.expander("Values"):
+            st.dataframe(curves, hide_index=True, key="accounting_gdp_table")
+
+# ------------------------------------------------------------------ heat diffusion
+with tab_heat:
+    st.markdown(
+        "Brownian motion run for time t is (α, ε)-RDP with ε = KαΔ²/(2(1 - e^{-2Kt})) when Ric ≥ -K "
+        "(heat-diffusion paper, Theorem 5). Positive curvature (K < 0) makes ε decay exponentially; flat space "
+        "decays like 1/t; negative curvature (K > 0) stalls at the **privacy floor** KαΔ²/2."
+    )
+    h1, h2, h3, h4 = st.columns(4)
+    heat_alpha = h1.number_input("Rényi order α", min_value=1.0, value=2.0, format="%.4g", key="accounting_heat_alpha",
+                                 help="α > 1.")
+    heat_sensitivity = h2.number_input("sensitivity Δ", min_value=0.0, value=1.0, format="%.4g",
+                                       key="accounting_heat_sensitivity", help="Δ > 0.")
+    heat_k = h3.number_input("|K|", min_value=0.0, value=1.0, format="%.4g", key="accounting_heat_k",
+                             help="Curves are drawn for K = -|K|, 0 and +|K| (Ric ≥ -K).")
+    heat_eps = h4.number_input("target ε", min_value=0.0, value=0.8, format="%.4g", key="accounting_heat_eps",
+                               help="Marks the diffusion time each curvature needs (or that it is unreachable).")
+    heat_slot = st.empty()
+    with errors_shown_here(heat_slot):
+        curvatures = sorted({-float(heat_k), 0.0, float(heat_k)})
+        st.plotly_chart(
+            heat_eps_vs_t_figure(heat_alpha, heat_sensitivity, curvatures, eps_target=heat_eps),
+            key="accounting_heat_figure", width="stretch",
+        )
+    st.markdown(
+        "**Langevin diffusion** (Hadamard manifolds, K ≥ 0) pulls towards a public anchor with strength λ > K; "
+        "its budget tends to 0, so every target is reachable: t = log(1 + (λ-K)αΔ²/(2ε)) / (2(λ-K)) (Theorem 8)."
+    )
+    l1, l2 = st.columns(2)
+    lang_eps = l1.multiselect("target ε values", [0.1, 0.25, 0.5, 1.0, 2.0, 5.0], default=[0.5, 1.0, 2.0],
+                              key="accounting_lang_eps", help="One curve per target budget.")
+    lam_max = l2.number_input("largest λ", min_value=0.0, value=12.0, format="%.4g",
+                              key="accounting_lang_lam_max", help="Right end of the λ axis (must exceed K = |K|).")
+    lang_slot = st.empty()
+    if lang_eps:
+        with errors_shown_here(lang_slot):
+            st.plotly_chart(
+                langevin_t_vs_lam_figure(float(heat_k), heat_alpha, heat_sensitivity, list(lang_eps), lam_max=lam_max),
+                key="accounting_langevin_figure", width="stretch",
+            )
+    else:
+        lang_slot.info("Pick at least one target ε.")
+    st.caption("Source: Chang, Jiang, Mostajeran & Hu (2026), arXiv:2604.20761. The Ricci constant K of the spaces "
+               "in this app: Sᵈ: -(d-1); Hᵈ: d-1; affine-invariant SPD: (d-1)/2; flat spaces: 0.")

@@ -204,7 +204,8 @@ CARDS = {
         ),
         sampler=(
             "Exact on the mesh: a vertex with probability ∝ w_j φ_j^{d/2} e^{-λ* ρ*_j} (ρ* by multi-source "
-            "Dijkstra), then a data-independent jitter in its cell. The paper's MCMC is kept as a cross-check."
+            "Dijkstra), then a uniform point of its public cell (data-independent post-processing). The paper's "
+            "MCMC is kept as a cross-check."
         ),
         source=("He, Tang, Rahimian & Joshi, Density-aware noise mechanisms for differential privacy on Riemannian "
                 "manifolds via conformal transformation."),
@@ -213,26 +214,31 @@ CARDS = {
         title="K-norm gradient geodesic regression (KNG)",
         notion="(ε_p + ε_v)-DP",
         idea=(
-            "Privatise the two parameters of geodesic regression y ≈ Exp(p, x v) one after the other by the K-norm "
+            "Privatise the two parameters of geodesic regression y ≈ Exp(p, x v) one after the other with the K-norm "
             "gradient mechanism: parameters where the gradient of the least-squares energy is small are "
-            "exponentially more likely."
+            "exponentially more likely. Only the footpoint p̃ of the first stage is released, then the shooting "
+            "vector ṽ at p̃."
         ),
         formula=(
-            r"\tilde p \sim \exp\!\Big(-\frac{|\nabla_p E(p; D)|}{\sigma_p}\Big),\quad "
-            r"\tilde v \sim \exp\!\Big(-\frac{|\nabla_v E(\tilde p, v; D)|}{\sigma_v}\Big),\quad "
+            r"(\tilde p, \cdot) \sim \exp\!\Big(-\frac{\sqrt{|\nabla_p E_\tau|^2 + |\nabla_v E_\tau|^2}}{\sigma_p}\Big),\quad "
+            r"\tilde v \sim \exp\!\Big(-\frac{|\nabla_v E_\tau(\tilde p, v; D)|}{\sigma_v}\Big),\quad "
             r"\sigma = \frac{2\Delta}{\varepsilon}"
         ),
         guarantee=(
             "(ε_p + ε_v)-DP by composition, under the sampler's approximation: the chains are Metropolis–Hastings, "
-            "labelled 'approximate sampler' with their length. σ = 2Δ/ε is rigorous (the normaliser depends on "
-            "D); the paper's Δ/ε is offered only as its option, labelled."
+            "labelled 'approximate sampler' with their length. σ = 2Δ/ε is rigorous (the normalising constant "
+            "depends on D); the paper's σ = Δ/ε, and its first stage with v held at the non-private v̂(D), are "
+            "offered only as labelled 'no formal guarantee' options."
         ),
         assumptions=(
-            "A PUBLIC residual bound τ (the paper takes τ = max |e_i| from the data, which is not DP: the app warns "
-            "that the guarantee is void if the residuals exceed τ). Sensitivities Δ_p = 2τ/n (k_l ≥ 0) or "
-            "2τ cosh(2√(-k_l)(τ_m + τ))/n, Δ_v checked empirically."
+            "A PUBLIC residual level τ: residuals are clipped at τ (a Huber energy E_τ) so the sensitivities hold "
+            "for every dataset — the paper takes τ = max |e_i| from the data, which is not DP. Sensitivities "
+            "Δ_p = 2τ/n when the curvature is ≥ 0, with a cosh factor in negative curvature (SPEC §5.8); a public "
+            "domain d(m₀, p) ≤ R, |v| ≤ v_max."
         ),
-        sampler="Riemannian random-walk Metropolis–Hastings, proposal radius ∝ σ, burn-in and chain length shown.",
+        sampler=("Random-walk Metropolis–Hastings: on the tangent bundle for the first stage (an exact Hastings "
+                 "ratio via the geodesic flow), in frame coordinates of T_p̃ M for the second; burn-in and chain "
+                 "length shown."),
         source="Differentially private geodesic regression (K-norm gradient mechanism), under review.",
     ),
 }
