@@ -129,13 +129,14 @@ def scenario_sidebar():
     table = _availability(manifold, int(dim), metric)
     mechanisms = sb.multiselect(
         "Compare", list(MECHANISM_NAMES), default=list(DEFAULT.mechanisms), key="mechanisms",
-        format_func=lambda m: _mechanism_title(m) + ("" if table.get(m, (True,))[0] else "  ⛔ unavailable here"),
-        help="Unavailable mechanisms stay listed (⛔); the result panel gives the reason.", **_BIND,
+        format_func=lambda m: _mechanism_title(m) + ("" if table.get(m, (True,))[0] else "  (unavailable here)"),
+        help="Unavailable mechanisms stay listed, marked; the result panel gives the reason.", **_BIND,
     )
     slots["mechanisms"] = sb.empty()
 
     sb.subheader("Privacy target (one for all)")
-    notion = sb.selectbox("Guarantee", list(NOTION_NAMES), format_func=NOTION_LABELS.get, key="notion",
+    notion = sb.selectbox("Guarantee", list(NOTION_NAMES), index=NOTION_NAMES.index(DEFAULT.notion),
+                          format_func=NOTION_LABELS.get, key="notion",
                           help="Every mechanism is calibrated to this ONE target, natively or by a valid conversion.",
                           **_BIND)
     values = dict(eps=DEFAULT.eps, delta=DEFAULT.delta, mu=DEFAULT.mu, alpha=DEFAULT.alpha, rho=DEFAULT.rho)
@@ -178,7 +179,7 @@ def scenario_sidebar():
     except (ValueError, GeoDPError) as exc:
         param = getattr(exc, "param", None)
         slot = slots.get(param, sb)
-        slot.error(str(exc), icon="🚫")
+        slot.error(str(exc), icon=":material/error:")
         return None, upload_points
     if data == "upload" and upload_points is None:
         return None, None
@@ -210,7 +211,7 @@ def _upload_widget(sb, manifold, dim, metric, slots):
         manifold_obj = get_manifold(manifold, dim, metric or None)
         points = _parse_upload(uploaded.getvalue(), uploaded.name, manifold_obj)
     except (ValueError, GeoDPError) as exc:
-        slot.error(f"{uploaded.name}: {exc}", icon="🚫")
+        slot.error(f"{uploaded.name}: {exc}", icon=":material/error:")
         return None
     slot.success(f"{uploaded.name}: {len(points)} points on {manifold_obj.label}")
     return points

@@ -7,10 +7,10 @@ import streamlit as st
 from geodp_core.exceptions import GeoDPError
 
 LABEL_STYLE = {
-    "exact": ("✅", "green", "exact guarantee"),
-    "approximate sampler": ("≈", "orange", "guarantee under an approximate sampler"),
-    "no formal guarantee": ("⚠️", "red", "no formal guarantee (paper baseline)"),
-    "unavailable": ("⛔", "gray", "unavailable"),
+    "exact": (":material/verified:", "green", "exact guarantee"),
+    "approximate sampler": (":material/approval_delegation:", "orange", "guarantee under an approximate sampler"),
+    "no formal guarantee": (":material/warning:", "red", "no formal guarantee (paper baseline)"),
+    "unavailable": (":material/block:", "gray", "unavailable"),
 }
 
 
@@ -27,7 +27,7 @@ def errors_shown_here(where=None):
     try:
         yield
     except (ValueError, GeoDPError) as exc:
-        target.error(f"{exc}", icon="🚫")
+        target.error(f"{exc}", icon=":material/error:")
 
 
 def download_buttons(items, key_prefix):

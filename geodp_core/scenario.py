@@ -87,8 +87,8 @@ class Scenario:
     n: int = 100
     radius: float = 0.7
     center_offset: tuple = ()
-    mechanisms: tuple = ("riemannian_laplace", "riemannian_gaussian")
-    notion: str = "pure_dp"
+    mechanisms: tuple = ("riemannian_laplace", "riemannian_gaussian", "brownian_motion")
+    notion: str = "approx_dp"
     eps: float = 1.0
     delta: float = 1e-5
     mu: float = 1.0

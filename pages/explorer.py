@@ -50,7 +50,7 @@ with left:
     st.plotly_chart(fig, key="explorer_scene", width="stretch")
     if result.manifold.name == "spd" and result.manifold.m == 2:
         st.plotly_chart(spd_cone_figure(result), key="explorer_cone", width="stretch")
-    if st.button("🎲 Resample releases", key="explorer_resample", help="New noise draws; the data and mean stay."):
+    if st.button("Resample releases", icon=":material/casino:", key="explorer_resample", help="New noise draws; the data and mean stay."):
         st.session_state["explorer_draw"] = draw + 1
         st.rerun()
 

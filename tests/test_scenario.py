@@ -10,7 +10,8 @@ from geodp_core.scenario import Scenario
 
 def test_defaults_valid_and_target():
     s = Scenario()
-    assert s.target == PureDP(1.0)
+    assert s.target == ApproxDP(1.0, 1e-5)
+    assert Scenario(notion="pure_dp").target == PureDP(1.0)
     assert Scenario(notion="approx_dp", eps=0.5, delta=1e-6).target == ApproxDP(0.5, 1e-6)
     assert Scenario(notion="gdp", mu=2.0).target == GDP(2.0)
     assert Scenario(notion="rdp", alpha=4.0, eps=0.3).target == RDP(4.0, 0.3)

@@ -58,9 +58,16 @@ class Hyperbolic(Manifold):
         return minkowski_inner(tangent_a, tangent_b)
 
     def _dist(self, point_a, point_b):
+        """``2 arcsinh(|x - y|_L / 2)`` for nearby points, ``arccosh(-<x, y>_L)`` for far ones.
+
+        The first form is accurate for small distances, the second for large ones
+        (where the Minkowski norm of the difference suffers cancellation).
+        """
         diff = point_a - point_b
         sq = np.maximum(minkowski_inner(diff, diff), 0.0)
-        return 2.0 * np.arcsinh(0.5 * np.sqrt(sq))
+        near = 2.0 * np.arcsinh(0.5 * np.sqrt(sq))
+        cosh = np.maximum(-minkowski_inner(point_a, point_b), 1.0)
+        return np.where(cosh > 2.0, np.arccosh(cosh), near)
 
     def _exp(self, base_point, tangent_vec):
         norm = np.sqrt(np.maximum(minkowski_inner(tangent_vec, tangent_vec), 0.0))[..., None]

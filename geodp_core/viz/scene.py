@@ -14,10 +14,10 @@ import plotly.graph_objects as go
 __all__ = ["CAMERA_PRESETS", "MECHANISM_COLORS", "scene_figure", "spd_cone_figure", "ball_boundary"]
 
 CAMERA_PRESETS = {
-    "oblique": dict(eye=dict(x=1.5, y=1.5, z=1.0)),
-    "top (north pole)": dict(eye=dict(x=0.0, y=0.0, z=2.3)),
-    "side": dict(eye=dict(x=2.3, y=0.0, z=0.2)),
-    "front": dict(eye=dict(x=0.0, y=2.3, z=0.2)),
+    "oblique": dict(eye=dict(x=1.15, y=1.15, z=0.95)),
+    "top (north pole)": dict(eye=dict(x=0.0, y=0.0, z=1.9)),
+    "side": dict(eye=dict(x=1.9, y=0.0, z=0.2)),
+    "front": dict(eye=dict(x=0.0, y=1.9, z=0.2)),
 }
 
 MECHANISM_COLORS = {

@@ -10,7 +10,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-PAGES = ["explorer", "utility", "conformal", "regression", "accounting", "audit", "reproduce", "learn"]
+PAGES = ["home", "explorer", "utility", "conformal", "regression", "accounting", "audit", "reproduce", "learn"]
 
 
 def _wait_for_app(page, timeout=90_000):

@@ -1,0 +1,41 @@
+"""Home: what GeoDP Explorer is, who it is for, and where to start."""
+
+import streamlit as st
+
+from geodp_app.ui import LABEL_STYLE, honesty_badge
+
+st.title("GeoDP Explorer")
+st.markdown(
+    "**Differential privacy for data that live on curved spaces** — directions and locations on the sphere, "
+    "hierarchies in hyperbolic space, covariance matrices among SPD matrices. Pick a manifold, a dataset, a "
+    "mechanism and a privacy budget, and see what the private release of a Fréchet mean looks like, how far it "
+    "lands from the truth, and exactly which guarantee you get."
+)
+
+cols = st.columns(3)
+cols[0].page_link("pages/explorer.py", label="Explorer: one scenario, many releases", icon=":material/public:")
+cols[1].page_link("pages/utility_curves.py", label="Utility curves: accuracy vs budget", icon=":material/show_chart:")
+cols[2].page_link("pages/accounting.py", label="Privacy accounting: convert guarantees", icon=":material/calculate:")
+cols = st.columns(3)
+cols[0].page_link("pages/conformal_lab.py", label="Conformal lab: density-aware noise", icon=":material/map:")
+cols[1].page_link("pages/regression.py", label="Geodesic regression (KNG)", icon=":material/timeline:")
+cols[2].page_link("pages/learn.py", label="Learn: one card per mechanism", icon=":material/school:")
+
+st.subheader("Honest labels")
+st.markdown(
+    "Every release states its guarantee exactly. Public inputs — the ball that bounds the data, footpoints, "
+    "anchors, bandwidths, meshes — never come from the private data; where a paper does that, we label it."
+)
+for label in LABEL_STYLE:
+    st.markdown(f"- {honesty_badge(label)}")
+
+st.subheader("Sources")
+st.markdown(
+    "- Reimherr, Bharath, Soto (2021): Riemannian Laplace mechanism.\n"
+    "- Jiang et al. (NeurIPS 2023): Gaussian differential privacy on Riemannian manifolds.\n"
+    "- Exponential-wrapped mechanisms on Hadamard manifolds (tangent Laplace/Gaussian at a public footpoint).\n"
+    "- Chang, Jiang, Mostajeran, Hu: heat-diffusion (Brownian motion, Langevin) mechanisms for Rényi DP.\n"
+    "- He, Tang, Rahimian, Joshi: density-aware conformal mechanisms.\n"
+    "- Differentially private geodesic regression (K-norm gradient mechanism)."
+)
+st.caption("Everything shown is computed by the `geodp_core` Python package, usable without the app.")
