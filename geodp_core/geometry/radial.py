@@ -1,0 +1,798 @@
+r"""Exact laws of the geodesic radius on constant-curvature and flat spaces (SPEC §5.1, §5.2).
+
+A noise law with density :math:`\propto g(\operatorname{dist}(\eta, y))` with respect to
+the Riemannian volume of a homogeneous space of constant curvature has, in geodesic
+polar coordinates :math:`y = \operatorname{Exp}_\eta(r u)`, a direction :math:`u`
+uniform on the unit sphere of :math:`T_\eta M` and, independently, a radius with density
+
+.. math::
+
+    p(r) = \frac{g(r) J(r)}{Z}, \qquad
+    Z = \int_0^{r_{\max}} g(r) J(r) \, dr,
+
+where :math:`J(r) = \sin(r)^{d-1}` on :math:`[0, \pi]` (sphere :math:`S^d`),
+:math:`\sinh(r)^{d-1}` (hyperbolic space :math:`H^d`) and :math:`r^{d-1}`
+(Euclidean :math:`\mathbb{R}^d`). The profiles are
+
+.. math::
+
+    g_{\mathrm{laplace}}(r) = e^{-r/s}, \qquad
+    g_{\mathrm{gaussian}}(r) = e^{-r^2/(2 s^2)}, \qquad
+    g_{\mathrm{uniform}}(r) = \mathbf 1[r \le s],
+
+with ``scale`` :math:`s` (the uniform profile is the uniform law in the geodesic ball
+:math:`B(\eta, s)`; on the sphere a radius :math:`s \ge \pi` means the whole sphere).
+
+Every radial density here is log-concave in :math:`r` (``log J`` and ``log g`` are
+concave), which the quadrature and the generic "tangent hull" sampler rely on.
+Derivations, envelopes and acceptance rates: ``docs/derivations/exact_samplers.md``.
+
+All samplers are exact rejection samplers (or exact inverse-CDF / closed-form draws),
+vectorised in batches; they always return exactly ``size`` radii.
+"""
+
+import functools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+from scipy import optimize, special
+
+from geodp_core._validation import (
+    check_finite_array,
+    check_int,
+    check_option,
+    check_real,
+    check_rng,
+)
+from geodp_core.exceptions import InvalidParameterError, UnavailableError
+
+__all__ = [
+    "SPACES",
+    "PROFILES",
+    "MIN_ACCEPTANCE",
+    "RadialLaw",
+    "get_radial_law",
+    "sample_radius",
+    "laplace_scale_limit",
+    "log_radial_jacobian",
+    "log_sinh",
+]
+
+SPACES = ("sphere", "hyperbolic", "euclidean")
+PROFILES = ("laplace", "gaussian", "uniform")
+
+#: A rejection sampler whose acceptance rate is below this raises instead of spinning.
+MIN_ACCEPTANCE = 1e-3
+
+SCALE_MIN = 1e-8
+SCALE_MAX = 1e8
+
+# Quadrature: the effective support is where log p is within _DROP nats of its maximum
+# (the neglected mass is < 1e-24 relative for a log-concave density); it is cut at the
+# mode into _PANELS_PER_SIDE equal panels per side, each integrated by Gauss-Legendre.
+_DROP = 60.0
+_PANELS_PER_SIDE = 48
+_GL_X, _GL_W = np.polynomial.legendre.leggauss(24)
+# Drops (in nats below the maximum) at which the tangent-hull envelope touches log p.
+_HULL_DROPS = (0.02, 0.25, 1.0, 2.5, 6.0, 14.0, 30.0)
+_MAX_BATCH = 1 << 20
+_CHUNK = 1 << 16
+_TINY = np.finfo(float).tiny
+
+
+# --------------------------------------------------------------------------- helpers
+def log_sinh(x):
+    r"""Stable :math:`\log\sinh(x)` for :math:`x \ge 0` (``-inf`` at 0).
+
+    .. math:: \log\sinh x = x + \log(1 - e^{-2x}) - \log 2.
+    """
+    x = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore"):
+        return x + np.log(-np.expm1(-2.0 * x)) - math.log(2.0)
+
+
+def _log_expm1_ratio(y):
+    r"""Stable :math:`\log\big((e^{y} - 1)/y\big)` (``0`` at ``y = 0``)."""
+    y = np.asarray(y, dtype=float)
+    out = np.zeros_like(y)
+    small = np.abs(y) < 1e-8
+    pos = (y > 0) & ~small
+    neg = (y < 0) & ~small
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        out = np.where(pos, y + np.log(-np.expm1(-np.abs(y))) - np.log(np.abs(y)), out)
+        out = np.where(neg, np.log(-np.expm1(-np.abs(y))) - np.log(np.abs(y)), out)
+        out = np.where(small, 0.5 * y, out)
+    return out
+
+
+def _log_sinh_over_x(x):
+    r"""Stable :math:`\log(\sinh(x)/x)` for :math:`x \ge 0`."""
+    x = np.asarray(x, dtype=float)
+    small = x < 1e-4
+    xs = np.where(small, 1.0, x)
+    with np.errstate(divide="ignore"):
+        big = log_sinh(xs) - np.log(xs)
+    return np.where(small, x * x / 6.0 - x**4 / 180.0, big)
+
+
+def _log_sinc(x):
+    r""":math:`\log(\sin(x)/x)` for :math:`x \in [0, \pi]`; ``-inf`` beyond."""
+    x = np.asarray(x, dtype=float)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        out = np.log(np.sinc(x / np.pi))
+    return np.where(x <= np.pi, out, -np.inf)
+
+
+def _asinh_exp(y):
+    r"""Stable :math:`\operatorname{asinh}(e^{y})`."""
+    y = np.asarray(y, dtype=float)
+    yl = np.minimum(y, 20.0)
+    yb = np.maximum(y, 20.0)
+    return np.where(y < 20.0, np.arcsinh(np.exp(yl)), yb + np.log1p(np.sqrt(1.0 + np.exp(-2.0 * yb))))
+
+
+def log_radial_jacobian(space, dim, radius):
+    r"""Log of the radial volume density :math:`J(r)` of ``space`` in dimension ``dim``.
+
+    .. math::
+
+        J(r) = \sin(r)^{d-1} \ (S^d,\ 0 \le r \le \pi), \quad
+        \sinh(r)^{d-1} \ (H^d), \quad r^{d-1} \ (\mathbb{R}^d),
+
+    with :math:`J \equiv 1` when :math:`d = 1`. Returns ``-inf`` outside the range of
+    the radius (``r < 0``, or ``r > pi`` on the sphere).
+
+    Parameters
+    ----------
+    space : {"sphere", "hyperbolic", "euclidean"}
+    dim : int
+        Intrinsic dimension ``d >= 1``.
+    radius : array_like
+        Geodesic radii.
+
+    Returns
+    -------
+    ndarray
+    """
+    space = check_option(space, "space", SPACES)
+    dim = check_int(dim, "dim", low=1)
+    radius = check_finite_array(radius, "radius")
+    return _log_jacobian(space, dim, radius)
+
+
+def _log_jacobian(space, dim, r):
+    r = np.asarray(r, dtype=float)
+    upper = np.pi if space == "sphere" else np.inf
+    inside = (r >= 0) & (r <= upper)
+    if dim == 1:
+        return np.where(inside, 0.0, -np.inf)
+    rc = np.clip(r, 0.0, np.pi if space == "sphere" else None)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        if space == "sphere":
+            base = np.log(np.sin(rc))
+        elif space == "hyperbolic":
+            base = log_sinh(rc)
+        else:
+            base = np.log(rc)
+    return np.where(inside, (dim - 1) * base, -np.inf)
+
+
+def _dlog_jacobian(space, dim, r):
+    r = np.asarray(r, dtype=float)
+    if dim == 1:
+        return np.zeros_like(r)
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        if space == "sphere":
+            return (dim - 1) * np.cos(r) / np.sin(r)
+        if space == "hyperbolic":
+            return (dim - 1) / np.tanh(r)
+        return (dim - 1) / r
+
+
+def _log_profile(profile, scale, r):
+    r = np.asarray(r, dtype=float)
+    if profile == "laplace":
+        return -r / scale
+    if profile == "gaussian":
+        return -0.5 * (r / scale) ** 2
+    return np.where(r <= scale, 0.0, -np.inf)
+
+
+def _dlog_profile(profile, scale, r):
+    r = np.asarray(r, dtype=float)
+    if profile == "laplace":
+        return np.full_like(r, -1.0 / scale)
+    if profile == "gaussian":
+        return -r / scale**2
+    return np.zeros_like(r)
+
+
+def laplace_scale_limit(space, dim):
+    r"""Largest Laplace scale for which :math:`e^{-r/s} J(r)` is integrable (exclusive).
+
+    :math:`1/(d-1)` on :math:`H^d` (``inf`` when ``d = 1``), ``inf`` on the sphere and
+    Euclidean space: on :math:`H^d`, :math:`e^{-r/s}\sinh(r)^{d-1} \sim 2^{1-d}
+    e^{-(1/s - (d-1)) r}` as :math:`r \to \infty`.
+
+    Parameters
+    ----------
+    space : {"sphere", "hyperbolic", "euclidean"}
+    dim : int
+
+    Returns
+    -------
+    float
+    """
+    space = check_option(space, "space", SPACES)
+    dim = check_int(dim, "dim", low=1)
+    if space == "hyperbolic" and dim > 1:
+        return 1.0 / (dim - 1)
+    return math.inf
+
+
+def _brentq(func, a, b):
+    return optimize.brentq(func, a, b, xtol=1e-300, rtol=1e-12, maxiter=2000)
+
+
+# --------------------------------------------------------------- log-concave engine
+class _LogConcaveLaw:
+    r"""A log-concave density :math:`\propto e^{\ell(r)}` on :math:`[0, b]` (``b`` may be inf).
+
+    Provides an accurate log normaliser and CDF (panel Gauss-Legendre quadrature over
+    the effective support) and an exact rejection sampler whose envelope is the
+    piecewise-exponential "tangent hull" :math:`\min_i \{\ell(x_i) + \ell'(x_i)(r - x_i)\}`
+    (an upper bound of :math:`\ell` because :math:`\ell` is concave).
+
+    Parameters
+    ----------
+    logf : callable
+        Vectorised :math:`\ell` (``-inf`` outside the support).
+    dlogf : callable
+        Vectorised :math:`\ell'` on the interior of the support.
+    upper : float
+        Right end ``b`` of the support (``inf`` allowed); the left end is 0.
+    """
+
+    def __init__(self, logf, dlogf, upper):
+        self._logf = logf
+        self._dlogf = dlogf
+        self.upper = float(upper)
+        self.mode = self._find_mode()
+        self.log_fmax = self._lf(self.mode)
+        if not np.isfinite(self.log_fmax):  # pragma: no cover - defensive
+            raise InvalidParameterError("radial density has no finite maximum", param="scale")
+        self.left, self.right = self._effective_support()
+        self._build_quadrature()
+        self._build_hull()
+
+    # scalar helpers
+    def _lf(self, x):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return float(self._logf(np.array([x], dtype=float))[0])
+
+    def _dlf(self, x):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            return float(self._dlogf(np.array([x], dtype=float))[0])
+
+    def _find_mode(self):
+        finite = np.isfinite(self.upper)
+        if finite:
+            b = self.upper
+            if self._dlf(b) >= 0:
+                return b
+        else:
+            b = 1.0
+            while self._dlf(b) > 0:
+                b *= 2.0
+        if self._dlf(_TINY) <= 0:
+            return 0.0
+        a = b
+        while self._dlf(a) <= 0:
+            a *= 0.5
+        b = min(2.0 * a, b)
+        if self._dlf(b) >= 0:
+            return b
+        return _brentq(self._dlf, a, b)
+
+    def _finite_left(self):
+        """``left`` itself if the log-density is finite there, else a point in (0, mode) below the cut."""
+        if np.isfinite(self._lf(self.left)):
+            return self.left
+        thr = self.log_fmax - _DROP
+        a = self.mode
+        while not (np.isfinite(self._lf(a)) and self._lf(a) < thr):
+            a *= 0.5
+        return a
+
+    def _solve_level(self, level, a, b):
+        return _brentq(lambda x: self._lf(x) - level, a, b)
+
+    def _effective_support(self):
+        thr = self.log_fmax - _DROP
+        mode = self.mode
+        if mode == 0.0 or self._lf(0.0) >= thr:
+            left = 0.0
+        else:
+            a = mode
+            while self._lf(a) >= thr:
+                a *= 0.5
+            left = _brentq(lambda x: self._lf(x) - thr, a, mode)
+        finite = np.isfinite(self.upper)
+        if finite and self._lf(self.upper) >= thr:
+            right = self.upper
+        else:
+            h = max(mode, 1e-300)
+            while True:
+                b = mode + h
+                if finite and b >= self.upper:
+                    b = self.upper
+                    break
+                if self._lf(b) < thr:
+                    break
+                h *= 2.0
+            right = _brentq(lambda x: self._lf(x) - thr, mode, b)
+        return left, right
+
+    # ------------------------------------------------------------ quadrature
+    def _build_quadrature(self):
+        pieces = []
+        if self.mode > self.left:
+            pieces.append(np.linspace(self.left, self.mode, _PANELS_PER_SIDE + 1))
+        if self.right > self.mode:
+            right_edges = np.linspace(self.mode, self.right, _PANELS_PER_SIDE + 1)
+            pieces.append(right_edges[1:] if pieces else right_edges)
+        edges = np.concatenate(pieces)
+        lo, hi = edges[:-1], edges[1:]
+        half = 0.5 * (hi - lo)
+        nodes = lo[:, None] + half[:, None] * (_GL_X[None, :] + 1.0)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            vals = np.exp(self._logf(nodes) - self.log_fmax)
+        panel = half * (vals @ _GL_W)
+        self._edges = edges
+        self._cum = np.concatenate([[0.0], np.cumsum(panel)])
+        self._total = float(self._cum[-1])
+        self.log_normaliser = self.log_fmax + math.log(self._total)
+
+    def cdf(self, r):
+        r = np.asarray(r, dtype=float)
+        flat = r.ravel()
+        out = np.empty_like(flat)
+        for start in range(0, flat.size, _CHUNK):
+            out[start:start + _CHUNK] = self._cdf_flat(flat[start:start + _CHUNK])
+        return out.reshape(r.shape)
+
+    def _cdf_flat(self, r):
+        rc = np.clip(r, self.left, self.right)
+        npan = self._edges.size - 1
+        idx = np.clip(np.searchsorted(self._edges, rc, side="right") - 1, 0, npan - 1)
+        a = self._edges[idx]
+        half = 0.5 * (rc - a)
+        nodes = a[:, None] + half[:, None] * (_GL_X[None, :] + 1.0)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            vals = np.exp(self._logf(nodes) - self.log_fmax)
+        partial = half * (vals @ _GL_W)
+        cdf = np.clip((self._cum[idx] + partial) / self._total, 0.0, 1.0)
+        cdf = np.where(r <= 0.0, 0.0, cdf)
+        return np.where(r >= self.upper, 1.0, cdf)
+
+    # ------------------------------------------------------------ tangent hull
+    def _build_hull(self):
+        thr_points = []
+        for drop in _HULL_DROPS:
+            level = self.log_fmax - drop
+            if self.mode > self.left and self._lf(self.left) < level:
+                thr_points.append(self._solve_level(level, self._finite_left(), self.mode))
+            if self.right > self.mode and self._lf(self.right) < level:
+                thr_points.append(self._solve_level(level, self.mode, self.right))
+        candidates = sorted(set(thr_points + [self.mode]))
+        xs, cs, bs = [], [], []
+        for x in candidates:
+            c, beta = self._lf(x), self._dlf(x)
+            if not (np.isfinite(c) and np.isfinite(beta)):
+                continue
+            if bs and beta >= bs[-1] - 1e-12 * (abs(beta) + abs(bs[-1])):
+                continue  # same slope as the previous tangent (linear stretch)
+            xs.append(x)
+            cs.append(c)
+            bs.append(beta)
+        xs, cs, bs = np.array(xs), np.array(cs), np.array(bs)
+        if not np.isfinite(self.upper) and bs[-1] >= 0:  # pragma: no cover - defensive
+            raise InvalidParameterError("radial density is not normalisable", param="scale")
+        # Breakpoints between consecutive tangents (any breakpoints give a valid
+        # envelope: each tangent bounds the concave log-density everywhere).
+        z = (cs[1:] - cs[:-1] + bs[:-1] * xs[:-1] - bs[1:] * xs[1:]) / (bs[:-1] - bs[1:])
+        z = np.clip(z, xs[:-1], xs[1:])
+        self._hull_x, self._hull_c, self._hull_b = xs, cs, bs
+        self._hull_lo = np.concatenate([[0.0], z])
+        self._hull_hi = np.concatenate([z, [self.upper]])
+        width = self._hull_hi - self._hull_lo
+        t_lo = cs + bs * (self._hull_lo - xs)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_mass = np.where(
+                np.isinf(width),
+                t_lo - np.log(np.abs(bs)),
+                t_lo + np.log(np.where(width > 0, width, 1.0)) + _log_expm1_ratio(bs * np.where(np.isinf(width), 0.0, width)),
+            )
+        log_mass = np.where(width > 0, log_mass, -np.inf)
+        self._hull_log_z = float(special.logsumexp(log_mass))
+        prob = np.exp(log_mass - self._hull_log_z)
+        self._hull_cumprob = np.cumsum(prob)
+        self.hull_log_acceptance = self.log_normaliser - self._hull_log_z
+
+    def propose_hull(self, n, rng):
+        """Draw ``n`` proposals from the tangent hull; return ``(r, log_accept_prob)``."""
+        u = rng.random(n) * self._hull_cumprob[-1]
+        j = np.minimum(np.searchsorted(self._hull_cumprob, u, side="right"), self._hull_x.size - 1)
+        lo, hi, beta = self._hull_lo[j], self._hull_hi[j], self._hull_b[j]
+        width = hi - lo
+        v = rng.random(n)
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            flat = np.abs(beta * np.where(np.isinf(width), 1.0, width)) < 1e-12
+            safe_beta = np.where(flat, 1.0, beta)
+            # increasing piece: sample the distance below `hi`; decreasing: above `lo`
+            r_up = hi + np.log1p(-v * (-np.expm1(-safe_beta * width))) / safe_beta
+            r_down = lo + np.log1p(-v * (-np.expm1(safe_beta * width))) / safe_beta
+            r = np.where(flat, lo + v * np.where(np.isinf(width), 0.0, width), np.where(beta > 0, r_up, r_down))
+            r = np.clip(r, lo, hi)
+            tangent = self._hull_c[j] + beta * (r - self._hull_x[j])
+            log_acc = self._logf(r) - tangent
+        return r, np.where(np.isnan(log_acc), -np.inf, log_acc)
+
+
+def _rejection_loop(propose, log_acceptance, size, rng, max_batch=_MAX_BATCH):
+    """Run ``propose`` in batches until exactly ``size`` proposals are accepted.
+
+    ``propose(n, rng)`` returns ``(proposals, log_accept_prob)``; ``log_acceptance``
+    (the log acceptance rate) only sizes the batches.
+    """
+    accepted = []
+    n_acc = 0
+    rate = max(math.exp(min(log_acceptance, 0.0)), MIN_ACCEPTANCE)
+    while n_acc < size:
+        need = size - n_acc
+        n = int(min(max_batch, math.ceil(1.2 * need / rate) + 32))
+        r, log_acc = propose(n, rng)
+        with np.errstate(divide="ignore"):
+            keep = np.log(rng.random(n)) < log_acc
+        accepted.append(r[keep])
+        n_acc += int(keep.sum())
+    return np.concatenate(accepted)[:size]
+
+
+# --------------------------------------------------------------------- RadialLaw
+@dataclass(frozen=True)
+class RadialLaw:
+    r"""Law of the geodesic radius :math:`r = \operatorname{dist}(\eta, Y)`.
+
+    Density :math:`p(r) = g(r) J(r) / Z` on :math:`[0, r_{\max}]` (see the module
+    docstring for :math:`g` and :math:`J`).
+
+    Parameters
+    ----------
+    space : {"sphere", "hyperbolic", "euclidean"}
+    dim : int
+        Intrinsic dimension ``d >= 1`` (``d = 1`` on the sphere is the circle: ``J = 1``,
+        ``r`` in ``[0, pi]``).
+    profile : {"laplace", "gaussian", "uniform"}
+    scale : float
+        Laplace scale :math:`s` (:math:`e^{-r/s}`), Gaussian standard deviation
+        (:math:`e^{-r^2/2s^2}`) or ball radius, in ``[1e-8, 1e8]``.
+
+    Raises
+    ------
+    UnavailableError
+        Hyperbolic Laplace with ``scale >= 1/(dim-1)``: not normalisable.
+
+    Notes
+    -----
+    Samplers (``method`` of :meth:`sample`; the default is ``"exact"`` when available,
+    otherwise the valid envelope with the best exact acceptance rate
+    :math:`Z / Z_{\mathrm{env}}`, see :meth:`acceptance_rates`):
+
+    ``"exact"``
+        Euclidean Laplace :math:`\Gamma(d, s)`, Euclidean Gaussian :math:`s\chi_d`,
+        uniform ball by inverse CDF (Euclidean: :math:`s U^{1/d}`; ``d = 1``: :math:`sU`;
+        :math:`S^2`: :math:`2\arcsin(\sqrt U \sin(s/2))`; :math:`H^2`:
+        :math:`2\operatorname{asinh}(\sqrt U \sinh(s/2))`). Acceptance 1.
+    ``"euclidean_envelope"`` (sphere)
+        Propose the Euclidean law of the same profile (:math:`\Gamma(d, s)`,
+        :math:`s\chi_d`, :math:`sU^{1/d}`), reject :math:`r > \pi`, accept with
+        probability :math:`(\sin r / r)^{d-1}`. Acceptance
+        :math:`Z/(\Gamma(d) s^d)`, :math:`Z/(2^{d/2-1}\Gamma(d/2) s^d)`,
+        :math:`Z d / s^d`; close to 1 for small ``scale``.
+    ``"uniform_envelope"`` (bounded support :math:`[0, b]`)
+        Propose :math:`bU`, accept with probability :math:`p(r)/\max p`.
+        Acceptance :math:`Z / (b \max(gJ))`; good for a large sphere ``scale``.
+    ``"gamma_tilted"`` (hyperbolic Laplace)
+        Propose :math:`\Gamma(d, \text{rate } 1/s - (d-1))`, accept with probability
+        :math:`((1 - e^{-2r})/(2r))^{d-1}`. Acceptance
+        :math:`Z (1/s - d + 1)^d / \Gamma(d)`; poor near the limit ``1/(d-1)``.
+    ``"shifted_normal"`` (hyperbolic Gaussian)
+        Propose :math:`N((d-1)s^2, s^2)`, reject :math:`r < 0`, accept with probability
+        :math:`(1 - e^{-2r})^{d-1}`. Acceptance
+        :math:`Z 2^{d-1} e^{-(d-1)^2 s^2/2} / (s\sqrt{2\pi})`; good for large ``scale``.
+    ``"chi_tilted"`` (hyperbolic Gaussian, ``(d-1) s^2 < 3``)
+        Propose :math:`s'\chi_d`, :math:`s'^{-2} = s^{-2} - (d-1)/3`, accept with probability
+        :math:`(\sinh(r)/r \, e^{-r^2/6})^{d-1}`. Good for small ``scale``.
+    ``"hull"`` (every non-exact case)
+        Piecewise-exponential envelope made of tangents of the concave
+        :math:`\log(gJ)`; acceptance typically above 0.9 (computed exactly).
+
+    A method whose acceptance rate is below ``MIN_ACCEPTANCE = 1e-3`` raises
+    :class:`~geodp_core.exceptions.UnavailableError` instead of running.
+    """
+
+    space: str
+    dim: int
+    profile: str
+    scale: float
+    _law: object = field(init=False, repr=False, compare=False)
+    _methods: dict = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self):
+        space = check_option(self.space, "space", SPACES)
+        dim = check_int(self.dim, "dim", low=1)
+        profile = check_option(self.profile, "profile", PROFILES)
+        scale = check_real(self.scale, "scale", SCALE_MIN, SCALE_MAX, True, True)
+        object.__setattr__(self, "space", space)
+        object.__setattr__(self, "dim", dim)
+        object.__setattr__(self, "profile", profile)
+        object.__setattr__(self, "scale", scale)
+        if profile == "laplace":
+            limit = laplace_scale_limit(space, dim)
+            if scale >= limit:
+                raise UnavailableError(
+                    f"scale must be < 1/(dim-1) = {limit:.6g} for the Laplace law on H^{dim}: "
+                    f"exp(-r/scale) sinh(r)^(dim-1) is not normalisable (not a probability "
+                    f"density) when 1/scale <= dim-1; got scale={scale!r}",
+                    param="scale",
+                )
+        law = _LogConcaveLaw(self.log_unnormalised_density, self._dlogf, self.upper)
+        object.__setattr__(self, "_law", law)
+        object.__setattr__(self, "_methods", self._build_methods())
+
+    # ------------------------------------------------------------ density
+    @property
+    def upper(self):
+        """Right end of the support of the radius (``pi`` on the sphere, ``inf`` if unbounded)."""
+        upper = np.pi if self.space == "sphere" else np.inf
+        if self.profile == "uniform":
+            upper = min(upper, self.scale)
+        return float(upper)
+
+    @property
+    def support(self):
+        """``(0, upper)``."""
+        return (0.0, self.upper)
+
+    @property
+    def mode(self):
+        """Location of the maximum of the radial density."""
+        return self._law.mode
+
+    def log_unnormalised_density(self, radius):
+        r""":math:`\log g(r) + \log J(r)`; ``-inf`` outside the support."""
+        r = np.asarray(radius, dtype=float)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            out = _log_profile(self.profile, self.scale, r) + _log_jacobian(self.space, self.dim, r)
+        return np.where((r >= 0) & (r <= self.upper), out, -np.inf)
+
+    def _dlogf(self, r):
+        return _dlog_profile(self.profile, self.scale, r) + _dlog_jacobian(self.space, self.dim, r)
+
+    def log_normaliser(self):
+        r""":math:`\log Z = \log\int_0^{r_{\max}} g(r) J(r)\,dr` (panel Gauss-Legendre, ~1e-14 relative)."""
+        return self._law.log_normaliser
+
+    def logpdf(self, radius):
+        """Log density of the radius (``-inf`` outside the support)."""
+        radius = check_finite_array(radius, "radius")
+        return self.log_unnormalised_density(radius) - self._law.log_normaliser
+
+    def pdf(self, radius):
+        """Density of the radius."""
+        return np.exp(self.logpdf(radius))
+
+    def cdf(self, radius):
+        r"""CDF :math:`P(r \le t)` by deterministic panel Gauss-Legendre quadrature (vectorised)."""
+        radius = check_finite_array(radius, "radius")
+        return self._law.cdf(radius)
+
+    # ------------------------------------------------------------ samplers
+    def _build_methods(self):
+        d, s, space, profile = self.dim, self.scale, self.space, self.profile
+        log_z = self._law.log_normaliser
+        methods = {}
+        if space == "euclidean" or (profile == "uniform" and (d == 1 or d == 2)):
+            methods["exact"] = 0.0
+        if space == "euclidean":
+            return methods
+        if space == "sphere":
+            if profile == "laplace":
+                log_env = math.lgamma(d) + d * math.log(s)
+            elif profile == "gaussian":
+                log_env = (d / 2 - 1) * math.log(2.0) + math.lgamma(d / 2) + d * math.log(s)
+            else:
+                log_env = d * math.log(self.upper) - math.log(d)
+            methods["euclidean_envelope"] = log_z - log_env
+        if np.isfinite(self.upper):
+            methods["uniform_envelope"] = log_z - (math.log(self.upper) + self._law.log_fmax)
+        if space == "hyperbolic" and profile == "laplace":
+            lam = 1.0 / s - (d - 1)
+            methods["gamma_tilted"] = log_z - (math.lgamma(d) - d * math.log(lam))
+        if space == "hyperbolic" and profile == "gaussian":
+            log_env = (1 - d) * math.log(2.0) + 0.5 * ((d - 1) * s) ** 2 + math.log(s * math.sqrt(2 * math.pi))
+            methods["shifted_normal"] = log_z - log_env
+            if (d - 1) * s * s < 3.0:
+                s_t = (1.0 / s**2 - (d - 1) / 3.0) ** -0.5
+                log_env = (d / 2 - 1) * math.log(2.0) + math.lgamma(d / 2) + d * math.log(s_t)
+                methods["chi_tilted"] = log_z - log_env
+        methods["hull"] = self._law.hull_log_acceptance
+        # rounding can push an exact ratio of normalisers marginally above 1
+        return {k: min(v, 0.0) for k, v in methods.items()}
+
+    def acceptance_rates(self):
+        """Exact acceptance rate :math:`Z/Z_{env}` of every available sampling method.
+
+        Returns
+        -------
+        dict
+            ``{method name: acceptance rate in (0, 1]}``.
+        """
+        return {k: math.exp(v) for k, v in self._methods.items()}
+
+    @property
+    def default_method(self):
+        """``"exact"`` when available, else the method with the best acceptance rate."""
+        if "exact" in self._methods:
+            return "exact"
+        return max(self._methods, key=self._methods.get)
+
+    def sample(self, size, rng, method=None):
+        """Draw exactly ``size`` i.i.d. radii.
+
+        Parameters
+        ----------
+        size : int
+            Number of radii (``>= 0``).
+        rng : numpy.random.Generator or int
+            Explicit source of randomness.
+        method : str or None
+            A key of :meth:`acceptance_rates`; default :attr:`default_method`.
+
+        Returns
+        -------
+        ndarray, shape (size,)
+
+        Raises
+        ------
+        UnavailableError
+            If the method's acceptance rate is below ``MIN_ACCEPTANCE``.
+        """
+        size = check_int(size, "size", low=0)
+        rng = check_rng(rng)
+        method = self.default_method if method is None else check_option(method, "method", tuple(self._methods))
+        log_acc = self._methods[method]
+        if log_acc < math.log(MIN_ACCEPTANCE):
+            raise UnavailableError(
+                f"method={method!r} for the {self.profile} radial law on {self.space} "
+                f"(dim={self.dim}, scale={self.scale!r}) has acceptance rate {math.exp(log_acc):.3g} "
+                f"< {MIN_ACCEPTANCE:g}; {self._hopeless_hint(method)}",
+                param="scale",
+            )
+        if size == 0:
+            return np.empty(0)
+        if method == "exact":
+            return self._sample_exact(size, rng)
+        return _rejection_loop(self._proposer(method), log_acc, size, rng)
+
+    def _hopeless_hint(self, method):
+        if method == "gamma_tilted":
+            return (f"scale is too close to the normalisability limit 1/(dim-1) = "
+                    f"{1.0 / (self.dim - 1):.6g}; use method='hull'")
+        if method in ("euclidean_envelope", "chi_tilted"):
+            return "scale (or dim) is too large for this envelope; use 'uniform_envelope' or 'hull'"
+        if method == "uniform_envelope":
+            return "scale is too small (or dim too large) for a uniform envelope; use 'hull'"
+        if method == "shifted_normal":
+            return "scale is too small for this envelope; use 'chi_tilted' or 'hull'"
+        return "dim or scale is too extreme for exact rejection sampling"
+
+    def _sample_exact(self, size, rng):
+        d, s = self.dim, self.scale
+        if self.profile == "laplace":
+            return rng.gamma(d, s, size)
+        if self.profile == "gaussian":
+            return s * np.sqrt(rng.chisquare(d, size))
+        R = self.upper
+        u = rng.random(size)
+        if self.space == "euclidean":
+            return R * u ** (1.0 / d)
+        if d == 1:
+            return R * u
+        if self.space == "sphere":  # CDF (1 - cos r)/(1 - cos R) = sin^2(r/2)/sin^2(R/2)
+            return 2.0 * np.arcsin(np.sqrt(u) * math.sin(R / 2))
+        # hyperbolic d = 2: CDF sinh^2(r/2)/sinh^2(R/2), solved in log space
+        with np.errstate(divide="ignore"):
+            return 2.0 * _asinh_exp(0.5 * np.log(u) + float(log_sinh(R / 2)))
+
+    def _proposer(self, method):
+        d, s = self.dim, self.scale
+        logf = self.log_unnormalised_density
+        if method == "hull":
+            return self._law.propose_hull
+        if method == "uniform_envelope":
+            b, fmax = self.upper, self._law.log_fmax
+
+            def propose(n, rng):
+                r = b * rng.random(n)
+                with np.errstate(divide="ignore"):
+                    return r, logf(r) - fmax
+
+            return propose
+        if method == "euclidean_envelope":
+
+            def propose(n, rng):
+                if self.profile == "laplace":
+                    r = rng.gamma(d, s, n)
+                elif self.profile == "gaussian":
+                    r = s * np.sqrt(rng.chisquare(d, n))
+                else:
+                    r = self.upper * rng.random(n) ** (1.0 / d)
+                return r, (d - 1) * _log_sinc(r) if d > 1 else np.where(r <= np.pi, 0.0, -np.inf)
+
+            return propose
+        if method == "gamma_tilted":
+            lam = 1.0 / s - (d - 1)
+
+            def propose(n, rng):
+                r = rng.gamma(d, 1.0 / lam, n)
+                return r, (d - 1) * _log_expm1_ratio(-2.0 * r)
+
+            return propose
+        if method == "shifted_normal":
+            mu = (d - 1) * s * s
+
+            def propose(n, rng):
+                r = mu + s * rng.standard_normal(n)
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    log_acc = (d - 1) * np.log(-np.expm1(-2.0 * np.maximum(r, 0.0)))
+                return r, np.where(r >= 0, log_acc, -np.inf) if d > 1 else np.where(r >= 0, 0.0, -np.inf)
+
+            return propose
+        if method == "chi_tilted":
+            s_t = (1.0 / s**2 - (d - 1) / 3.0) ** -0.5
+
+            def propose(n, rng):
+                r = s_t * np.sqrt(rng.chisquare(d, n))
+                return r, (d - 1) * (_log_sinh_over_x(r) - r * r / 6.0)
+
+            return propose
+        raise AssertionError(method)  # pragma: no cover
+
+
+@functools.lru_cache(maxsize=256)
+def _cached_law(space, dim, profile, scale):
+    return RadialLaw(space, dim, profile, scale)
+
+
+def get_radial_law(space, dim, profile, scale):
+    """Validated, cached :class:`RadialLaw` (the quadrature is built once per parameter set)."""
+    space = check_option(space, "space", SPACES)
+    dim = check_int(dim, "dim", low=1)
+    profile = check_option(profile, "profile", PROFILES)
+    scale = check_real(scale, "scale", SCALE_MIN, SCALE_MAX, True, True)
+    return _cached_law(space, dim, profile, scale)
+
+
+def sample_radius(space, dim, profile, scale, size, rng, method=None):
+    """Draw ``size`` exact radii of :class:`RadialLaw` ``(space, dim, profile, scale)``.
+
+    See :class:`RadialLaw` for the laws, the samplers and their acceptance rates.
+
+    Returns
+    -------
+    ndarray, shape (size,)
+    """
+    return get_radial_law(space, dim, profile, scale).sample(size, rng, method=method)
