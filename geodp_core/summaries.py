@@ -1,0 +1,664 @@
+r"""Summaries of manifold-valued data and their sensitivity (SPEC §3).
+
+* :func:`frechet_mean` and :func:`p_mean`: the (weighted) Fréchet mean and the
+  generalized :math:`p`-mean
+
+  .. math::
+      \mu_p(D) = \operatorname*{argmin}_{y \in M} F_p(y), \qquad
+      F_p(y) = \frac1p \sum_i w_i\, d(y, x_i)^p, \qquad \sum_i w_i = 1,
+
+  computed by safeguarded Riemannian (Weiszfeld-type) gradient descent.
+* :func:`frechet_mean_sensitivity` (Reimherr et al. 2021) and
+  :func:`p_mean_sensitivity` (heat-diffusion paper, Theorems 13, 15, 16): global
+  sensitivities in Riemannian distance for data in a PUBLIC ball :math:`B(m_0, r)`.
+* :func:`validate_public_ball` and :func:`empirical_sensitivity` (appendix-G
+  style check that a theoretical bound dominates the worst observed change).
+
+Derivations, validity conditions and what was checked: ``docs/derivations/sensitivity.md``.
+Geodesic-regression energies live in a separate module.
+"""
+
+from typing import NamedTuple
+
+import numpy as np
+
+from geodp_core._validation import check_finite_array, check_int, check_real, check_rng
+from geodp_core.exceptions import ConvergenceError, InvalidParameterError, OutsideBallError
+from geodp_core.geometry.base import Manifold
+from geodp_core.geometry.euclidean import Euclidean
+from geodp_core.geometry.hyperbolic import minkowski_inner
+from geodp_core.geometry.spd import SPDAffine, SPDLogCholesky, SPDLogEuclidean, sym_function
+
+__all__ = [
+    "frechet_mean",
+    "p_mean",
+    "frechet_mean_sensitivity",
+    "p_mean_sensitivity",
+    "validate_public_ball",
+    "empirical_sensitivity",
+    "EmpiricalSensitivity",
+]
+
+DEFAULT_MAX_ITER = 1000
+DEFAULT_TOL = 1e-10
+_ARMIJO_C = 0.45  # sufficient decrease; > 0 small would allow zigzag past the line minimum (t < 1.1/curvature)
+_MAX_HALVINGS = 50
+_COINCIDENT_RTOL = 1e-14  # a data point closer than this (relative) to the iterate "is" the iterate
+_WEISZFELD_FLOOR = 1e-8  # distances floored at this (relative) in the Weiszfeld step normaliser only
+_PINNED_NORMALISER = 1e2  # p < 2: look for a minimiser pinned to a data point once A exceeds this (relative)
+_RESOLUTION = 8.0 * np.finfo(float).eps  # steps below this (relative to unit-scale coordinates) cannot be taken
+_BALL_RTOL = 1e-9  # tolerance of the "data inside the public ball" check
+
+
+# ----------------------------------------------------------------- validation
+def _check_manifold(manifold):
+    if not isinstance(manifold, Manifold):
+        raise InvalidParameterError(
+            f"manifold must be a geodp_core Manifold (use geodp_core.geometry.get_manifold); got {manifold!r}",
+            param="manifold",
+        )
+    return manifold
+
+
+def _validate_dataset(manifold, points, min_points=1, name="points"):
+    """Return ``points`` as an ``(n, *point_shape)`` float array of points on the manifold, ``n >= min_points``."""
+    arr = manifold.validate_points(points, name)
+    if arr.ndim != len(manifold.point_shape) + 1:
+        raise InvalidParameterError(
+            f"{name} must be a stack of points of shape (n, {', '.join(map(str, manifold.point_shape))}); "
+            f"got shape {arr.shape}",
+            param=name,
+        )
+    n = arr.shape[0]
+    if n < min_points:
+        raise InvalidParameterError(
+            f"{name} must contain at least {min_points} point(s) (n >= {min_points}); got n = {n}", param=name
+        )
+    return arr
+
+
+def _validate_weights(weights, n):
+    """Non-negative finite weights of length ``n`` with a positive sum, returned normalised to sum 1."""
+    if weights is None:
+        return np.full(n, 1.0 / n)
+    w = check_finite_array(weights, "weights", ndim=1)
+    if w.shape[0] != n:
+        raise InvalidParameterError(
+            f"weights must have one entry per point (length {n}); got length {w.shape[0]}", param="weights"
+        )
+    if (w < 0).any():
+        idx = int(np.flatnonzero(w < 0)[0])
+        raise InvalidParameterError(
+            f"weights must be non-negative, in [0, inf); got {w[idx]!r} at index {idx}", param="weights"
+        )
+    total = w.sum()
+    if not total > 0:
+        raise InvalidParameterError(f"weights must have a positive sum, in (0, inf); got sum {total!r}", param="weights")
+    return w / total
+
+
+def validate_public_ball(manifold, center, radius):
+    r"""Validate a public ball :math:`B(m_0, r)` and return ``(center, radius)``.
+
+    The centre must lie on the manifold and :math:`0 < r < r^*` with
+    :math:`r^* = \tfrac12\min\{\mathrm{inj}, \pi/(2\sqrt{\kappa})\}` (SPEC §3;
+    :math:`\pi/4` on the unit sphere, :math:`\infty` on Hadamard spaces). Both are
+    PUBLIC inputs: they must never be computed from the private data.
+
+    Parameters
+    ----------
+    manifold : Manifold
+    center : array_like, shape ``manifold.point_shape``
+    radius : float
+
+    Returns
+    -------
+    center : ndarray
+    radius : float
+
+    Raises
+    ------
+    OffManifoldError
+        If ``center`` is not a single point on the manifold.
+    InvalidParameterError
+        If ``radius`` is not in :math:`(0, r^*)`.
+    """
+    _check_manifold(manifold)
+    center = manifold.validate_points(center, "center", single=True)
+    radius = manifold.check_radius(radius, "radius")
+    return center, radius
+
+
+# ------------------------------------------------------------------- p-means
+class _State(NamedTuple):
+    """Objective, minimal-norm (sub)gradient and Weiszfeld step at an iterate."""
+
+    point: np.ndarray
+    value: float  # F_p(y)
+    grad: np.ndarray  # gradient of F_p restricted to non-coincident points (tangent at y)
+    grad_norm: float  # |grad|
+    stationarity: float  # norm of the minimal-norm (sub)gradient
+    normaliser: float  # A = sum_i w_i max(d_i, floor)^(p-2) over non-coincident points
+    max_dist: float
+
+
+def _evaluate(manifold, point, points, weights, p):
+    r"""Evaluate :math:`F_p`, its Riemannian gradient and the Weiszfeld normaliser at ``point``.
+
+    .. math::
+        \operatorname{grad} F_p(y) = -\sum_i w_i\, d_i^{p-2}\, \mathrm{Log}_y x_i .
+
+    Data points coinciding with ``y`` contribute nothing to the gradient when
+    :math:`p > 1`; for :math:`p = 1` they contribute the subgradient ball of
+    radius :math:`w_C`, and the minimal-norm subgradient has norm
+    :math:`\max(0, |g| - w_C)`.
+    """
+    dists = manifold._dist(point, points)
+    logs = manifold._log(point, points)
+    max_dist = float(dists.max())
+    length_scale = max(1.0, max_dist)
+    coincident = dists <= _COINCIDENT_RTOL * length_scale
+    live = ~coincident
+    safe = np.where(live, dists, 1.0)
+    coef = np.where(live, weights * safe ** (p - 2.0), 0.0)
+    grad = -np.tensordot(coef, logs, axes=(0, 0))
+    grad_norm = float(manifold.norm(point, grad))
+    if p == 1.0:
+        stationarity = max(0.0, grad_norm - float(weights[coincident].sum()))
+    else:
+        stationarity = grad_norm
+    floor = _WEISZFELD_FLOOR * length_scale
+    normaliser = float(np.sum(np.where(live, weights * np.maximum(safe, floor) ** (p - 2.0), 0.0)))
+    value = float(np.sum(weights * dists**p) / p)
+    return _State(point, value, grad, grad_norm, stationarity, normaliser, max_dist)
+
+
+def _initial_point(manifold, points, weights, p):
+    """A correct, cheap starting point: a closed-form surrogate mean or the best data point."""
+    if manifold.name == "sphere":
+        extrinsic = weights @ points
+        norm = np.linalg.norm(extrinsic)
+        if norm > 1e-6:
+            return extrinsic / norm
+    elif manifold.name == "hyperbolic":
+        # Lorentzian centroid: a positive combination of future-timelike vectors is future-timelike.
+        centroid = weights @ points
+        return manifold.projection(centroid / np.sqrt(-minkowski_inner(centroid, centroid)))
+    elif isinstance(manifold, SPDAffine):
+        logs = sym_function(points, np.log)
+        return sym_function(np.tensordot(weights, logs, axes=(0, 0)), np.exp)
+    # Fallback: the data point with the smallest objective among (at most) the first 256.
+    candidates = points[:256]
+    dists = manifold._dist(candidates[:, None], points[None, :])
+    scores = (dists**p) @ weights
+    return candidates[int(np.argmin(scores))].copy()
+
+
+def _closed_form_mean(manifold, points, weights):
+    """Exact weighted Fréchet mean on flat spaces with a global isometric chart, else ``None``."""
+    if isinstance(manifold, Euclidean):
+        return weights @ points
+    if isinstance(manifold, (SPDLogEuclidean, SPDLogCholesky)):
+        return manifold.chart_inverse(np.tensordot(weights, manifold.chart(points), axes=(0, 0)))
+    return None
+
+
+def _solve_p_mean(manifold, points, weights, p, init, max_iter, tol, caller):
+    r"""Safeguarded Weiszfeld / Riemannian gradient descent for :math:`\mu_p`.
+
+    Step: :math:`y \leftarrow \mathrm{Exp}_y(-t\,\operatorname{grad}F_p(y) / A)` with
+    :math:`A = \sum_i w_i \max(d_i, \delta)^{p-2}` (Weiszfeld normaliser; for
+    :math:`p = 2`, :math:`A = 1` and :math:`t = 1` is the classical step
+    :math:`\mathrm{Exp}_y(\sum_i w_i \mathrm{Log}_y x_i)`).
+
+    * :math:`p \ge 2`: :math:`t` starts at :math:`\min(1, 2 t_{\text{prev}})` and is halved
+      until the sufficient decrease :math:`F(y_t) \le F(y) - 0.45\,t\,|g|^2/A` holds (for a
+      quadratic this forbids steps beyond 1.1 times the line minimiser, hence no zigzag)
+      or, once objective differences are at rounding level, until the line derivative
+      :math:`\varphi'(t)` shows no overshoot.
+    * :math:`p < 2`: the Weiszfeld step :math:`t = 1` (a majorise-minimise step in
+      flat space) is tried first, halved if needed, then doubled while the objective
+      keeps decreasing, up to :math:`1/(p-1)` (the ratio of :math:`A` to the radial
+      curvature :math:`(p-1)d^{p-2}`): fast both near a data point (where the
+      Weiszfeld step is superlinear) and for :math:`p` close to 1.
+    """
+    state = _evaluate(manifold, init, points, weights, p)
+    max_step = 1.0 if p >= 2.0 else (min(1.0 / (p - 1.0), 1e3) if p > 1.0 else 1e3)
+    step = 1.0
+    iteration = 0
+    while True:
+        threshold = tol * state.max_dist ** (p - 1.0)
+        if state.stationarity <= threshold or state.normaliser == 0.0:
+            return state.point
+        # Machine-precision stop: the full Weiszfeld step |g|/A is below the resolution of the
+        # coordinates (happens for p close to 1 when the minimiser is within ~1e-7 of a data point).
+        if state.grad_norm / state.normaliser <= _RESOLUTION * max(1.0, state.max_dist):
+            return state.point
+        if p < 2.0 and state.normaliser > _PINNED_NORMALISER * max(1.0, state.max_dist) ** (p - 2.0):
+            pinned = _pinned_to_data_point(manifold, points, weights, p, state, threshold)
+            if pinned is not None:
+                return pinned
+        if iteration >= max_iter:
+            raise ConvergenceError(
+                f"{caller} did not converge: Riemannian gradient norm {state.stationarity:.3e} is above the "
+                f"tolerance {threshold:.3e} after max_iter = {max_iter} iterations; increase max_iter or tol"
+            )
+        direction = -state.grad / state.normaliser
+        slope = state.stationarity * state.grad_norm / state.normaliser  # decrease rate along `direction`
+        rounding = 1e-13 * abs(state.value) + 1e-300
+
+        def trial(t):
+            return _evaluate(manifold, manifold._exp(state.point, t * direction), points, weights, p)
+
+        step = min(1.0, 2.0 * step) if p >= 2.0 else 1.0
+        for _ in range(_MAX_HALVINGS):
+            candidate = trial(step)
+            armijo = candidate.value <= state.value - _ARMIJO_C * step * slope
+            at_rounding = (  # objective differences unresolvable: accept unless the step overshoots the line minimum
+                step * slope <= 1e3 * rounding
+                and candidate.value <= state.value + rounding
+                and _line_derivative(manifold, state, candidate, direction) <= 0.1 * state.grad_norm**2 / state.normaliser
+            )
+            if armijo or at_rounding:
+                break
+            step *= 0.5
+        else:
+            raise ConvergenceError(
+                f"{caller} did not converge: line search failed at iteration {iteration} with Riemannian "
+                f"gradient norm {state.stationarity:.3e} (tolerance {threshold:.3e}, max_iter = {max_iter})"
+            )
+        if p < 2.0 and step == 1.0:
+            while 2.0 * step <= max_step:
+                longer = trial(2.0 * step)
+                if not longer.value < candidate.value:
+                    break
+                candidate, step = longer, 2.0 * step
+        state = candidate
+        iteration += 1
+
+
+def _line_derivative(manifold, state, candidate, direction):
+    r""":math:`\varphi'(t) = \langle \operatorname{grad}F_p(y_t), \Gamma_{y \to y_t} v\rangle` along :math:`y_t = \mathrm{Exp}_y(t v)`.
+
+    Free of the cancellation that makes objective differences useless near the optimum.
+    """
+    velocity = manifold.parallel_transport(state.point, candidate.point, direction)
+    return float(manifold.inner(candidate.point, candidate.grad, velocity))
+
+
+def _pinned_to_data_point(manifold, points, weights, p, state, threshold):
+    r"""Solve the optimality condition directly when the minimiser sits at or next to a data point (p < 2).
+
+    With :math:`x_j` the data point nearest to the iterate, :math:`w_J` the weight of the
+    records equal to :math:`x_j` and :math:`G(y) = -\sum_{i \notin J} w_i d_i^{p-2}\mathrm{Log}_y x_i`
+    the gradient of the other terms, stationarity reads
+    :math:`G(y) + w_J \delta^{p-1} e = 0` for :math:`y = \mathrm{Exp}_{x_j}(\delta e)`, :math:`|e| = 1`.
+
+    * :math:`p = 1`: :math:`x_j` is optimal iff :math:`|G(x_j)| \le w_J`.
+    * :math:`1 < p < 2`: :math:`\delta = (|G|/w_J)^{1/(p-1)}` can be far below any step the
+      Weiszfeld iteration resolves (e.g. :math:`10^{-11}` for :math:`p = 1.05`); the fixed
+      point :math:`y \leftarrow \mathrm{Exp}_{x_j}(-\delta(y)\,\Gamma_{y\to x_j}G(y)/|G(y)|)` converges in a few steps.
+
+    Returns the solution, or ``None`` when the minimiser is not pinned to a data point.
+    """
+    scale = max(1.0, state.max_dist)
+    nearest = int(np.argmin(manifold._dist(state.point, points)))
+    anchor = points[nearest]
+    at_anchor = _evaluate(manifold, anchor, points, weights, p)
+    if at_anchor.stationarity <= threshold:
+        return anchor.copy()
+    if p == 1.0:
+        return None
+    same = manifold._dist(anchor, points) <= _COINCIDENT_RTOL * max(1.0, at_anchor.max_dist)
+    weight_anchor = float(weights[same].sum())
+    other_grad, other_norm = at_anchor.grad, at_anchor.grad_norm
+    direction_at_anchor = -other_grad / other_norm
+    for _ in range(30):
+        delta = (other_norm / weight_anchor) ** (1.0 / (p - 1.0))
+        if delta > 1e-6 * scale:
+            return None
+        candidate = _evaluate(manifold, manifold._exp(anchor, delta * direction_at_anchor), points, weights, p)
+        if candidate.stationarity <= threshold or delta <= _RESOLUTION * scale:
+            return candidate.point
+        to_anchor = manifold._log(candidate.point, anchor)
+        dist_anchor = float(manifold._dist(candidate.point, anchor))
+        other_grad = candidate.grad + weight_anchor * dist_anchor ** (p - 2.0) * to_anchor
+        other_norm = float(manifold.norm(candidate.point, other_grad))
+        if other_norm == 0.0:
+            return None
+        direction_at_anchor = -manifold.parallel_transport(candidate.point, anchor, other_grad) / other_norm
+    return None
+
+
+def _p_mean(manifold, points, p, weights, init, max_iter, tol, caller):
+    _check_manifold(manifold)
+    points = _validate_dataset(manifold, points, min_points=1)
+    weights = _validate_weights(weights, points.shape[0])
+    max_iter = check_int(max_iter, "max_iter", low=1)
+    tol = check_real(tol, "tol", low=0.0)
+    if init is not None:
+        init = manifold.validate_points(init, "init", single=True)
+    if p == 2.0:
+        exact = _closed_form_mean(manifold, points, weights)
+        if exact is not None:
+            return exact
+    if points.shape[0] == 1:
+        return points[0].copy()
+    start = _initial_point(manifold, points, weights, p) if init is None else init
+    return _solve_p_mean(manifold, points, weights, p, start, max_iter, tol, caller)
+
+
+def frechet_mean(manifold, points, weights=None, init=None, max_iter=DEFAULT_MAX_ITER, tol=DEFAULT_TOL):
+    r"""Weighted Fréchet (Karcher) mean :math:`\operatorname{argmin}_y \tfrac12\sum_i w_i\, d(y, x_i)^2`.
+
+    Riemannian gradient descent
+
+    .. math:: y \leftarrow \mathrm{Exp}_y\Big(t \sum_i w_i\, \mathrm{Log}_y x_i\Big),
+              \qquad \textstyle\sum_i w_i = 1,
+
+    with :math:`t = 1` (the standard step on Hadamard spaces and on the sphere
+    inside a ball of radius :math:`< \pi/4`) halved by an Armijo line search when
+    it does not decrease the Fréchet function. Euclidean space and the flat SPD
+    metrics (log-Euclidean, log-Cholesky) use the exact closed form
+    :math:`\psi^{-1}(\sum_i w_i \psi(x_i))` (``init``, ``max_iter`` and ``tol`` unused).
+
+    Initialisation (unless ``init`` is given): the normalised extrinsic mean
+    (sphere; falls back to the best data point if it is nearly 0), the normalised
+    Lorentzian centroid (hyperbolic), the log-Euclidean mean (SPD affine).
+
+    Parameters
+    ----------
+    manifold : Manifold
+    points : array_like, shape ``(n, *manifold.point_shape)``, ``n >= 1``
+    weights : array_like, shape ``(n,)``, optional
+        Non-negative, positive sum (normalised internally). Default: uniform.
+    init : array_like, optional
+        Starting point on the manifold.
+    max_iter : int, default 1000
+    tol : float, default 1e-10
+        Convergence when :math:`|\sum_i w_i \mathrm{Log}_y x_i| \le \mathrm{tol}\cdot\max_i d(y, x_i)`
+        (relative to the spread), or when the next step is below machine resolution.
+
+    Returns
+    -------
+    ndarray, shape ``manifold.point_shape``
+
+    Raises
+    ------
+    OffManifoldError
+        If a point (or ``init``) is off the manifold.
+    InvalidParameterError
+        Bad shapes, weights, ``max_iter`` or ``tol``.
+    ConvergenceError
+        If the gradient norm is still above the tolerance after ``max_iter`` iterations.
+    """
+    return _p_mean(manifold, points, 2.0, weights, init, max_iter, tol, "frechet_mean")
+
+
+def p_mean(manifold, points, p, weights=None, init=None, max_iter=DEFAULT_MAX_ITER, tol=DEFAULT_TOL):
+    r"""Generalized :math:`p`-mean :math:`\operatorname{argmin}_y \frac{1}{p}\sum_i w_i\, d(y, x_i)^p`, :math:`p \ge 1`.
+
+    Weiszfeld-type iteration (for :math:`p \in [1, 2)` the classical
+    iteratively-reweighted step; the same direction with a line search for :math:`p > 2`)
+
+    .. math::
+        y \leftarrow \mathrm{Exp}_y\Big(t\,\frac{\sum_i a_i \mathrm{Log}_y x_i}{\sum_i a_i}\Big),
+        \qquad a_i = w_i\, d(y, x_i)^{p-2},
+
+    safeguarded at data points: a point coinciding with the iterate is left out
+    (its gradient contribution :math:`d^{p-1}` vanishes for :math:`p > 1`; for
+    :math:`p = 1` the subgradient condition :math:`|\sum_{i \notin C} w_i \mathrm{Log}_y x_i / d_i| \le w_C`
+    is used and the iteration snaps to a data point that satisfies it), and
+    distances are floored in the normaliser. The step :math:`t` starts at 1 and is
+    halved by an Armijo line search. ``p = 2`` is exactly :func:`frechet_mean`.
+
+    Parameters
+    ----------
+    manifold : Manifold
+    points : array_like, shape ``(n, *manifold.point_shape)``, ``n >= 1``
+    p : float
+        Exponent, :math:`p \ge 1`.
+    weights, init, max_iter, tol
+        As in :func:`frechet_mean`; convergence when the minimal-norm Riemannian
+        (sub)gradient of :math:`F_p` is at most :math:`\mathrm{tol}\cdot(\max_i d_i)^{p-1}`, or when
+        the next step is below machine resolution.
+
+    Returns
+    -------
+    ndarray, shape ``manifold.point_shape``
+
+    Raises
+    ------
+    InvalidParameterError, OffManifoldError, ConvergenceError
+        As in :func:`frechet_mean`; ``p < 1`` is invalid.
+    """
+    p = check_real(p, "p", low=1.0, low_closed=True)
+    caller = "frechet_mean" if p == 2.0 else f"p_mean (p = {p:g})"
+    return _p_mean(manifold, points, p, weights, init, max_iter, tol, caller)
+
+
+# -------------------------------------------------------------- sensitivities
+def _check_ball_radius(radius, curvature_upper):
+    r"""Validate :math:`0 < r < r^* = \pi/(4\sqrt{\kappa})` (:math:`r^* = \infty` when :math:`\kappa \le 0`)."""
+    kappa = check_real(curvature_upper, "curvature_upper")
+    if kappa <= 0:
+        return check_real(radius, "radius", low=0.0), kappa
+    limit = np.pi / (4.0 * np.sqrt(kappa))
+    radius = check_real(radius, "radius")
+    if not 0.0 < radius < limit:
+        raise InvalidParameterError(
+            f"radius must be a real number in (0, {limit!r}) (r* = pi/(4 sqrt(kappa)) for "
+            f"curvature_upper = {kappa!r}); got {radius!r}",
+            param="radius",
+        )
+    return radius, kappa
+
+
+def _b_kappa(length, kappa):
+    r""":math:`b_\kappa(l) = \sqrt{\kappa}\,l\cot(\sqrt{\kappa}\,l)` for :math:`\kappa > 0`, else 1."""
+    if kappa <= 0:
+        return 1.0
+    x = np.sqrt(kappa) * length
+    return float(x / np.tan(x))
+
+
+def frechet_mean_sensitivity(n, radius, curvature_upper):
+    r"""Global sensitivity of the Fréchet mean (Reimherr, Bharath, Soto 2021).
+
+    For datasets of size ``n`` in a public ball :math:`B(m_0, r)` and neighbours
+    differing in one record,
+
+    .. math::
+        d(\bar x(D), \bar x(D')) \le \Delta = \frac{2r\,(2 - h)}{n\,h}, \qquad
+        h = \begin{cases} 2r\sqrt{\kappa}\,\cot(2r\sqrt{\kappa}) & \kappa > 0\\ 1 & \kappa \le 0\end{cases}
+
+    so :math:`\Delta = 2r/n` on Hadamard spaces (tight in Euclidean space).
+
+    Parameters
+    ----------
+    n : int
+        Dataset size, :math:`n \ge 2`.
+    radius : float
+        Public ball radius :math:`r > 0`; for :math:`\kappa > 0` also
+        :math:`r < r^* = \pi/(4\sqrt{\kappa})`.
+    curvature_upper : float
+        Upper bound :math:`\kappa` on the sectional curvature (``manifold.curvature_bounds[1]``).
+
+    Returns
+    -------
+    float
+    """
+    n = check_int(n, "n", low=2)
+    radius, kappa = _check_ball_radius(radius, curvature_upper)
+    h = _b_kappa(2.0 * radius, kappa)
+    return 2.0 * radius * (2.0 - h) / (n * h)
+
+
+def p_mean_sensitivity(n, radius, p, curvature_upper):
+    r"""Global sensitivity of the generalized :math:`p`-mean (heat-diffusion paper, Thms 13, 15, 16).
+
+    With :math:`b = b_\kappa(2r)` (:math:`= 2r\sqrt\kappa\cot(2r\sqrt\kappa)` for
+    :math:`\kappa > 0`, 1 otherwise):
+
+    * :math:`p \in (1, 2]`, any :math:`\kappa` (Theorem 13)
+
+      .. math:: \Delta = \frac{(2r(2 - b))^{p-1}}{n\,(4r)^{p-2}\min\{p - 1, b\}};
+
+      at :math:`p = 2` this is exactly :func:`frechet_mean_sensitivity`.
+    * :math:`p > 2`, Hadamard (:math:`\kappa \le 0`, Theorem 15)
+
+      .. math:: \Delta = \Big(\frac{(p-1)(4r)^{p-2}\, 2r}{n\,\lambda_p}\Big)^{1/(p-1)},
+                \quad \lambda_p = k_p/p,\ k_p = 8/2^p.
+    * :math:`p > 2`, :math:`\kappa > 0` (Theorem 16)
+
+      .. math:: \Delta = \Big(\frac{2^{p-1} p (p-1)(4r)^{p-2}(2 - b)\,2r}{n\,b}\Big)^{1/(p-1)}.
+
+    Evaluated in log space (no overflow for large ``p``).
+
+    Parameters
+    ----------
+    n : int
+        :math:`n \ge 2`.
+    radius : float
+        :math:`r > 0`, and :math:`r < \pi/(4\sqrt\kappa)` when :math:`\kappa > 0`.
+    p : float
+        :math:`p > 1`.
+    curvature_upper : float
+        Upper sectional-curvature bound :math:`\kappa`.
+
+    Returns
+    -------
+    float
+    """
+    n = check_int(n, "n", low=2)
+    p = check_real(p, "p", low=1.0)
+    radius, kappa = _check_ball_radius(radius, curvature_upper)
+    b = _b_kappa(2.0 * radius, kappa)
+    log_n, log_2r, log_4r = np.log(n), np.log(2.0 * radius), np.log(4.0 * radius)
+    if p <= 2.0:
+        log_delta = (p - 1.0) * (log_2r + np.log(2.0 - b)) - log_n - (p - 2.0) * log_4r - np.log(min(p - 1.0, b))
+        return float(np.exp(log_delta))
+    if kappa <= 0:
+        log_lambda = np.log(8.0) - p * np.log(2.0) - np.log(p)
+        log_inner = np.log(p - 1.0) + (p - 2.0) * log_4r + log_2r - log_n - log_lambda
+    else:
+        log_inner = (
+            (p - 1.0) * np.log(2.0) + np.log(p) + np.log(p - 1.0) + (p - 2.0) * log_4r
+            + np.log(2.0 - b) + log_2r - log_n - np.log(b)
+        )
+    return float(np.exp(log_inner / (p - 1.0)))
+
+
+# ------------------------------------------------------- empirical sensitivity
+class EmpiricalSensitivity(NamedTuple):
+    """Result of :func:`empirical_sensitivity`.
+
+    Attributes
+    ----------
+    max_change : float
+        :math:`\\max_j d(\\eta(D), \\eta(D'_j))` over the neighbouring datasets tried.
+    changes : ndarray, shape ``(n_pairs,)``
+        :math:`d(\\eta(D), \\eta(D'_j))` for each pair.
+    indices : ndarray of int, shape ``(n_pairs,)``
+        Index of the replaced record in each pair.
+    replacements : ndarray, shape ``(n_pairs, *point_shape)``
+        The replacing record of each pair (all inside the public ball).
+    """
+
+    max_change: float
+    changes: np.ndarray
+    indices: np.ndarray
+    replacements: np.ndarray
+
+
+def _unit_directions(manifold, center, points, rng):
+    """Unit tangent vectors at ``center`` pointing to each point (random for points at the centre)."""
+    logs = manifold._log(center, points)
+    norms = manifold.norm(center, logs)
+    small = norms <= 1e-12
+    safe = np.where(small, 1.0, norms)
+    units = logs / safe.reshape(safe.shape + (1,) * len(manifold.point_shape))
+    if small.any():
+        units[small] = manifold.random_unit_tangent(center, int(small.sum()), rng)
+    return units
+
+
+def empirical_sensitivity(manifold, summary, points, center, radius, n_pairs, rng):
+    r"""Worst observed change of a summary over neighbouring datasets (appendix-G style check).
+
+    For ``n_pairs`` neighbours :math:`D'_j` of :math:`D` (record :math:`i_j` replaced by a
+    point of the public ball :math:`B(m_0, r)`) returns
+    :math:`\max_j d(\eta(D), \eta(D'_j))`. Replacements are chosen adversarially
+    then at random:
+
+    * about half the pairs move one of the records farthest from the centre to the
+      diametrically opposite boundary point :math:`\mathrm{Exp}_{m_0}(-r\,u_i)`,
+      :math:`u_i = \mathrm{Log}_{m_0}x_i/|\mathrm{Log}_{m_0}x_i|` (the Euclidean worst case);
+    * the rest replace a random record by a uniformly random point of the boundary
+      sphere :math:`\partial B(m_0, r)`.
+
+    The value is a LOWER bound on the true sensitivity; a valid theoretical bound
+    :math:`\Delta` must satisfy :math:`\Delta / \text{max\_change} \ge 1`. It is close to the
+    true sensitivity only if :math:`D` itself has records on the boundary of the ball.
+
+    Parameters
+    ----------
+    manifold : Manifold
+    summary : callable
+        ``summary(points) -> point`` (e.g. ``lambda x: frechet_mean(manifold, x)``).
+    points : array_like, shape ``(n, *point_shape)``, ``n >= 2``
+        The dataset :math:`D`, inside :math:`B(m_0, r)`.
+    center : array_like
+        Public centre :math:`m_0`.
+    radius : float
+        Public radius, :math:`0 < r < r^*`.
+    n_pairs : int
+        Number of neighbouring datasets, :math:`\ge 1`.
+    rng : numpy.random.Generator or int
+
+    Returns
+    -------
+    EmpiricalSensitivity
+
+    Raises
+    ------
+    OutsideBallError
+        If a record of ``points`` lies outside :math:`B(m_0, r)`.
+    """
+    center, radius = validate_public_ball(manifold, center, radius)
+    if not callable(summary):
+        raise InvalidParameterError(
+            f"summary must be a callable mapping a dataset to a point; got {summary!r}", param="summary"
+        )
+    points = _validate_dataset(manifold, points, min_points=2)
+    n_pairs = check_int(n_pairs, "n_pairs", low=1)
+    rng = check_rng(rng)
+    dists = manifold._dist(center, points)
+    outside = dists > radius * (1.0 + _BALL_RTOL)
+    if outside.any():
+        idx = int(np.flatnonzero(outside)[0])
+        raise OutsideBallError(
+            f"points must lie in the public ball B(center, radius = {radius!r}); entry {idx} is at distance "
+            f"{float(dists[idx])!r} from the centre",
+            param="points",
+        )
+    reference = manifold.validate_points(summary(points), "summary(points)", single=True)
+
+    n = points.shape[0]
+    n_adversarial = min(n, (n_pairs + 1) // 2)
+    n_random = n_pairs - n_adversarial
+    farthest = np.argsort(-dists, kind="stable")[:n_adversarial]
+    units = _unit_directions(manifold, center, points[farthest], rng)
+    adversarial = manifold._exp(center, -radius * units)
+    random_dirs = manifold.random_unit_tangent(center, max(n_random, 1), rng)[:n_random]
+    random_points = manifold._exp(center, radius * random_dirs)
+    indices = np.concatenate([farthest, rng.integers(0, n, size=n_random)]).astype(int)
+    replacements = np.concatenate([adversarial, random_points], axis=0)
+
+    changes = np.empty(n_pairs)
+    for j in range(n_pairs):  # one summary per neighbouring dataset
+        neighbour = points.copy()
+        neighbour[indices[j]] = replacements[j]
+        released = manifold.validate_points(summary(neighbour), "summary(neighbour)", single=True)
+        changes[j] = manifold._dist(reference, released)
+    return EmpiricalSensitivity(float(changes.max()), changes, indices, replacements)
