@@ -583,7 +583,7 @@ class Conformal(Mechanism):
         mesh); ``"vertex"``: a mesh vertex, then a uniform point of its cell (output resolution = mesh
         spacing). Both are exact for the law they sample.
     n, radius : optional
-        Number of records (default ``len(data)``) and public data-ball radius, for :meth:`utility_bound`.
+        Number of records (default ``len(data)``) and public data-ball radius, for :meth:`paper_theorem_v2`.
     """
 
     name = "conformal"
@@ -842,33 +842,41 @@ class Conformal(Mechanism):
         return self.fields(calibration).vertex_probabilities(center, calibration.noise["lambda_star"])
 
     def utility_bound(self, calibration, center=None):
-        r"""Paper's Theorem V.2, as a bound on :math:`\mathbb{E}\,\mathrm{dist}` via :math:`\mathbb{E}d \le \sqrt{\mathbb{E}d^2}`.
+        r"""Paper's Theorem V.2 with the calibrated sensitivity, as a bound on :math:`\mathbb{E}\,\mathrm{dist}`.
 
-        With the options ``radius`` (public data-ball radius :math:`r`) and ``n``:
+        The theorem's proof gives :math:`\mathbb{E}\,\mathrm{dist}^2 < d(d+1)/(\lambda^{*2}\phi_{\min})`; with
+        :math:`\lambda^* = \varepsilon_{conf}/(2\sqrt{\phi_{\max}}\Delta)` this is
 
-        .. math:: \mathbb{E}\,\mathrm{dist}^2 < \frac{16 d(d+1) r^2}{\varepsilon_{conf}^2 n^2}\frac{\phi_{\max}}{\phi_{\min}}
+        .. math:: \mathbb{E}\,\mathrm{dist}^2 < \frac{4 d(d+1)\Delta^2}{\varepsilon_{conf}^2}\frac{\phi_{\max}}{\phi_{\min}},
 
-        (the paper's statement, which takes :math:`\Delta = 2r/n`); without ``radius``, the step of its
-        proof before that substitution, :math:`\mathbb{E}\,\mathrm{dist}^2 < d(d+1)/(\lambda^{*2}\phi_{\min})`,
-        with the calibrated :math:`\lambda^*`. Both are the paper's bounds for its continuous mechanism
-        (with a Euclidean-like radial law); they are not proven for the discretised sampler.
+        the paper's statement :math:`16d(d+1)r^2\phi_{\max}/(\varepsilon_{conf}^2 n^2\phi_{\min})` with its
+        :math:`\Delta = 2r/n` replaced by the sensitivity actually used (on the sphere the Fréchet-mean
+        sensitivity exceeds :math:`2r/n`, so the literal statement would understate the error; see
+        :meth:`paper_theorem_v2`). Returned via :math:`\mathbb{E}d \le \sqrt{\mathbb{E}d^2}`. It is the paper's
+        bound for its continuous mechanism with a Euclidean-like radial law, not a proven bound for the
+        discretised samplers (the vertex sampler adds the mesh spacing).
 
         Returns
         -------
         float
-            The bound on :math:`\mathbb{E}\,\mathrm{dist}(\eta, Z)`.
         """
         self._check_calibration(calibration)
         fields = calibration.options["fields"]
-        d = _DIM
-        radius = calibration.options.get("radius")
-        if radius is not None:
-            n = calibration.options["n"]
-            eps_conf = calibration.noise["eps_conf"]
-            second = 16.0 * d * (d + 1) * radius**2 * fields.phi_max / (eps_conf**2 * n**2 * fields.phi_min)
-        else:
-            second = d * (d + 1) / (calibration.noise["lambda_star"] ** 2 * fields.phi_min)
+        second = _DIM * (_DIM + 1) / (calibration.noise["lambda_star"] ** 2 * fields.phi_min)
         return float(math.sqrt(second))
+
+    def paper_theorem_v2(self, calibration):
+        r"""The paper's Theorem V.2 verbatim, :math:`\sqrt{16d(d+1)r^2\phi_{\max}/(\varepsilon_{conf}^2n^2\phi_{\min})}`,
+        from the options ``radius`` and ``n`` (``None`` without ``radius``). It assumes :math:`\Delta \le 2r/n`."""
+        self._check_calibration(calibration)
+        radius = calibration.options.get("radius")
+        if radius is None:
+            return None
+        fields = calibration.options["fields"]
+        n = calibration.options["n"]
+        eps_conf = calibration.noise["eps_conf"]
+        d = _DIM
+        return float(math.sqrt(16.0 * d * (d + 1) * radius**2 * fields.phi_max / (eps_conf**2 * n**2 * fields.phi_min)))
 
 
 # ------------------------------------------------------------ cross-check

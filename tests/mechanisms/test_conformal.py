@@ -405,12 +405,17 @@ def test_spd_and_higher_dimensions_unavailable_with_reason():
 def test_utility_bound_formulas(sphere_cal):
     mech = get_mechanism("conformal", S2)
     fields = sphere_cal.options["fields"]
-    lam = sphere_cal.noise["lambda_star"]
-    assert mech.utility_bound(sphere_cal) == pytest.approx(math.sqrt(6.0 / (lam**2 * fields.phi_min)))
+    noise = sphere_cal.noise
+    bound = mech.utility_bound(sphere_cal)
+    assert bound == pytest.approx(math.sqrt(6.0 / (noise["lambda_star"] ** 2 * fields.phi_min)))
+    # Theorem V.2 with Delta in place of 2r/n
+    delta = sphere_cal.sensitivity
+    assert bound == pytest.approx(math.sqrt(24 * delta**2 * fields.phi_max / (noise["eps_conf"] ** 2 * fields.phi_min)))
+    assert mech.paper_theorem_v2(sphere_cal) is None
     cal = mech.calibrate(PureDP(1.0), 0.05, **{**SPHERE_OPTS, "radius": 0.5, "n": 300})
     f = cal.options["fields"]
     expected = math.sqrt(16 * 6 * 0.25 * f.phi_max / (cal.noise["eps_conf"] ** 2 * 300**2 * f.phi_min))
-    assert mech.utility_bound(cal) == pytest.approx(expected)
+    assert mech.paper_theorem_v2(cal) == pytest.approx(expected)
 
 
 def test_utility_bound_holds_empirically():
