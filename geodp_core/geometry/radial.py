@@ -263,6 +263,12 @@ class _LogConcaveLaw:
         if not np.isfinite(self.log_fmax):  # pragma: no cover - defensive
             raise InvalidParameterError("radial density has no finite maximum", param="scale")
         self.left, self.right = self._effective_support()
+        if not self.right > self.left or not np.isfinite(self.log_fmax - _DROP - self.log_fmax):
+            raise InvalidParameterError(
+                "scale is outside the range where this radial law can be computed in double "
+                f"precision (its mode {self.mode:.3g} and log-density {self.log_fmax:.3g} are too large)",
+                param="scale",
+            )
         self._build_quadrature()
         self._build_hull()
 
@@ -549,6 +555,18 @@ class RadialLaw:
                     param="scale",
                 )
         law = _LogConcaveLaw(self.log_unnormalised_density, self._dlogf, self.upper)
+        # log g and log J nearly cancel at a far-away mode (H^d, huge Gaussian scale): refuse
+        # parameters for which the log-density near the mode has rounding error > 1e-6 nats
+        at_mode = np.array([law.mode])
+        magnitude = abs(float(_log_profile(profile, scale, at_mode)[0])) + abs(
+            float(_log_jacobian(space, dim, at_mode)[0])
+        )
+        if magnitude * np.finfo(float).eps > 1e-6:
+            raise InvalidParameterError(
+                f"scale={scale!r} is too large for an accurate {profile} radial law on {space} with "
+                f"dim={dim}: the typical radius {law.mode:.3g} is beyond double precision",
+                param="scale",
+            )
         object.__setattr__(self, "_law", law)
         object.__setattr__(self, "_methods", self._build_methods())
 

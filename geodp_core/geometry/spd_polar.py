@@ -250,6 +250,7 @@ class _EigenRadius:
     """
 
     _N_CELLS = 1024
+    _MAX_CELLS = 65536
 
     def __init__(self, m, profile, scale, method):
         self.m, self.profile, self.scale, self.method = m, profile, scale, method
@@ -277,8 +278,25 @@ class _EigenRadius:
             x = self._fall_point(law, log_max - 70.0)
             if x < cut:
                 cut, tail_law = x, law
-        edges = [np.linspace(0.0, cut, self._N_CELLS + 1)]
-        edges += [np.linspace(0.0, min(law.right, cut), self._N_CELLS + 1) for law in majorants]
+        # 3) refine the grid until the radial envelope accepts >= 80% (or 65536 cells)
+        n_cells = self._N_CELLS
+        self._build_grid(n_cells, cut, tail_law, majorants, upper)
+        while self.log_acceptance < math.log(0.8) and n_cells < self._MAX_CELLS:
+            n_cells *= 4
+            self._build_grid(n_cells, cut, tail_law, majorants, upper)
+        if self.log_acceptance < math.log(MIN_ACCEPTANCE):
+            raise UnavailableError(
+                f"the radial envelope of the SPD({m}) {profile} sampler (method={method!r}) has "
+                f"acceptance {math.exp(self.log_acceptance):.3g} < {MIN_ACCEPTANCE:g} at "
+                f"scale={scale!r}; try method='combined' or a smaller scale",
+                param="scale",
+            )
+
+    def _build_grid(self, n_cells, cut, tail_law, majorants, upper):
+        """Piecewise-constant envelope on ``n_cells`` cells of ``[0, cut]`` plus the tangent tail."""
+        profile, scale, c, q = self.profile, self.scale, self._c, self._q
+        edges = [np.linspace(0.0, cut, n_cells + 1)]
+        edges += [np.linspace(0.0, min(law.right, cut), n_cells + 1) for law in majorants]
         edges = np.concatenate(edges)
         if 0.0 < c / q < cut:
             edges = np.append(edges, c / q)
@@ -309,13 +327,6 @@ class _EigenRadius:
             log_z = special.logsumexp(vals + np.log(half[:, None] * _GL_W[None, :]))
         self.log_normaliser = float(log_z)
         self.log_acceptance = min(self.log_normaliser - self.log_z_envelope, 0.0)
-        if self.log_acceptance < math.log(MIN_ACCEPTANCE):
-            raise UnavailableError(
-                f"the radial envelope of the SPD({m}) {profile} sampler (method={method!r}) has "
-                f"acceptance {math.exp(self.log_acceptance):.3g} < {MIN_ACCEPTANCE:g} at "
-                f"scale={scale!r}; try method='combined' or a smaller scale",
-                param="scale",
-            )
 
     @staticmethod
     def _fall_point(law, level):
