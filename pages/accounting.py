@@ -92,16 +92,26 @@ with tab_convert:
                                                       at_eps)
     if conversions is not None:
         st.subheader(f"{guarantee.describe()} implies")
-        table = pd.DataFrame(conversions).drop(columns=["guarantee"])
-        table["status"] = table["status"].map({"ok": "✅", "unavailable": "⛔ unavailable"})
-        table["verified"] = table["verified"].map({True: "✅ implies()", False: ""})
-        st.dataframe(table.rename(columns={"to": "notion", "theorem": "theorem used / reason"}), hide_index=True,
-                     key="accounting_conversions", width="stretch")
+        with st.container(border=True):
+            for row in conversions:
+                if row["status"] == "ok":
+                    check = " · verified by `implies()`" if row["verified"] else ""
+                    st.markdown(f":material/check_circle: **{row['to']}**: **{row['result']}** — {row['theorem']}{check}")
+                else:
+                    st.markdown(f":material/block: **{row['to']}**: unavailable — {row['theorem']}")
         st.caption("'verified' re-checks each result with geodp_core.privacy.implies (exact comparisons, no tolerance).")
         st.subheader(f"If {guarantee.describe()} is the ONE target of a comparison")
-        st.dataframe(pd.DataFrame(budgets).rename(columns={"note": "conversion used / reason"}), hide_index=True,
-                     key="accounting_budgets", width="stretch")
+        with st.container(border=True):
+            for row in budgets:
+                if row["status"] == "ok":
+                    st.markdown(f":material/check_circle: **{row['family']}**: calibrated to **{row['budget']}**, achieving "
+                                f"{row['achieved']} — {row['note']}")
+                else:
+                    st.markdown(f":material/block: **{row['family']}**: unavailable — {row['note']}")
         st.caption("The native budget each mechanism family is calibrated to (the same helpers the mechanisms call).")
+        with st.expander("As a table"):
+            st.dataframe(pd.DataFrame(conversions).drop(columns=["guarantee"]), hide_index=True,
+                         key="accounting_conversions")
 
 # ------------------------------------------------------------------ profiles and trade-offs
 with tab_curves:

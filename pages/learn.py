@@ -24,21 +24,17 @@ st.subheader("Mechanisms")
 shown = [name for name in CARD_ORDER if _matches(*CARDS[name].values())]
 if not shown:
     st.info(f"No mechanism card mentions “{query}”.")
-for left, right in zip(shown[::2], shown[1::2] + [None]):
-    columns = st.columns(2)
-    for column, name in zip(columns, (left, right)):
-        if name is None:
-            continue
-        card = CARDS[name]
-        with column.container(border=True):
-            st.markdown(f"#### {card['title']}")
-            st.markdown(f":blue-badge[{card['notion']}]")
-            st.markdown(f"**Idea.** {card['idea']}")
-            st.latex(card["formula"])
-            st.markdown(f"**Guarantee.** {card['guarantee']}")
-            st.markdown(f"**Assumptions.** {card['assumptions']}")
-            st.markdown(f"**Sampler.** {card['sampler']}")
-            st.caption(f"Source: {card['source']}")
+for name in shown:
+    card = CARDS[name]
+    with st.container(border=True):
+        st.markdown(f"#### {card['title']}")
+        st.markdown(f":blue-badge[{card['notion']}]")
+        st.markdown(f"**Idea.** {card['idea']}")
+        st.latex(card["formula"])
+        st.markdown(f"**Guarantee.** {card['guarantee']}")
+        st.markdown(f"**Assumptions.** {card['assumptions']}")
+        st.markdown(f"**Sampler.** {card['sampler']}")
+        st.caption(f"Source: {card['source']}")
 
 st.subheader("Honesty labels")
 st.markdown(" ".join(honesty_badge(label) for label in LABEL_STYLE))

@@ -65,7 +65,7 @@ if x_axis == "budget":
     high = controls[1].number_input(f"largest {symbol}", min_value=0.0, value=high_default, format="%.4g",
                                     key=f"curves_{param}_max", help="Right end (← more privacy · more accuracy →).",
                                     **_BIND)
-    count = controls[2].number_input("grid points", min_value=2, max_value=30, value=6, step=1, key="curves_count",
+    count = controls[2].number_input("grid points", min_value=2, max_value=30, value=5, step=1, key="curves_count",
                                      help="Number of log-spaced budgets.", **_BIND)
     grid_args = dict(low=low, high=high, count=int(count), log=True)
 elif x_axis == "n":
@@ -123,7 +123,7 @@ if frame is None:
     st.stop()
 
 if x_axis == "budget":
-    x_label, log_x = f"{symbol} ({notion_label}{fixed})", True
+    x_label, log_x = f"{symbol} · target {notion_label}{fixed}", True
 else:
     x_label, log_x = {"n": ("records n", True), "dim": ("dimension d", False), "spread": ("data spread", False)}[x_axis]
 fig = utility_curve_figure(frame, x_label, log_x=log_x,
@@ -147,7 +147,7 @@ for name in dict.fromkeys(frame["mechanism"]):
         bad = rows[rows["status"] != "ok"]
         if not bad.empty:
             xs = ", ".join(f"{v:g}" for v in bad["value" if "value" in bad.columns else "budget"])
-            st.caption(f"⛔ unavailable at {xs}: {bad['reason'].iloc[0]}")
+            st.caption(f":material/block: unavailable at {xs}: {bad['reason'].iloc[0]}")
 
 download_buttons(
     [

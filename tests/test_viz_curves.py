@@ -57,7 +57,7 @@ def test_utility_curve_figure_traces():
     assert np.allclose(line_a.y, [10.0, 1.0, 0.1]) and np.allclose(dashed[0].y, [20.0, 2.0, 0.2])
     band_a = bands[0]
     assert np.allclose(band_a.y, [10.01, 1.01, 0.11, 0.09, 0.99, 9.99])
-    assert "⛔ C — unavailable" in names
+    assert "× C — unavailable" in names
     assert "D [approximate sampler]" in names
     note = fig.layout.annotations[0].text
     assert "not Hadamard here" in note and "below the privacy floor" in note and "0.1" in note
@@ -157,7 +157,7 @@ def test_heat_eps_vs_t_figure_draws_the_floor():
     assert np.allclose(positive.y, bm_rdp_eps(-1.0, 2.0, 1.0, t), rtol=1e-12)
     assert np.all(np.diff(positive.y) < 0)
     fig = heat_eps_vs_t_figure(curvatures=(-1.0, 0.0, 1.0), eps_target=0.5, n_points=20)
-    assert "below the privacy floor" in fig.layout.annotations[0].text
+    assert "below the privacy floor" in fig.layout.title.text
     assert sum(1 for tr in fig.data if tr.mode == "markers") == 2  # K = -1 and K = 0 reach the target
     with pytest.raises(ValueError, match="alpha"):
         heat_eps_vs_t_figure(alpha=1.0)

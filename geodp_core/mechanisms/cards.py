@@ -21,9 +21,9 @@ CARDS = {
             "mean. The triangle inequality bounds the privacy loss by Δ/σ."
         ),
         formula=(
-            r"p_\eta(y) \propto \exp\!\Big(-\frac{\mathrm{dist}(\eta, y)}{\sigma}\Big), \qquad "
+            r"\begin{gathered}p_\eta(y) \propto \exp\!\Big(-\frac{\mathrm{dist}(\eta, y)}{\sigma}\Big) \\ "
             r"\sigma = \frac{\Delta}{\varepsilon}\ \text{(homogeneous spaces)},\quad \frac{2\Delta}{\varepsilon}\ "
-            r"\text{otherwise}"
+            r"\text{otherwise}\end{gathered}"
         ),
         guarantee=(
             "ε-DP, exact. Other targets through valid conversions of ε-DP: (ε, δ)-DP trivially, μ-GDP with "
@@ -52,9 +52,9 @@ CARDS = {
             "the smallest value whose Gaussian profile δ_μ dominates it."
         ),
         formula=(
-            r"p_\eta(y) \propto \exp\!\Big(-\frac{\mathrm{dist}(\eta, y)^2}{2\sigma^2}\Big),\qquad "
+            r"\begin{gathered}p_\eta(y) \propto \exp\!\Big(-\frac{\mathrm{dist}(\eta, y)^2}{2\sigma^2}\Big) \\ "
             r"\delta(\varepsilon) = \int_A p_{\eta_1} - e^{\varepsilon}\!\int_A p_{\eta_2} \le \delta_\mu(\varepsilon)"
-            r"\ \ \forall \varepsilon \ge 0"
+            r"\ \ \forall \varepsilon \ge 0\end{gathered}"
         ),
         guarantee=(
             "μ-GDP, exact on Sᵈ, Hᵈ, ℝᵈ (μ(σ, Δ) computed by deterministic quadrature in geodesic polar "
@@ -80,8 +80,8 @@ CARDS = {
             "back with exp."
         ),
         formula=(
-            r"\tilde\eta = \exp\big(\log \eta + Z\big),\quad Z \sim N(0, \sigma^2 I_d),\qquad "
-            r"\sigma = \Delta/\mu\ \ \text{or the analytic } (\varepsilon,\delta) \text{ calibration}"
+            r"\begin{gathered}\tilde\eta = \exp\big(\log \eta + Z\big),\quad Z \sim N(0, \sigma^2 I_d) \\ "
+            r"\sigma = \Delta/\mu\ \ \text{or the analytic } (\varepsilon,\delta) \text{ calibration}\end{gathered}"
         ),
         guarantee=(
             "Exact on flat spaces (SPD log-Euclidean, log-Cholesky, ℝᵈ): it is the Euclidean Gaussian mechanism. "
@@ -103,8 +103,9 @@ CARDS = {
             "tangent summary has sensitivity at most Δ and the release is post-processing."
         ),
         formula=(
-            r"\tilde\eta = \mathrm{Exp}_{p_0}\big(\mathrm{Log}_{p_0}\eta + z\big),\quad p(z) \propto e^{-|z|/\sigma},"
-            r"\quad \sigma = \Delta/\varepsilon;\qquad \mathbb{E}\,\mathrm{dist} \le \sigma d + 2\,\mathrm{dist}(p_0, \eta)"
+            r"\begin{gathered}\tilde\eta = \mathrm{Exp}_{p_0}\big(\mathrm{Log}_{p_0}\eta + z\big),\quad "
+            r"p(z) \propto e^{-|z|/\sigma},\quad \sigma = \Delta/\varepsilon \\ "
+            r"\mathbb{E}\,\mathrm{dist} \le \sigma d + 2\,\mathrm{dist}(p_0, \eta)\end{gathered}"
         ),
         guarantee=("ε-DP, exact. Optional two-stage footpoint: spend ε₀ on a coarse private mean used as p₀ and "
                    "compose."),
@@ -120,8 +121,9 @@ CARDS = {
         notion="μ-GDP / (ε, δ) / RDP / zCDP",
         idea="As EWL with Gaussian noise in T_{p₀}M: the Euclidean Gaussian mechanism, wrapped by Exp_{p₀}.",
         formula=(
-            r"\tilde\eta = \mathrm{Exp}_{p_0}\big(\mathrm{Log}_{p_0}\eta + z\big),\quad z \sim N(0, \sigma^2 I_d),"
-            r"\quad \mu = \Delta/\sigma,\quad \varepsilon_{\mathrm{RDP}}(\alpha) = \frac{\alpha\Delta^2}{2\sigma^2}"
+            r"\begin{gathered}\tilde\eta = \mathrm{Exp}_{p_0}\big(\mathrm{Log}_{p_0}\eta + z\big),\quad "
+            r"z \sim N(0, \sigma^2 I_d) \\ "
+            r"\mu = \Delta/\sigma,\quad \varepsilon_{\mathrm{RDP}}(\alpha) = \frac{\alpha\Delta^2}{2\sigma^2}\end{gathered}"
         ),
         guarantee=(
             "Exactly (Δ/σ)-GDP, hence the analytic (ε, δ) calibration, (α, αΔ²/(2σ²))-RDP and Δ²/(2σ²)-zCDP. "
@@ -139,8 +141,9 @@ CARDS = {
             "curvature lower bound Ric ≥ -K controls how fast two heat kernels started Δ apart merge."
         ),
         formula=(
-            r"\varepsilon(\alpha) = \frac{K\alpha\Delta^2}{2(1 - e^{-2Kt})}\ \ \Big(K = 0:\ \frac{\alpha\Delta^2}{4t}\Big),"
-            r"\qquad t = \frac{\log(2\varepsilon) - \log(2\varepsilon - K\alpha\Delta^2)}{2K}"
+            r"\begin{gathered}\varepsilon(\alpha) = \frac{K\alpha\Delta^2}{2(1 - e^{-2Kt})}\ \ "
+            r"\Big(K = 0:\ \frac{\alpha\Delta^2}{4t}\Big) \\ "
+            r"t = \frac{\log(2\varepsilon) - \log(2\varepsilon - K\alpha\Delta^2)}{2K}\end{gathered}"
         ),
         guarantee=(
             "(α, ε)-RDP for every α with ε linear in α, i.e. ρ-zCDP with ρ = KΔ²/(2(1-e^{-2Kt})); (ε, δ) by the "
@@ -165,8 +168,8 @@ CARDS = {
             "contracts, so its privacy budget decays to 0 — no privacy floor, even in negative curvature."
         ),
         formula=(
-            r"dX_t = \lambda\,\mathrm{Log}_{X_t}(o)\,dt + \sqrt2\,dW_t,\qquad "
-            r"t = \frac{\log\big(1 + (\lambda - K)\alpha\Delta^2/(2\varepsilon)\big)}{2(\lambda - K)}"
+            r"\begin{gathered}dX_t = \lambda\,\mathrm{Log}_{X_t}(o)\,dt + \sqrt2\,dW_t \\ "
+            r"t = \frac{\log\big(1 + (\lambda - K)\alpha\Delta^2/(2\varepsilon)\big)}{2(\lambda - K)}\end{gathered}"
         ),
         guarantee=(
             "ρ-zCDP with ρ = (λ-K)Δ²/(2(e^{2(λ-K)t}-1)), so (α, ρα)-RDP for every α and (ε, δ) by conversion. "
@@ -189,9 +192,9 @@ CARDS = {
             "where the data are dense."
         ),
         formula=(
-            r"(-\Delta_g + \upsilon)\,s = \tilde c - \tilde f,\quad \phi = e^{2s},\quad "
+            r"\begin{gathered}(-\Delta_g + \upsilon)\,s = \tilde c - \tilde f,\quad \phi = e^{2s} \\ "
             r"p(z) \propto \exp\!\big(-\lambda^* \rho^*(\eta, z)\big)\,d\mu^*,\quad "
-            r"\lambda^* = \frac{\varepsilon_{\mathrm{conf}}}{2\sqrt{\phi_{\max}}\,\Delta}"
+            r"\lambda^* = \frac{\varepsilon_{\mathrm{conf}}}{2\sqrt{\phi_{\max}}\,\Delta}\end{gathered}"
         ),
         guarantee=(
             "(ε_φ + ε_conf)-DP by composition: ε_φ for the Laplace-sanitised kernel density on a PUBLIC mesh, "
@@ -220,9 +223,10 @@ CARDS = {
             "vector ṽ at p̃."
         ),
         formula=(
-            r"(\tilde p, \cdot) \sim \exp\!\Big(-\frac{\sqrt{|\nabla_p E_\tau|^2 + |\nabla_v E_\tau|^2}}{\sigma_p}\Big),\quad "
+            r"\begin{gathered}(\tilde p, \cdot) \sim \exp\!\Big(-\frac{\sqrt{|\nabla_p E_\tau|^2 + "
+            r"|\nabla_v E_\tau|^2}}{\sigma_p}\Big) \\ "
             r"\tilde v \sim \exp\!\Big(-\frac{|\nabla_v E_\tau(\tilde p, v; D)|}{\sigma_v}\Big),\quad "
-            r"\sigma = \frac{2\Delta}{\varepsilon}"
+            r"\sigma = \frac{2\Delta}{\varepsilon}\end{gathered}"
         ),
         guarantee=(
             "(ε_p + ε_v)-DP by composition, under the sampler's approximation: the chains are Metropolis–Hastings, "
@@ -296,8 +300,8 @@ GLOSSARY = {
         "conversion; where no valid conversion exists the mechanism is shown unavailable with the reason."
     ),
     "Honesty labels": (
-        "Every result carries one: ✅ exact guarantee; ≈ guarantee under an approximate sampler (MCMC, discretised "
-        "diffusion — the approximation is stated); ⚠️ no formal guarantee (a paper baseline); ⛔ unavailable "
+        "Every result carries one: exact guarantee; guarantee under an approximate sampler (MCMC, discretised "
+        "diffusion — the approximation is stated); no formal guarantee (a paper baseline); unavailable "
         "(not Hadamard, below the privacy floor, not normalisable, …, with the reason)."
     ),
 }

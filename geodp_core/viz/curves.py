@@ -97,7 +97,7 @@ def utility_curve_figure(df, x_label, log_x=True, x=None, y_label="mean distance
         Traces per mechanism with at least one available cell: the s.e. band
         (``fill="toself"``, no legend entry), the mean line (legend: title and honesty
         label) and, when the paper gives one, the bound (dashed, same colour). Each
-        mechanism with no available cell gets one legend-only entry "⛔ … unavailable";
+        mechanism with no available cell gets one legend-only entry "× … unavailable";
         the reasons (and the budgets where a mechanism is only partly unavailable) are in
         an annotation under the plot.
     """
@@ -125,9 +125,9 @@ def utility_curve_figure(df, x_label, log_x=True, x=None, y_label="mean distance
         if ok.empty:
             fig.add_trace(go.Scatter(
                 x=[None], y=[None], mode="markers", marker=dict(symbol="x", color=_FALLBACK_COLOR),
-                name=f"⛔ {display} — unavailable", legendgroup=name, showlegend=True,
+                name=f"× {display} — unavailable", legendgroup=name, showlegend=True,
             ))
-            notes.append(f"⛔ <b>{display}</b>: {_short(bad['reason'].iloc[0])}")
+            notes.append(f"× <b>{display}</b>: {_short(bad['reason'].iloc[0])}")
             continue
         xs = ok[x].to_numpy(dtype=float)
         mean = ok["mean"].to_numpy(dtype=float)
@@ -153,7 +153,7 @@ def utility_curve_figure(df, x_label, log_x=True, x=None, y_label="mean distance
             ))
         if not bad.empty:
             where = ", ".join(f"{v:g}" for v in bad[x].astype(float))
-            notes.append(f"⛔ <b>{display}</b> unavailable at {x_label.split(' ')[0]} = {where}: "
+            notes.append(f"× <b>{display}</b> unavailable at {x_label.split(' ')[0]} = {where}: "
                          f"{_short(bad['reason'].iloc[0])}")
 
     fig.update_layout(
@@ -455,10 +455,13 @@ def heat_eps_vs_t_figure(alpha=2.0, sensitivity=1.0, curvatures=(-1.0, 0.0, 1.0)
     times = np.logspace(math.log10(t_min), math.log10(t_max), n_points)
     fig = go.Figure()
     notes = []
+    visible_low = []
     for i, K in enumerate(ks):
         color = _PALETTE[i % len(_PALETTE)]
         eps = bm_rdp_eps(K, alpha, sensitivity, times)
         keep = eps > 0
+        if K >= 0:
+            visible_low.append(float(eps[keep].min()))
         fig.add_trace(go.Scatter(x=times[keep], y=eps[keep], mode="lines", line=dict(color=color, width=2),
                                  name=_curvature_label(K)))
         floor = bm_privacy_floor(K, alpha, sensitivity)
@@ -479,16 +482,23 @@ def heat_eps_vs_t_figure(alpha=2.0, sensitivity=1.0, curvatures=(-1.0, 0.0, 1.0)
     if eps_target is not None:
         fig.add_trace(go.Scatter(x=[times[0], times[-1]], y=[eps_target, eps_target], mode="lines",
                                  line=dict(color="#333", width=1, dash="dot"), name=f"target ε = {eps_target:g}"))
+    # keep the flat / negatively curved curves and the floor readable: the K < 0 curves decay
+    # exponentially and are cut two decades below the lowest of the others
+    y_values = np.concatenate([np.asarray(t.y, dtype=float) for t in fig.data])
+    low = 0.01 * min(visible_low) if visible_low else float(np.min(y_values))
+    title = f"Brownian motion: (α={alpha:g})-RDP budget ε against the diffusion time t (Δ = {sensitivity:g})"
+    if notes:
+        title += "<br><span style='font-size:12px;color:#a00'>" + "<br>".join(notes) + "</span>"
     fig.update_layout(
         **_LAYOUT,
-        title=dict(text=f"Brownian motion: (α={alpha:g})-RDP budget ε against the diffusion time t (Δ = {sensitivity:g})",
-                   x=0.01, font=dict(size=14)),
-        xaxis=dict(title="diffusion time t", type="log"), yaxis=dict(title="ε(α)", type="log", exponentformat="power"),
+        title=dict(text=title, x=0.01, font=dict(size=14)),
+        xaxis=dict(title="diffusion time t", type="log"),
+        yaxis=dict(title="ε(α)", type="log", exponentformat="power",
+                   range=[math.log10(low), math.log10(float(np.max(y_values))) + 0.1]),
         legend=dict(orientation="h", yanchor="top", y=-0.15), height=470 + 20 * len(notes),
     )
     if notes:
-        fig.add_annotation(text="<br>".join(notes), xref="paper", yref="paper", x=0.0, y=1.0, xanchor="left",
-                           yanchor="top", showarrow=False, align="left", font=dict(size=11, color="#a00"))
+        fig.update_layout(margin=dict(l=10, r=10, t=60 + 20 * len(notes), b=10))
     return fig
 
 
