@@ -1,0 +1,254 @@
+"""KNG private geodesic regression: sampler laws (Euclidean limits, uniform limit on TS^2), labels, tau warning,
+recovery at large eps, validation, and an AppTest of the regression page."""
+
+import warnings
+
+import numpy as np
+import pytest
+from scipy import stats
+
+from geodp_core import regression as R
+from geodp_core.data import sample_geodesic_regression
+from geodp_core.exceptions import InvalidParameterError
+from geodp_core.geometry import get_manifold
+from geodp_core.mechanisms import LABEL_APPROXIMATE, LABEL_NO_GUARANTEE, kng_geodesic_regression
+from geodp_core.mechanisms.kng_regression import (
+    RegressionPrivacyWarning,
+    _joint_footpoint_chain,
+    _shooting_chain,
+)
+from geodp_core.privacy import PureDP
+
+SEED = 20261121
+ALPHA = 1e-6  # type-I error of every statistical test in this file
+FAST = dict(burn_in=150, chain_length=150)
+
+
+def _line_data(n=20, noise=0.05, seed=SEED):
+    """Regression data in R^1 (Euclidean limit: ordinary linear regression)."""
+    manifold = get_manifold("euclidean", 1)
+    rng = np.random.default_rng(seed)
+    x, y = sample_geodesic_regression(manifold, np.array([0.3]), np.array([0.8]), n, noise, rng)
+    return manifold, rng, x, y
+
+
+def _sphere_data(n=40, noise=0.02, seed=SEED):
+    manifold = get_manifold("sphere", 2)
+    rng = np.random.default_rng(seed)
+    p0 = manifold.default_center()
+    v0 = np.array([0.6, -0.3, 0.0])
+    x, y = sample_geodesic_regression(manifold, p0, v0, n, noise, rng)
+    return manifold, rng, p0, v0, x, y
+
+
+# ------------------------------------------------------------ sampler laws
+def test_shooting_stage_is_laplace_in_the_euclidean_limit():
+    """R^1, p fixed: grad_v E = S (v - v*) with S = mean x^2, so f_2 is Laplace(v*, sigma/S) (clipping inactive).
+
+    KS test of 1200 independent chain end-points, alpha = 1e-6. Power: a sampler at scale 2 sigma (the
+    rigorous/paper factor) or without the Metropolis correction moves the KS distance to >= 0.12 (p < 1e-15)."""
+    manifold, rng, x, y = _line_data()
+    p = np.full((1200, 1), 0.25)
+    s_xx = np.mean(x * x)
+    v_star = np.sum(x * (y[:, 0] - 0.25)) / np.sum(x * x)
+    sigma = 0.02
+    v, acc, _ = _shooting_chain(manifold, x, y, p, sigma, 5.0, 50.0, np.zeros_like(p), 300, 300, 1.0, rng)
+    assert 0.1 < acc.mean() < 0.7
+    result = stats.kstest(v[:, 0], stats.laplace(loc=v_star, scale=sigma / s_xx).cdf)
+    assert result.pvalue > ALPHA, result
+
+
+def test_joint_footpoint_stage_matches_exact_law_in_the_euclidean_limit():
+    """R^1: g(p, v) = H (theta - theta_hat), H = [[1, m1], [m1, m2]], so H (theta - theta_hat) has density
+    prop. to exp(-|z|/sigma) in R^2 (radius Gamma(2, sigma), uniform angle). Two-sample KS of the footpoint
+    marginal (1200 chains vs 20000 exact draws), alpha = 1e-6. Power: the paper's variant (v held fixed, p ~
+    Laplace(sigma)) has a visibly narrower marginal (KS distance ~0.3)."""
+    manifold, rng, x, y = _line_data()
+    fit = R.fit_geodesic_regression(manifold, x, y)
+    sigma = 0.02
+    m1, m2 = np.mean(x), np.mean(x * x)
+    hess = np.array([[1.0, m1], [m1, m2]])
+    p, v, acc, _ = _joint_footpoint_chain(
+        manifold, x, y, sigma, 5.0, 50.0, np.zeros(1), 50.0, fit.footpoint, fit.shooting_vector,
+        1200, 400, 300, 1.0, rng)
+    assert 0.1 < acc.mean() < 0.7
+    radius = rng.gamma(2.0, sigma, size=20000)
+    angle = rng.uniform(0, 2 * np.pi, size=20000)
+    z = radius[:, None] * np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    exact = fit.footpoint[0] + np.linalg.solve(hess, z.T)[0]
+    result = stats.ks_2samp(p[:, 0], exact)
+    assert result.pvalue > ALPHA, result
+    exact_v = fit.shooting_vector[0] + np.linalg.solve(hess, z.T)[1]
+    assert stats.ks_2samp(v[:, 0], exact_v).pvalue > ALPHA
+
+
+def test_tangent_bundle_chain_is_uniform_for_a_flat_target():
+    """sigma -> inf: the target is uniform on S^2 x {|v| <= 1} (Liouville measure), so p_z ~ U(-1, 1) and
+    |v|^2 ~ U(0, 1) (Archimedes). KS tests (alpha = 1e-6) of 800 chains; power against a proposal that is not
+    volume-symmetric (e.g. a missing transport of v, or Exp replaced by a chart step)."""
+    manifold, rng, p0, v0, x, y = _sphere_data(n=5)
+    p, v, _, _ = _joint_footpoint_chain(
+        manifold, x, y, 1e12, None, 1.0, p0, None, p0, np.zeros(3), 800, 150, 50, 1.0, rng)
+    assert stats.kstest(p[:, 2], stats.uniform(-1, 2).cdf).pvalue > ALPHA
+    assert stats.kstest(np.sum(v * v, axis=1), stats.uniform(0, 1).cdf).pvalue > ALPHA
+    np.testing.assert_allclose(np.sum(v * p, axis=1), 0.0, atol=1e-9)  # v stays tangent at p
+
+
+# ------------------------------------------------------------ the mechanism
+def test_defaults_label_guarantee_shapes_and_notes():
+    manifold, rng, p0, v0, x, y = _sphere_data()
+    result = kng_geodesic_regression(manifold, x, y, 1.0, 0.5, 0.2, rng, n_releases=3, data_radius=1.0, **FAST)
+    assert result.label == LABEL_APPROXIMATE
+    assert result.guarantee == PureDP(1.5)
+    assert result.footpoints.shape == (3, 3) and result.shooting_vectors.shape == (3, 3)
+    assert manifold.belongs(result.footpoints).all()
+    np.testing.assert_allclose(np.sum(result.footpoints * result.shooting_vectors, axis=1), 0.0, atol=1e-9)
+    assert (np.linalg.norm(result.shooting_vectors, axis=1) <= result.max_speed).all()
+    assert result.max_speed == pytest.approx(2 * (1.0 + 0.2)) and result.footpoint_radius == pytest.approx(1.2)
+    # rigorous scales: sigma = 2 Delta / eps with Delta_v = 2 tau / n, Delta_(p,v) = sqrt(2) 2 tau / n on S^2
+    n = len(x)
+    assert result.sigma_shooting == pytest.approx(2 * (2 * 0.2 / n) / 0.5)
+    assert result.sigma_footpoint == pytest.approx(2 * np.sqrt(2) * (2 * 0.2 / n) / 1.0)
+    assert result.diagnostics["chain_length"] == 150 and result.diagnostics["burn_in"] == 150
+    assert any("burn-in 150 + 150 steps" in note for note in result.notes)
+    assert result.warnings == ()
+    assert result.footpoint.shape == (3,) and result.nonprivate[0].shape == (3,)
+
+
+@pytest.mark.parametrize(
+    "options, fragment",
+    [
+        (dict(scale_convention="paper"), "sigma = Delta/eps"),
+        (dict(footpoint_velocity="nonprivate"), "v_hat"),
+        (dict(clip_residuals=False), "unclipped"),
+        (dict(x_range="data"), "min/max"),
+        (dict(tau="data"), "read from the data"),
+    ],
+)
+def test_paper_options_are_labelled_no_guarantee(options, fragment):
+    manifold, rng, p0, v0, x, y = _sphere_data()
+    tau = options.pop("tau", 0.2)
+    result = kng_geodesic_regression(manifold, x, y, 1.0, 1.0, tau, rng, data_radius=1.0, **options, **FAST)
+    assert result.label == LABEL_NO_GUARANTEE
+    assert any(note.startswith("NOT DP") and fragment in note for note in result.notes)
+
+
+def test_paper_scale_halves_sigma():
+    manifold, rng, p0, v0, x, y = _sphere_data()
+    kwargs = dict(data_radius=1.0, footpoint_velocity="nonprivate", **FAST)
+    rigorous = kng_geodesic_regression(manifold, x, y, 1.0, 1.0, 0.2, rng, **kwargs)
+    paper = kng_geodesic_regression(manifold, x, y, 1.0, 1.0, 0.2, rng, scale_convention="paper", **kwargs)
+    assert paper.sigma_footpoint == pytest.approx(rigorous.sigma_footpoint / 2)
+    assert paper.sigma_shooting == pytest.approx(2 * 0.2 / len(x) / 1.0)  # the paper's Delta/eps
+
+
+def test_tau_warning_fires_when_residuals_exceed_tau():
+    manifold, rng, p0, v0, x, y = _sphere_data(noise=0.1)
+    with pytest.warns(RegressionPrivacyWarning, match="tau"):
+        result = kng_geodesic_regression(manifold, x, y, 1.0, 1.0, 0.01, rng, data_radius=1.0, **FAST)
+    assert any("> tau" in w for w in result.warnings)
+    with pytest.warns(RegressionPrivacyWarning, match="VOID"):
+        kng_geodesic_regression(manifold, x, y, 1.0, 1.0, 0.01, rng, data_radius=1.0, clip_residuals=False, **FAST)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", RegressionPrivacyWarning)
+        quiet = kng_geodesic_regression(manifold, x, y, 1.0, 1.0, 2.0, rng, data_radius=1.0, **FAST)
+    assert quiet.warnings == ()
+
+
+def test_fit_outside_public_domain_warns():
+    manifold, rng, p0, v0, x, y = _sphere_data()
+    with pytest.warns(RegressionPrivacyWarning, match="outside the public domain"):
+        kng_geodesic_regression(manifold, x, y, 1.0, 1.0, 0.2, rng, max_speed=0.3, **FAST)
+
+
+@pytest.mark.parametrize("args", [("sphere", 2), ("spd", 2, "affine")], ids=["S2", "SPD2"])
+def test_large_eps_recovers_the_geodesic(args):
+    """eps_p = eps_v = 2000: the private fit is close to the truth and to the non-private fit."""
+    manifold = get_manifold(*args)
+    rng = np.random.default_rng(SEED)
+    p0 = manifold.default_center()
+    v0 = manifold.from_frame(p0, np.array([0.5, -0.4, 0.3][: manifold.dim]))
+    x, y = sample_geodesic_regression(manifold, p0, v0, 60, 0.01, rng)
+    result = kng_geodesic_regression(manifold, x, y, 2000.0, 2000.0, 0.2, rng, n_releases=2, data_radius=1.0, **FAST)
+    assert result.label == LABEL_APPROXIMATE
+    grid = np.linspace(0, 1, 11)
+    truth = R.predict(manifold, p0, v0, grid)
+    private = R.predict(manifold, result.footpoints, result.shooting_vectors, grid)
+    assert float(np.max(manifold.dist(private, truth[None]))) < 0.05
+    mspe = R.mean_squared_prediction_error(manifold, result.footpoints, result.shooting_vectors, x, y)
+    mspe_hat = R.mean_squared_prediction_error(manifold, *result.nonprivate, x, y)
+    assert (mspe < 1.5 * mspe_hat + 1e-4).all()
+
+
+def test_spd_requires_public_data_radius_and_uses_paper_sensitivity():
+    manifold = get_manifold("spd", 2)
+    rng = np.random.default_rng(SEED)
+    p0 = manifold.default_center()
+    x, y = sample_geodesic_regression(manifold, p0, np.diag([0.3, -0.2]), 30, 0.01, rng)
+    with pytest.raises(InvalidParameterError, match="data_radius") as info:
+        kng_geodesic_regression(manifold, x, y, 1.0, 1.0, 0.1, rng, **FAST)
+    assert info.value.param == "data_radius"
+    result = kng_geodesic_regression(manifold, x, y, 1.0, 1.0, 0.1, rng, data_radius=0.5,
+                                     footpoint_velocity="nonprivate", **FAST)
+    paper = R.paper_sensitivities(30, 0.1, -0.5, 0.5)
+    assert result.sensitivity_footpoint == pytest.approx(paper["footpoint"])
+    assert result.sensitivity_shooting == pytest.approx(paper["shooting_appendix"])
+    assert (manifold.norm(result.footpoints, result.shooting_vectors) <= result.max_speed).all()
+    assert (manifold.dist(p0, result.footpoints) <= result.footpoint_radius).all()
+
+
+@pytest.mark.parametrize(
+    "kwargs, param",
+    [
+        (dict(eps_p=0.0), "eps_p"),
+        (dict(eps_p=-1.0), "eps_p"),
+        (dict(eps_v=np.nan), "eps_v"),
+        (dict(tau=0.0), "tau"),
+        (dict(tau=-0.5), "tau"),
+        (dict(tau="max"), "tau"),
+        (dict(tau=True), "tau"),
+        (dict(x_shift=0.5), "x"),
+        (dict(x_range=(1.0, 0.0)), "x_range"),
+        (dict(x_range=(0.0,)), "x_range"),
+        (dict(n_releases=0), "n_releases"),
+        (dict(chain_length=0), "chain_length"),
+        (dict(burn_in=-1), "burn_in"),
+        (dict(step_scale=0.0), "step_scale"),
+        (dict(footpoint_velocity="fixed"), "footpoint_velocity"),
+        (dict(scale_convention="loose"), "scale_convention"),
+        (dict(clip_residuals="yes"), "clip_residuals"),
+        (dict(init="random"), "init"),
+        (dict(max_speed=4.0), "max_speed"),
+        (dict(center=np.array([0.0, 0.0, 2.0])), "center"),
+        (dict(colour="red"), "colour"),
+        (dict(rng=None), "rng"),
+    ],
+)
+def test_validation_names_the_parameter(kwargs, param):
+    manifold, rng, p0, v0, x, y = _sphere_data(n=10)
+    args = dict(eps_p=1.0, eps_v=1.0, tau=0.2, rng=rng)
+    shift = kwargs.pop("x_shift", 0.0)
+    args.update({k: kwargs.pop(k) for k in list(kwargs) if k in args})
+    with pytest.raises(InvalidParameterError) as info:
+        kng_geodesic_regression(manifold, x + shift, y, args["eps_p"], args["eps_v"], args["tau"], args["rng"],
+                                **{**FAST, **kwargs})
+    assert info.value.param == param
+    assert param in str(info.value)
+
+
+def test_bad_data_rejected():
+    manifold, rng, p0, v0, x, y = _sphere_data(n=10)
+    with pytest.raises(InvalidParameterError, match="y"):
+        kng_geodesic_regression(manifold, x[:1], y[:1], 1.0, 1.0, 0.2, rng)
+    with pytest.raises(InvalidParameterError, match="y"):
+        kng_geodesic_regression(manifold, x, 2 * y, 1.0, 1.0, 0.2, rng)
+    with pytest.raises(InvalidParameterError, match="x"):
+        kng_geodesic_regression(manifold, x[:-1], y, 1.0, 1.0, 0.2, rng)
+
+
+def test_reproducible_with_seed():
+    manifold, _, p0, v0, x, y = _sphere_data(n=10)
+    a = kng_geodesic_regression(manifold, x, y, 1.0, 1.0, 0.2, 7, **FAST)
+    b = kng_geodesic_regression(manifold, x, y, 1.0, 1.0, 0.2, 7, **FAST)
+    np.testing.assert_array_equal(a.footpoints, b.footpoints)
+    np.testing.assert_array_equal(a.shooting_vectors, b.shooting_vectors)
