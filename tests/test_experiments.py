@@ -31,12 +31,12 @@ Z_ONE_SIDED = 4.753  # P(Z > 4.753) = 1e-6
 Z_TWO_SIDED = 4.892  # P(|Z| > 4.892) = 1e-6
 
 RL = "riemannian_laplace"
-SPHERE = Scenario(mechanisms=(RL,))
+SPHERE = Scenario(mechanisms=(RL,), notion="pure_dp")  # explicit: independent of the Scenario defaults
 
 
 # ----------------------------------------------------------------------------- utility_curve
 def test_curve_shape_and_columns():
-    scenario = Scenario(mechanisms=(RL, "riemannian_gaussian"))
+    scenario = SPHERE.with_changes(mechanisms=(RL, "riemannian_gaussian"))
     frame = utility_curve(scenario, [0.5, 2.0, 8.0], 20)
     assert isinstance(frame, pd.DataFrame)
     assert list(frame.columns) == list(CURVE_COLUMNS)
@@ -72,7 +72,8 @@ def test_euclidean_laplace_matches_closed_form():
     Two-sided z-test, alpha = 1e-6. Power against: a missing factor (e.g. 2 Delta/eps on a
     homogeneous space, or the radius law Gamma(1) instead of Gamma(d)).
     """
-    scenario = Scenario(manifold="euclidean", dim=3, data="wrapped_normal", radius=1.0, mechanisms=(RL,))
+    scenario = Scenario(manifold="euclidean", dim=3, data="wrapped_normal", radius=1.0, mechanisms=(RL,),
+                        notion="pure_dp")
     frame = utility_curve(scenario, [1.0], 4000)
     row = frame.iloc[0]
     expected = 3 * row["sensitivity"] / 1.0
@@ -101,7 +102,7 @@ def test_same_dataset_and_sensitivity_as_the_explorer():
 
 
 def test_unavailable_mechanisms_are_reported_with_reason():
-    scenario = Scenario(mechanisms=("ew_laplace", "riemannian_gaussian", RL))
+    scenario = SPHERE.with_changes(mechanisms=("ew_laplace", "riemannian_gaussian", RL))
     frame = utility_curve(scenario, [1.0, 4.0], 10)
     ew = frame[frame["mechanism"] == "ew_laplace"]
     assert (ew["status"] == "unavailable").all() and (ew["label"] == "unavailable").all()
@@ -118,7 +119,8 @@ def test_paper_bounds_recorded_and_not_beaten():
 
     Power against: a bound evaluated at the wrong sigma (e.g. Delta instead of Delta/eps).
     """
-    scenario = Scenario(manifold="hyperbolic", dim=2, data="uniform_ball", radius=1.0, mechanisms=("ew_laplace",))
+    scenario = Scenario(manifold="hyperbolic", dim=2, data="uniform_ball", radius=1.0, mechanisms=("ew_laplace",),
+                        notion="pure_dp")
     frame = utility_curve(scenario, [0.5, 5.0], 1000)
     assert frame["bound"].notna().all()
     z = (frame["mean"] - frame["bound"]) / frame["se"]
