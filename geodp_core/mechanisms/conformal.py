@@ -185,7 +185,7 @@ def _probe_set(mesh, bandwidth):
     cover = mesh.domain_radius + bandwidth
     area = 2.0 * math.pi * (math.cosh(cover) - 1.0)
     floor = math.sqrt(2.0 * area / (math.sqrt(3.0) * _MAX_PROBES))
-    spacing = max(math.sqrt(3.0) * target, floor)
+    spacing = max(math.sqrt(3.0) * target / 1.4, floor)  # ring meshes have delta ~ 1.4 spacing / sqrt(3)
     points, delta = hyperbolic_ball_covering_set(cover, spacing)
     if delta > 1.05 * target and spacing > floor:  # one correction step towards the target
         spacing = max(spacing * target / delta, floor)
