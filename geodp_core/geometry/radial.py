@@ -525,6 +525,12 @@ class RadialLaw:
         Piecewise-exponential envelope made of tangents of the concave
         :math:`\log(gJ)`; acceptance typically above 0.9 (computed exactly).
 
+    Typical exact rates: ``S^2`` Laplace ``s = 0.3``: euclidean_envelope 0.92, hull 0.99;
+    ``S^2`` Laplace ``s = 50``: uniform_envelope 0.64, euclidean_envelope 8e-4, hull 0.98;
+    ``H^3`` Laplace ``s = 0.45``: gamma_tilted 0.005, hull 0.996; ``H^2`` Gaussian ``s = 0.3``:
+    chi_tilted 1.0, shifted_normal 0.24; ``s = 2``: shifted_normal 0.95. The default method's
+    rate was >= 0.977 over ``d`` in {1, 2, 3, 7, 30, 200} and ``scale`` in [1e-8, 1e4].
+
     A method whose acceptance rate is below ``MIN_ACCEPTANCE = 1e-3`` raises
     :class:`~geodp_core.exceptions.UnavailableError` instead of running.
     """
