@@ -68,6 +68,8 @@ if x_axis == "budget":
     count = controls[2].number_input("grid points", min_value=2, max_value=30, value=5, step=1, key="curves_count",
                                      help="Number of log-spaced budgets.", **_BIND)
     grid_args = dict(low=low, high=high, count=int(count), log=True)
+    if param == "eps" and high > 10:
+        grid_slot.warning(f"ε up to {high:g} includes very weak guarantees (e^ε ≈ {np.exp(min(high, 700.0)):.3g}).")
 elif x_axis == "n":
     low = controls[0].number_input("smallest n", min_value=2, max_value=100_000, value=20, step=10,
                                    key="curves_n_min", help="Fewest records (log-spaced grid).", **_BIND)
