@@ -25,7 +25,7 @@ def _texts(at):
 
 # ----------------------------------------------------------------------------- utility curves
 def test_curves_default_run():
-    at = _page("pages/utility_curves.py", {"curves_reps": "30", "curves_count": "3"}).run()
+    at = _page("pages/utility_curves.py", {"curves_reps": "30", "curves_count": "2"}).run()
     assert not at.exception, at.exception
     assert at.title[0].value == "Utility curves"
     assert "ONE target for every mechanism" in _texts(at)
