@@ -58,9 +58,9 @@ with controls:
         "Release sampler", ["continuous", "vertex"], key="conformal_sampler", horizontal=True,
         help="continuous: exact rejection sampler; vertex: a mesh vertex then a uniform point of its cell.",
     )
-    domain_radius = 2.0
+    domain_radius = 1.5
     if space == "hyperbolic":
-        domain_radius = st.number_input("Domain radius R (H²)", min_value=0.3, max_value=4.0, value=2.0, step=0.1,
+        domain_radius = st.number_input("Domain radius R (H²)", min_value=0.3, max_value=4.0, value=1.5, step=0.1,
                                         key="conformal_domain", help="Public geodesic ball B(o, R) that is meshed.")
     n_releases = st.slider("Releases to draw", 1, 500, 100, key="conformal_releases",
                            help="Many draws show the law; each released point costs another ε_conf.")

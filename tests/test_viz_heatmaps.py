@@ -139,6 +139,7 @@ class TestConformalLabPage:
 
     def test_hyperbolic_and_the_knn_variant(self):
         at = _lab().run()
+        at.slider(key="conformal_mesh").set_value(200)
         at.radio(key="conformal_space").set_value("hyperbolic").run()
         assert not at.exception and not at.error
         at.radio(key="conformal_laplacian").set_value("knn_data").run()

@@ -393,22 +393,19 @@ class TriangleMesh:
         if self.kind == "sphere":
             return np.ones(len(points), dtype=bool)
         disk = self.manifold.to_poincare(self.to_reference(points))
-        return _delaunay_of(self.reference_coords).find_simplex(disk) >= 0
+        normals, offsets = self._hull_equations
+        return np.all(disk @ normals.T + offsets <= 1e-12, axis=1)
+
+    @functools.cached_property
+    def _hull_equations(self):
+        """Half-planes of the convex domain polygon (the union of the Delaunay triangles)."""
+        equations = ConvexHull(self.reference_coords).equations
+        return equations[:, :2], equations[:, 2]
 
 
 def _lorentz_inverse(boost):
     signature = np.diag([-1.0, 1.0, 1.0])
     return signature @ boost.T @ signature
-
-
-@functools.lru_cache(maxsize=8)
-def _delaunay_cached(key):
-    return Delaunay(np.frombuffer(key[0]).reshape(key[1]))
-
-
-def _delaunay_of(coords):
-    coords = np.ascontiguousarray(coords, dtype=float)
-    return _delaunay_cached((coords.tobytes(), coords.shape))
 
 
 def _freeze(*arrays):

@@ -302,7 +302,7 @@ def test_continuous_sampler_matches_its_density_with_varying_phi(sphere_cal):
     lam = 4.0
     eta = point_near(S2, NORTH, [0.3, 0.1])
     z = fields.sample_continuous(eta, lam, 20_000, np.random.default_rng(10))
-    grid = fibonacci_sphere(400_000)  # equal-area quadrature nodes
+    grid = fibonacci_sphere(200_000)  # equal-area quadrature nodes
     logp = fields.log_density(eta, grid, lam)
     weights = np.exp(logp - logp.max())
     weights /= weights.sum()
@@ -356,7 +356,7 @@ def test_mcmc_cross_check_agrees_with_the_exact_sampler(sphere_cal):
     mech = get_mechanism("conformal", S2)
     eta = point_near(S2, NORTH, [0.1, 0.0])
     exact = S2.dist(eta, mech.sample(eta, sphere_cal, 4000, np.random.default_rng(1))).mean()
-    result = conformal_mcmc(mech, eta, sphere_cal, 2000, np.random.default_rng(2), n_steps=200, burn_in=200)
+    result = conformal_mcmc(mech, eta, sphere_cal, 2000, np.random.default_rng(2), n_steps=150, burn_in=150)
     approx = S2.dist(eta, result.samples).mean()
     assert abs(approx - exact) < 0.1 * exact
 
