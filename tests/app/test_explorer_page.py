@@ -1,19 +1,37 @@
 """AppTest of the Explorer page: defaults, every manifold x mechanism, error paths."""
 
+from pathlib import Path
+
 import pytest
 from streamlit.testing.v1 import AppTest
 
 from geodp_core.mechanisms import MECHANISM_NAMES
 
-TIMEOUT = 90
+TIMEOUT = 120
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
 def _explorer(query=None):
-    at = AppTest.from_file("app.py", default_timeout=TIMEOUT)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     if query:
         at.query_params.update(query)
     at.switch_page("pages/explorer.py")
     return at
+
+
+def _configure(at, config):
+    """Set sidebar widgets in dependency order (manifold first: it changes the other controls)."""
+    at.selectbox(key="manifold").set_value(config["manifold"]).run()
+    at.number_input(key="dim").set_value(config["dim"]).run()
+    if "metric" in config:
+        at.selectbox(key="metric").set_value(config["metric"]).run()
+    at.selectbox(key="data").set_value(config["data"])
+    if "radius" in config:
+        at.slider(key="radius").set_value(config["radius"])
+    at.number_input(key="n").set_value(40)
+    at.number_input(key="n_releases").set_value(20)
+    at.multiselect(key="mechanisms").set_value(list(MECHANISM_NAMES))
+    return at.run()
 
 
 def _texts(at):
@@ -45,19 +63,17 @@ CONFIGS = [
 @pytest.mark.parametrize("config", CONFIGS, ids=lambda c: f"{c['manifold']}{c['dim']}{c.get('metric', '')}")
 def test_every_mechanism_on_every_manifold(config):
     """All mechanisms selected at once: each is either released or shown unavailable with its reason."""
-    query = {k: str(v) for k, v in config.items()}
-    query["mechanisms"] = ",".join(MECHANISM_NAMES)
-    query["n_releases"] = "20"
-    query["n"] = "40"
-    at = _explorer(query).run()
+    at = _configure(_explorer().run(), config)
     assert not at.exception, at.exception
+    assert at.selectbox(key="manifold").value == config["manifold"]
+    assert not at.error, [e.value for e in at.error]
     text = _texts(at)
-    assert "unavailable" in text or "exact guarantee" in text
-    for name in MECHANISM_NAMES:
-        # every selected mechanism has a card (title shown in bold) — never silently dropped
-        assert at.session_state["mechanisms"] and name in at.session_state["mechanisms"]
+    # every selected mechanism has a card with an honesty label or its reason — never silently dropped
     n_cards = sum(1 for m in at.markdown if m.value.startswith("**"))
     assert n_cards >= len(MECHANISM_NAMES)
+    assert "exact guarantee" in text or "approximate sampler" in text
+    if config["manifold"] == "sphere":
+        assert "Hadamard" in text  # EW / Langevin unavailable on the sphere, with the reason
 
 
 def test_widget_change_updates_target():
@@ -82,14 +98,30 @@ def test_radius_beyond_rstar_in_url_is_not_a_crash():
 
 
 def test_upload_bad_file_shows_error_and_keeps_settings():
-    at = _explorer({"data": "upload", "manifold": "sphere"}).run()
-    assert not at.exception
+    at = _explorer().run()
+    at.slider(key="spread").set_value(0.4)
+    at.selectbox(key="data").set_value("upload").run()
     assert any("Upload a file" in i.value for i in at.info)
+    bad = b"lat,lon\n10,20\nabc,30\n"
+    at.file_uploader(key="upload_file").set_value(("mine.csv", bad, "text/csv")).run()
+    assert not at.exception
+    assert at.error and "mine.csv" in at.error[0].value
+    assert at.slider(key="spread").value == 0.4  # the user's settings survive
+
+
+def test_upload_good_file_is_used():
+    at = _explorer().run()
+    at.selectbox(key="data").set_value("upload").run()
+    good = b"lat,lon\n80,0\n85,90\n82,180\n88,-90\n84,45\n"
+    at.file_uploader(key="upload_file").set_value(("cities.csv", good, "text/csv")).run()
+    assert not at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert any("5 points" in s.value for s in at.success)
+    assert any(m.label == "Records n" and m.value == "5" for m in at.metric)
 
 
 def test_scenario_json_download_matches_state():
-    at = _explorer({"manifold": "hyperbolic", "data": "uniform_ball", "radius": "1.0",
-                    "mechanisms": "ew_laplace,riemannian_laplace"}).run()
+    at = _configure(_explorer().run(), dict(manifold="hyperbolic", dim=2, data="uniform_ball", radius=1.0))
     assert not at.exception
     buttons = {b.label: b for b in at.get("download_button")}
     assert "Scenario JSON" in buttons
