@@ -252,3 +252,36 @@ def test_reproducible_with_seed():
     b = kng_geodesic_regression(manifold, x, y, 1.0, 1.0, 0.2, 7, **FAST)
     np.testing.assert_array_equal(a.footpoints, b.footpoints)
     np.testing.assert_array_equal(a.shooting_vectors, b.shooting_vectors)
+
+
+# ------------------------------------------------------------ the page
+def _regression_page():
+    from pathlib import Path
+
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=60)
+    at.switch_page("pages/regression.py")
+    return at
+
+
+def _texts(at):
+    return "\n".join(str(m.value) for m in list(at.markdown) + list(at.error) + list(at.warning))
+
+
+def test_regression_page_runs_and_handles_errors():
+    at = _regression_page().run()
+    assert not at.exception, at.exception
+    at.select_slider(key="regression_chain").set_value(200).run()
+    assert not at.exception, at.exception
+    assert at.title[0].value == "Geodesic regression"
+    assert "approximate sampler" in _texts(at)
+    at.radio(key="regression_space").set_value("spd").run()
+    assert not at.exception, at.exception
+    assert not at.error
+    at.number_input(key="regression_tau").set_value(0.0).run()  # tau must be > 0: shown beside the controls
+    assert not at.exception
+    assert at.error and "tau" in at.error[0].value
+    at.number_input(key="regression_tau").set_value(0.01).run()  # residuals exceed tau: warning
+    assert not at.exception and not at.error
+    assert any("> tau" in w.value for w in at.warning)

@@ -1,0 +1,170 @@
+"""Plotly figures for geodesic regression: data and fitted geodesics (no Streamlit here).
+
+- ``S^2``: a 3D sphere, data coloured by the covariate, each fit a geodesic curve ``t -> Exp(p, t v)``;
+- ``H^2``: the same in the Poincaré disk;
+- ``SPD(2)``: ellipses ``{z : z^T P^{-1} z = 1}`` of each fit's predictions at a few covariates, side by side
+  (the DP-regression paper's Figure 8 view).
+
+A fit is a mapping with keys ``name``, ``footpoint``, ``shooting_vector`` and optional ``color``, ``dash``,
+``width``. Conventions (camera presets, data colour) follow :mod:`geodp_core.viz.scene`.
+"""
+
+import numpy as np
+import plotly.graph_objects as go
+
+from geodp_core.exceptions import InvalidParameterError
+from geodp_core.regression import predict
+from geodp_core.viz.scene import CAMERA_PRESETS, DATA_COLOR
+
+__all__ = ["FIT_COLORS", "regression_figure", "mspe_figure", "private_fit_colors"]
+
+FIT_COLORS = {"truth": "black", "nonprivate": "goldenrod"}
+_PRIVATE_PALETTE = ["#d62728", "#9467bd", "#1f77b4", "#2ca02c", "#ff7f0e", "#e377c2", "#17becf", "#8c564b"]
+
+
+def private_fit_colors(count):
+    """Distinct colours for ``count`` private fits."""
+    return [_PRIVATE_PALETTE[i % len(_PRIVATE_PALETTE)] for i in range(count)]
+
+
+def _curve(manifold, fit, n_points):
+    t = np.linspace(0.0, 1.0, n_points)
+    return predict(manifold, fit["footpoint"], fit["shooting_vector"], t)
+
+
+def _line_style(fit):
+    return dict(color=fit.get("color", "#333"), width=fit.get("width", 4), dash=fit.get("dash", "solid"))
+
+
+def _sphere(manifold, x, y, fits, camera, n_points):
+    u, v = np.mgrid[0 : 2 * np.pi : 60j, 0 : np.pi : 30j]
+    fig = go.Figure()
+    fig.add_trace(go.Surface(x=np.cos(u) * np.sin(v), y=np.sin(u) * np.sin(v), z=np.cos(v), opacity=0.18,
+                             showscale=False, colorscale=[[0, "#c8d7ea"], [1, "#c8d7ea"]], hoverinfo="skip",
+                             name="S²"))
+    fig.add_trace(go.Scatter3d(
+        x=y[:, 0], y=y[:, 1], z=y[:, 2], mode="markers", name=f"data (n={len(y)}), colour = covariate x",
+        marker=dict(size=3, color=x, colorscale="Greys", cmin=-0.3, cmax=1.0, line=dict(width=0)),
+    ))
+    for fit in fits:
+        curve = _curve(manifold, fit, n_points)
+        fig.add_trace(go.Scatter3d(x=curve[:, 0], y=curve[:, 1], z=curve[:, 2], mode="lines", name=fit["name"],
+                                   line=_line_style(fit)))
+        p = np.asarray(fit["footpoint"])
+        fig.add_trace(go.Scatter3d(x=[p[0]], y=[p[1]], z=[p[2]], mode="markers", showlegend=False,
+                                   marker=dict(size=4, color=fit.get("color", "#333")), hoverinfo="skip"))
+    axis = dict(visible=False, range=[-1.05, 1.05])
+    if camera == "data":  # look at the data from outside, along their mean direction
+        direction = np.mean(y, axis=0)
+        direction = direction / max(np.linalg.norm(direction), 1e-12) * 1.3
+        view = dict(eye=dict(x=direction[0], y=direction[1], z=direction[2]))
+    else:
+        view = CAMERA_PRESETS.get(camera)
+    fig.update_layout(scene=dict(xaxis=axis, yaxis=axis, zaxis=axis, aspectmode="cube", camera=view),
+                      uirevision=camera)
+    return fig
+
+
+def _disk(manifold, x, y, fits, n_points):
+    fig = go.Figure()
+    t = np.linspace(0, 2 * np.pi, 361)
+    fig.add_trace(go.Scatter(x=np.cos(t), y=np.sin(t), mode="lines", line=dict(color="black", width=1.5),
+                             name="boundary at infinity", hoverinfo="skip"))
+    d = manifold.to_poincare(y)
+    fig.add_trace(go.Scatter(x=d[:, 0], y=d[:, 1], mode="markers", name=f"data (n={len(y)}), colour = covariate x",
+                             marker=dict(size=5, color=x, colorscale="Greys", cmin=-0.3, cmax=1.0)))
+    for fit in fits:
+        curve = manifold.to_poincare(_curve(manifold, fit, n_points))
+        fig.add_trace(go.Scatter(x=curve[:, 0], y=curve[:, 1], mode="lines", name=fit["name"],
+                                 line=_line_style(fit)))
+    fig.update_xaxes(range=[-1.05, 1.05], visible=False)
+    fig.update_yaxes(range=[-1.05, 1.05], visible=False, scaleanchor="x", scaleratio=1)
+    return fig
+
+
+def _ellipse(matrix, n_points=60):
+    t = np.linspace(0, 2 * np.pi, n_points)
+    eigvals, eigvecs = np.linalg.eigh(matrix)
+    return eigvecs @ (np.sqrt(eigvals)[:, None] * np.stack([np.cos(t), np.sin(t)]))
+
+
+def _spd_ellipses(manifold, x, y, fits, n_columns):
+    grid = np.linspace(0.0, 1.0, n_columns)
+    predictions = [predict(manifold, f["footpoint"], f["shooting_vector"], grid) for f in fits]
+    sizes = [np.sqrt(np.linalg.eigvalsh(pred).max()) for pred in predictions]
+    spacing = 2.4 * max(sizes + [np.sqrt(np.linalg.eigvalsh(y).max())])
+    fig = go.Figure()
+    # data: each response drawn at its covariate's column position (thin, grey)
+    xs, ys = [], []
+    for xi, yi in zip(x, y):
+        e = _ellipse(yi)
+        xs += list(e[0] + xi * (n_columns - 1) * spacing) + [None]
+        ys += list(e[1]) + [None]
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=DATA_COLOR, width=0.6), opacity=0.35,
+                             name=f"data (n={len(y)}) at their covariate"))
+    for fit, pred in zip(fits, predictions):
+        xs, ys = [], []
+        for j, mat in enumerate(pred):
+            e = _ellipse(mat)
+            xs += list(e[0] + j * spacing) + [None]
+            ys += list(e[1]) + [None]
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=fit["name"], line=_line_style(fit)))
+    fig.update_xaxes(tickvals=[j * spacing for j in range(n_columns)], ticktext=[f"x = {g:.2g}" for g in grid],
+                     title="prediction Exp(p, x v) at covariate x")
+    fig.update_yaxes(scaleanchor="x", scaleratio=1, visible=False)
+    return fig
+
+
+def regression_figure(manifold, x, y, fits, camera="data", n_points=80, n_columns=6, height=560):
+    """Data and fitted geodesics on ``S^2`` (3D), ``H^2`` (Poincaré disk) or ``SPD(2)`` (ellipses).
+
+    Parameters
+    ----------
+    manifold : Manifold
+    x : array_like, shape ``(n,)``
+        Covariates in [0, 1].
+    y : array_like, shape ``(n, *point_shape)``
+    fits : sequence of dict
+        ``{"name", "footpoint", "shooting_vector"}`` plus optional ``"color"``, ``"dash"``, ``"width"``.
+    camera : str
+        ``"data"`` (look at the data along their mean direction) or a key of
+        :data:`~geodp_core.viz.scene.CAMERA_PRESETS` (sphere only).
+    n_points, n_columns : int
+        Points per curve; number of covariates shown for SPD(2).
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    x = np.asarray(x, dtype=float)
+    y = np.asarray(y, dtype=float)
+    if manifold.name == "sphere" and manifold.dim == 2:
+        fig = _sphere(manifold, x, y, fits, camera, n_points)
+    elif manifold.name == "hyperbolic" and manifold.dim == 2:
+        fig = _disk(manifold, x, y, fits, n_points)
+    elif manifold.name == "spd" and manifold.m == 2:
+        fig = _spd_ellipses(manifold, x, y, fits, n_columns)
+    else:
+        raise InvalidParameterError(
+            f"manifold must be S^2, H^2 or SPD(2) for the regression figure; got {manifold.label}", param="manifold"
+        )
+    fig.update_layout(height=height, margin=dict(l=0, r=0, t=30, b=0), legend=dict(orientation="h"))
+    return fig
+
+
+def mspe_figure(names, values, colors=None, reference=None, height=320):
+    """Horizontal bars of the mean squared prediction error of each fit (log scale).
+
+    ``reference`` (e.g. the non-private MSPE) is drawn as a dashed vertical line.
+    """
+    values = np.asarray(values, dtype=float)
+    fig = go.Figure(go.Bar(x=values, y=list(names), orientation="h",
+                           marker=dict(color=colors if colors is not None else "#1f77b4"),
+                           text=[f"{v:.3g}" for v in values], textposition="auto"))
+    if reference is not None:
+        fig.add_vline(x=float(reference), line=dict(color="goldenrod", dash="dash"),
+                      annotation_text="non-private", annotation_position="bottom right")
+    fig.update_xaxes(type="log", title="mean squared prediction error (1/n) Σ d(Exp(p, x_i v), y_i)²")
+    fig.update_yaxes(autorange="reversed")
+    fig.update_layout(height=height, margin=dict(l=0, r=0, t=30, b=0), showlegend=False)
+    return fig
