@@ -142,8 +142,9 @@ with main:
         else:
             b.warning(f"Riemannian Laplace unavailable: {run.rl_reason}")
         st.caption(f"Paper's utility bound (Theorem V.2 with the sensitivity Δ used, E dist ≤ √E dist²): "
-                   f"{run.utility_bound:.3g} (the literal statement, with Δ = 2r/n, gives {run.paper_bound:.3g}; "
-                   "it understates Δ on the sphere). It ignores the mesh discretisation. Drawing "
+                   f"{run.utility_bound:.3g} (the literal statement, with Δ = 2r/n, gives {run.paper_bound:.3g}"
+                   + ("; it understates Δ on the sphere" if run.space == "sphere" else "")
+                   + "). It ignores the mesh discretisation. Drawing "
                    f"{len(run.releases)} points shows the law; releasing them all would cost ε_φ + k·ε_conf.")
     with st.expander("How was this calibrated?"):
         for note in cal.notes:
