@@ -582,7 +582,7 @@ def sphere_covering_set(mesh, subdivisions):
     normal = np.cross(b - a, c - a)
     plane = np.abs(np.sum(normal * a, axis=1)) / np.linalg.norm(normal, axis=1)
     ratio = np.minimum(radius / plane, 1.0)
-    return points, float(np.max(np.arcsin(ratio)))
+    return points, float(np.max(np.arcsin(ratio))) + 1e-11  # + the rounding of the merged probes
 
 
 def hyperbolic_ball_covering_set(radius, spacing):
@@ -607,7 +607,7 @@ def hyperbolic_ball_covering_set(radius, spacing):
     tris = Delaunay(disk).simplices
     r_t = triangle_covering_radius(disk, tris)
     rho_t = np.max(np.linalg.norm(disk[tris], axis=2), axis=1)
-    delta = float(np.max(2.0 * r_t / (1.0 - rho_t**2)))
+    delta = float(np.max(2.0 * r_t / (1.0 - rho_t**2))) + 1e-11  # + floating-point slack of the conversions
     return Hyperbolic(2).from_poincare(disk), delta
 
 
