@@ -65,9 +65,11 @@ def scenario_sidebar():
     slots = {}
 
     manifold = sb.selectbox(
-        "Manifold", list(SPACE_LABELS), format_func=SPACE_LABELS.get, key="manifold",
-        help="The space the private data live in.", **_BIND,
+        "Manifold", list(SPACE_LABELS), key="manifold",
+        help="The space the private data live in: " + "; ".join(f"{k} = {v}" for k, v in SPACE_LABELS.items()),
+        **_BIND,
     )
+    sb.caption(SPACE_LABELS[manifold])
     is_spd = manifold == "spd"
     dim = sb.number_input(
         "Matrix size m" if is_spd else "Dimension d", min_value=2 if is_spd else 1, max_value=4 if is_spd else 10,
@@ -79,15 +81,17 @@ def scenario_sidebar():
     metric = ""
     if is_spd:
         metric = sb.selectbox(
-            "Metric", list(METRIC_LABELS), format_func=METRIC_LABELS.get, key="metric",
-            help="Affine-invariant (curved, Hadamard) or one of the two flat metrics.", **_BIND,
+            "Metric", list(METRIC_LABELS), key="metric",
+            help="Affine-invariant (curved, Hadamard) or one of the two flat metrics (log-Euclidean, log-Cholesky).",
+            **_BIND,
         )
 
     kinds = data_kinds_for(manifold)
     data = sb.selectbox(
-        "Data", kinds, format_func=DATA_LABELS.get, key="data",
+        "Data", kinds, key="data",
         help="The private dataset (synthetic generators, geomstats' real data, or your file).", **_BIND,
     )
+    sb.caption(DATA_LABELS[data])
     slots["data"] = sb.empty()
     upload_points = None
     if data == "upload":
@@ -129,16 +133,21 @@ def scenario_sidebar():
     table = _availability(manifold, int(dim), metric)
     mechanisms = sb.multiselect(
         "Compare", list(MECHANISM_NAMES), default=list(DEFAULT.mechanisms), key="mechanisms",
-        format_func=lambda m: _mechanism_title(m) + ("" if table.get(m, (True,))[0] else "  (unavailable here)"),
-        help="Unavailable mechanisms stay listed, marked; the result panel gives the reason.", **_BIND,
+        format_func=_mechanism_title,
+        help="Unavailable mechanisms stay listed; the result panel gives the reason.", **_BIND,
     )
+    unavailable = [_mechanism_title(m) for m in MECHANISM_NAMES if not table.get(m, (True,))[0]]
+    if unavailable:
+        sb.caption("Unavailable on this manifold: " + ", ".join(unavailable) + " (reasons in the result panel).")
     slots["mechanisms"] = sb.empty()
 
     sb.subheader("Privacy target (one for all)")
     notion = sb.selectbox("Guarantee", list(NOTION_NAMES), index=NOTION_NAMES.index(DEFAULT.notion),
-                          format_func=NOTION_LABELS.get, key="notion",
-                          help="Every mechanism is calibrated to this ONE target, natively or by a valid conversion.",
+                          key="notion",
+                          help="Every mechanism is calibrated to this ONE target, natively or by a valid conversion: "
+                          + "; ".join(f"{k} = {v}" for k, v in NOTION_LABELS.items()),
                           **_BIND)
+    sb.caption(NOTION_LABELS[notion])
     values = dict(eps=DEFAULT.eps, delta=DEFAULT.delta, mu=DEFAULT.mu, alpha=DEFAULT.alpha, rho=DEFAULT.rho)
     if notion in ("pure_dp", "approx_dp", "rdp"):
         values["eps"] = sb.select_slider(

@@ -135,7 +135,9 @@ def mechanism_options(name, manifold, center, points, scenario):
     if name == "langevin":
         return {"anchor": center}
     if name == "conformal":
-        return {"data": points, "seed": scenario.seed}
+        # the density-sanitisation noise gets its own stream, independent of the data stream
+        noise_seed = int(np.random.SeedSequence([scenario.seed, 7919]).generate_state(1)[0])
+        return {"data": points, "seed": noise_seed}
     return {}
 
 

@@ -13,13 +13,13 @@ pytestmark = pytest.mark.browser
 PAGES = ["home", "explorer", "utility", "conformal", "regression", "accounting", "audit", "reproduce", "learn"]
 
 
-def _wait_for_app(page, timeout=90_000):
+def _wait_for_app(page, timeout=120_000):
+    """Wait until the script has run to completion (twice idle, to let query-param reruns settle)."""
     page.wait_for_selector("[data-testid='stMain']", timeout=timeout)
-    # wait until Streamlit has finished running the script
-    page.wait_for_function(
-        "() => !document.querySelector('[data-testid=\"stStatusWidget\"]')", timeout=timeout
-    )
-    page.wait_for_timeout(1500)
+    for _ in range(2):
+        page.wait_for_timeout(1500)
+        page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout)
+    page.wait_for_timeout(1000)
 
 
 @pytest.mark.parametrize("path", PAGES)
@@ -34,8 +34,8 @@ def test_page_loads_without_exception(page, app_url, artifacts, path):
 
 
 def test_url_parameters_restore_scenario(page, app_url, artifacts):
-    page.goto(f"{app_url}/explorer?manifold=hyperbolic&data=uniform_ball&radius=1.5&mechanisms=ew_laplace,riemannian_laplace",
-              wait_until="domcontentloaded")
+    page.goto(f"{app_url}/explorer?manifold=hyperbolic&data=uniform_ball&radius=1.5"
+              "&mechanisms=Exponential-wrapped+Laplace&mechanisms=Riemannian+Laplace&notion=pure_dp", wait_until="domcontentloaded")
     _wait_for_app(page)
     page.screenshot(path=str(artifacts / "explorer_hyperbolic_from_url.png"), full_page=True)
     body = page.inner_text("body")
@@ -45,8 +45,8 @@ def test_url_parameters_restore_scenario(page, app_url, artifacts):
 
 
 def test_scenario_download(page, app_url):
-    page.goto(f"{app_url}/explorer?manifold=hyperbolic&data=uniform_ball&radius=1.2&mechanisms=ew_laplace",
-              wait_until="domcontentloaded")
+    page.goto(f"{app_url}/explorer?manifold=hyperbolic&data=uniform_ball&radius=1.2"
+              "&mechanisms=Exponential-wrapped+Laplace", wait_until="domcontentloaded")
     _wait_for_app(page)
     with page.expect_download(timeout=30_000) as info:
         page.get_by_role("button", name="Scenario JSON").click()
