@@ -12,7 +12,7 @@ from geodp_core.data import parse_points
 from geodp_core.exceptions import GeoDPError
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import MECHANISM_NAMES, availability_table, mechanism_class
-from geodp_core.scenario import NOTION_NAMES, Scenario, data_kinds_for
+from geodp_core.scenario import NOTION_NAMES, PRESETS, Scenario, data_kinds_for, preset_scenario
 
 SPACE_LABELS = {
     "sphere": "Sphere Sᵈ",
@@ -63,6 +63,7 @@ def scenario_sidebar():
     sb = st.sidebar
     sb.header("Scenario")
     slots = {}
+    _presets_and_loader(sb)
 
     manifold = sb.selectbox(
         "Manifold", list(SPACE_LABELS), key="manifold",
@@ -228,3 +229,51 @@ def _upload_widget(sb, manifold, dim, metric, slots):
 
 def _parse_upload(content, filename, manifold):
     return parse_points(content, manifold, filename=filename)
+
+
+def _nearest(grid, value):
+    return min(grid, key=lambda g: abs(np.log(g) - np.log(value)))
+
+
+def apply_scenario_to_widgets(scenario):
+    """Write a Scenario's fields into the sidebar's widget state (used by presets and JSON loading)."""
+    state = st.session_state
+    values = scenario.to_dict()
+    values["center_offset"] = ",".join(f"{v:g}" for v in scenario.center_offset)
+    values["eps"] = _nearest(EPS_GRID, scenario.eps)
+    values["mu"] = _nearest(MU_GRID, scenario.mu)
+    values["delta"] = _nearest([1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3], scenario.delta)
+    values["rho"] = _nearest([0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0], scenario.rho)
+    for key, value in values.items():
+        state[key] = value
+
+
+def _apply_preset():
+    name = st.session_state.get("preset")
+    if name and name in PRESETS:
+        apply_scenario_to_widgets(preset_scenario(name))
+
+
+def _load_scenario_file():
+    uploaded = st.session_state.get("scenario_file")
+    st.session_state.pop("scenario_file_error", None)
+    if uploaded is None:
+        return
+    try:
+        scenario = Scenario.from_json(uploaded.getvalue().decode("utf-8", errors="replace"))
+    except (ValueError, GeoDPError) as exc:
+        st.session_state["scenario_file_error"] = f"{uploaded.name}: {exc}"
+        return
+    apply_scenario_to_widgets(scenario)
+
+
+def _presets_and_loader(sb):
+    sb.selectbox(
+        "Preset", ["(custom)"] + list(PRESETS), key="preset", on_change=_apply_preset,
+        help="Each paper's setup, heterogeneous data or real data; you can change any control afterwards.",
+    )
+    with sb.expander("Load a scenario file (JSON)"):
+        st.file_uploader("Scenario JSON", type=["json"], key="scenario_file", on_change=_load_scenario_file,
+                         help="A file saved with the Explorer's 'Scenario JSON' download.")
+        if "scenario_file_error" in st.session_state:
+            st.error(st.session_state["scenario_file_error"], icon=":material/error:")

@@ -14,7 +14,7 @@ from geodp_core.geometry import MANIFOLD_NAMES, SPD_METRICS, get_manifold
 from geodp_core.mechanisms.registry import MECHANISM_NAMES
 from geodp_core.privacy import GDP, RDP, ZCDP, ApproxDP, PureDP
 
-__all__ = ["Scenario", "DATA_KINDS", "NOTION_NAMES", "data_kinds_for"]
+__all__ = ["Scenario", "DATA_KINDS", "NOTION_NAMES", "PRESETS", "data_kinds_for", "preset_scenario"]
 
 NOTION_NAMES = ("pure_dp", "approx_dp", "gdp", "rdp", "zcdp")
 
@@ -235,3 +235,52 @@ class Scenario:
             "for outcome in result.outcomes:\n"
             "    print(outcome.name, outcome.status, outcome.mean_distance)\n"
         )
+
+
+# Named starting points: each paper's setup, heterogeneous data, real data. Plain field values only;
+# every preset is a valid Scenario (tested). Applying one keeps the fields it does not name.
+PRESETS = {
+    "GDP paper (NeurIPS 2023): S², Riemannian Gaussian vs Laplace at μ-GDP": dict(
+        manifold="sphere", dim=2, data="uniform_ball", spread=0.7, radius=0.7, n=100, notion="gdp", mu=1.0,
+        mechanisms=("riemannian_gaussian", "riemannian_laplace", "tangent_gaussian"),
+    ),
+    "Heat-diffusion paper: S², Brownian motion vs Laplace at (α, ε)-RDP": dict(
+        manifold="sphere", dim=2, data="vmf", spread=0.25, radius=0.7, n=100, notion="rdp", alpha=2.0, eps=1.0,
+        mechanisms=("brownian_motion", "riemannian_laplace", "riemannian_gaussian"),
+    ),
+    "Heat-diffusion paper: H², Langevin vs Brownian motion vs EW Gaussian (RDP)": dict(
+        manifold="hyperbolic", dim=2, data="uniform_ball", spread=1.0, radius=1.0, n=100, notion="rdp",
+        alpha=2.0, eps=1.0, mechanisms=("langevin", "brownian_motion", "ew_gaussian", "riemannian_laplace"),
+    ),
+    "Exponential-wrapped paper: SPD(2) affine, EW vs Riemannian Laplace": dict(
+        manifold="spd", dim=2, metric="affine", data="uniform_ball", spread=0.8, radius=1.0, n=100,
+        notion="pure_dp", eps=1.0, mechanisms=("ew_laplace", "riemannian_laplace"),
+    ),
+    "Tangent Gaussian (Utpala): SPD(2) log-Euclidean, (ε, δ)": dict(
+        manifold="spd", dim=2, metric="log_euclidean", data="wishart", spread=0.25, radius=1.0, n=100,
+        notion="approx_dp", eps=0.5, delta=1e-5, mechanisms=("tangent_gaussian", "ew_gaussian", "riemannian_gaussian"),
+    ),
+    "Conformal paper: heterogeneous sphere data (vMF mixture)": dict(
+        manifold="sphere", dim=2, data="vmf_mixture", spread=0.25, radius=0.7, n=500, notion="pure_dp", eps=1.0,
+        mechanisms=("conformal", "riemannian_laplace"),
+    ),
+    "Real data: 50 world cities on S²": dict(
+        manifold="sphere", dim=2, data="cities", radius=0.78, notion="approx_dp", eps=1.0, delta=1e-5,
+        mechanisms=("riemannian_laplace", "riemannian_gaussian", "brownian_motion"),
+    ),
+    "Real data: brain connectomes, SPD(2) block": dict(
+        manifold="spd", dim=2, metric="affine", data="connectomes", radius=1.0, notion="pure_dp", eps=1.0,
+        mechanisms=("riemannian_laplace", "ew_laplace"),
+    ),
+    "Real data: karate club in the Poincaré disk": dict(
+        manifold="hyperbolic", dim=2, data="karate", radius=3.0, notion="approx_dp", eps=1.0, delta=1e-5,
+        mechanisms=("riemannian_laplace", "ew_gaussian", "langevin"),
+    ),
+}
+
+
+def preset_scenario(name, base=None):
+    """The Scenario of a named preset (fields not named by the preset come from ``base`` or the defaults)."""
+    check_option(name, "preset", tuple(PRESETS))
+    base = base or Scenario()
+    return base.with_changes(**PRESETS[name])

@@ -81,3 +81,15 @@ def test_python_snippet_reproduces(tmp_path):
     result = namespace["result"]
     assert result.scenario == scenario
     assert np.isfinite(result.outcomes[0].mean_distance)
+
+
+@pytest.mark.parametrize("name", list(__import__("geodp_core.scenario", fromlist=["PRESETS"]).PRESETS))
+def test_every_preset_is_valid_and_runs(name):
+    from geodp_core.explorer import run_scenario
+    from geodp_core.scenario import preset_scenario
+
+    scenario = preset_scenario(name).with_changes(n_releases=5)
+    result = run_scenario(scenario)
+    statuses = {o.name: o.status for o in result.outcomes}
+    # a preset is a showcase: every mechanism it names must actually release
+    assert all(s == "ok" for s in statuses.values()), [(o.name, o.reason) for o in result.outcomes]

@@ -128,3 +128,32 @@ def test_scenario_json_download_matches_state():
     markdown_text = _texts(at)
     assert "Exponential-wrapped" in markdown_text or "ew_laplace" in markdown_text
     assert {"Results CSV", "Python snippet", "Figure HTML"} <= set(buttons)
+
+
+def test_preset_applies_its_scenario():
+    at = _explorer().run()
+    name = "Heat-diffusion paper: H², Langevin vs Brownian motion vs EW Gaussian (RDP)"
+    at.selectbox(key="preset").set_value(name).run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="manifold").value == "hyperbolic"
+    assert at.selectbox(key="notion").value == "rdp"
+    assert set(at.multiselect(key="mechanisms").value) == {"langevin", "brownian_motion", "ew_gaussian", "riemannian_laplace"}
+    assert not at.error, [e.value for e in at.error]
+    assert any("Langevin" in m.value for m in at.markdown)
+
+
+def test_scenario_json_upload_restores_and_bad_json_is_reported():
+    from geodp_core.scenario import Scenario
+
+    at = _explorer().run()
+    saved = Scenario(manifold="hyperbolic", dim=3, data="wrapped_normal", radius=1.5, notion="gdp", mu=2.0,
+                     mechanisms=("ew_gaussian",), seed=11)
+    at.file_uploader(key="scenario_file").set_value(("s.json", saved.to_json().encode(), "application/json")).run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="manifold").value == "hyperbolic"
+    assert at.number_input(key="dim").value == 3
+    assert at.number_input(key="seed").value == 11
+    at.file_uploader(key="scenario_file").set_value(("bad.json", b'{"manifold": "torus"}', "application/json")).run()
+    assert not at.exception
+    assert any("bad.json" in e.value and "manifold" in e.value for e in at.error)
+    assert at.selectbox(key="manifold").value == "hyperbolic"  # settings survive a bad file
