@@ -41,7 +41,7 @@ __all__ = [
 
 DEFAULT_MAX_ITER = 1000
 DEFAULT_TOL = 1e-10
-_ARMIJO_C = 0.45  # sufficient decrease; > 0 small would allow zigzag past the line minimum (t < 1.1/curvature)
+_ARMIJO_C = 0.25  # sufficient-decrease constant: on a quadratic, accepts steps up to 1.5x the line minimiser
 _MAX_HALVINGS = 50
 _COINCIDENT_RTOL = 1e-14  # a data point closer than this (relative) to the iterate "is" the iterate
 _WEISZFELD_FLOOR = 1e-8  # distances floored at this (relative) in the Weiszfeld step normaliser only
@@ -93,7 +93,9 @@ def _validate_weights(weights, n):
         )
     total = w.sum()
     if not total > 0:
-        raise InvalidParameterError(f"weights must have a positive sum, in (0, inf); got sum {total!r}", param="weights")
+        raise InvalidParameterError(
+            f"weights must have a positive sum, in (0, inf); got sum {total!r}", param="weights"
+        )
     return w / total
 
 
@@ -212,10 +214,10 @@ def _solve_p_mean(manifold, points, weights, p, init, max_iter, tol, caller):
     :math:`\mathrm{Exp}_y(\sum_i w_i \mathrm{Log}_y x_i)`).
 
     * :math:`p \ge 2`: :math:`t` starts at :math:`\min(1, 2 t_{\text{prev}})` and is halved
-      until the sufficient decrease :math:`F(y_t) \le F(y) - 0.45\,t\,|g|^2/A` holds (for a
-      quadratic this forbids steps beyond 1.1 times the line minimiser, hence no zigzag)
-      or, once objective differences are at rounding level, until the line derivative
-      :math:`\varphi'(t)` shows no overshoot.
+      until the sufficient decrease :math:`F(y_t) \le F(y) - \tfrac14\,t\,|g|^2/A` holds (for a
+      quadratic this forbids steps beyond 1.5 times the line minimiser, hence no zigzag)
+      or, once objective differences are at rounding level, until the equivalent test on
+      the line derivative, :math:`\varphi'(t) \le |\varphi'(0)|/2`, holds.
     * :math:`p < 2`: the Weiszfeld step :math:`t = 1` (a majorise-minimise step in
       flat space) is tried first, halved if needed, then doubled while the objective
       keeps decreasing, up to :math:`1/(p-1)` (the ratio of :math:`A` to the radial
@@ -253,13 +255,13 @@ def _solve_p_mean(manifold, points, weights, p, init, max_iter, tol, caller):
         step = min(1.0, 2.0 * step) if p >= 2.0 else 1.0
         for _ in range(_MAX_HALVINGS):
             candidate = trial(step)
-            armijo = candidate.value <= state.value - _ARMIJO_C * step * slope
-            at_rounding = (  # objective differences unresolvable: accept unless the step overshoots the line minimum
-                step * slope <= 1e3 * rounding
-                and candidate.value <= state.value + rounding
-                and _line_derivative(manifold, state, candidate, direction) <= 0.1 * state.grad_norm**2 / state.normaliser
-            )
-            if armijo or at_rounding:
+            if step * slope > 1e3 * rounding:  # objective decrease resolvable: sufficient-decrease test
+                accepted = candidate.value <= state.value - _ARMIJO_C * step * slope
+            else:  # objective differences are rounding noise: accept unless the step overshoots the line minimum
+                accepted = candidate.value <= state.value + rounding and _line_derivative(
+                    manifold, state, candidate, direction
+                ) <= (1.0 - 2.0 * _ARMIJO_C) * state.grad_norm**2 / state.normaliser
+            if accepted:
                 break
             step *= 0.5
         else:
@@ -267,7 +269,7 @@ def _solve_p_mean(manifold, points, weights, p, init, max_iter, tol, caller):
                 f"{caller} did not converge: line search failed at iteration {iteration} with Riemannian "
                 f"gradient norm {state.stationarity:.3e} (tolerance {threshold:.3e}, max_iter = {max_iter})"
             )
-        if p < 2.0 and step == 1.0:
+        if p < 2.0 and step == 1.0 and slope > 1e3 * rounding:  # extend only while decreases are resolvable
             while 2.0 * step <= max_step:
                 longer = trial(2.0 * step)
                 if not longer.value < candidate.value:
@@ -278,7 +280,9 @@ def _solve_p_mean(manifold, points, weights, p, init, max_iter, tol, caller):
 
 
 def _line_derivative(manifold, state, candidate, direction):
-    r""":math:`\varphi'(t) = \langle \operatorname{grad}F_p(y_t), \Gamma_{y \to y_t} v\rangle` along :math:`y_t = \mathrm{Exp}_y(t v)`.
+    r"""Line derivative :math:`\varphi'(t) = \langle \operatorname{grad}F_p(y_t), \Gamma_{y \to y_t} v\rangle`.
+
+    Along the geodesic :math:`y_t = \mathrm{Exp}_y(t v)`; ``candidate`` is the state at :math:`y_t`.
 
     Free of the cancellation that makes objective differences useless near the optimum.
     """

@@ -26,7 +26,9 @@ from geodp_core.summaries import (
 
 mpmath.mp.dps = 50
 
-CURVED = [("sphere", 2), ("sphere", 4), ("hyperbolic", 2), ("hyperbolic", 3), ("spd", 2, "affine"), ("spd", 3, "affine")]
+CURVED = [
+    ("sphere", 2), ("sphere", 4), ("hyperbolic", 2), ("hyperbolic", 3), ("spd", 2, "affine"), ("spd", 3, "affine"),
+]
 
 
 def ball_points(manifold, n, radius, rng, on_boundary=False):
@@ -129,6 +131,9 @@ def test_single_point_and_duplicates():
     manifold = get_manifold("hyperbolic", 2)
     points = ball_points(manifold, 5, 1.0, np.random.default_rng(5))
     np.testing.assert_array_equal(frechet_mean(manifold, points[:1]), points[0])
+    identical = np.repeat(points[:1], 4, axis=0)
+    for p in (1.0, 1.5, 2.0, 3.0):
+        assert manifold.dist(p_mean(manifold, identical, p), points[0]) < 1e-12
     # duplicating a record = doubling its weight
     doubled = np.concatenate([points, points[:1]])
     weights = np.array([2.0, 1.0, 1.0, 1.0, 1.0])
@@ -242,7 +247,8 @@ def test_p_close_to_one_with_minimiser_pinned_to_a_data_point():
     assert manifold.dist(mean, north) == pytest.approx(expected, rel=1e-6)
     assert manifold.dist(mean, north) + manifold.dist(mean, points[1]) == pytest.approx(length, abs=1e-14)
     # a 2-D configuration: no nearby point has a smaller objective
-    points = manifold.exp(north, np.array([0 * frame[0], 0.3 * frame[0], -0.25 * frame[0], 0.2 * frame[1], -0.3 * frame[1]]))
+    offsets = np.array([0 * frame[0], 0.3 * frame[0], -0.25 * frame[0], 0.2 * frame[1], -0.3 * frame[1]])
+    points = manifold.exp(north, offsets)
     mean = p_mean(manifold, points, 1.05)
     objective = lambda y: np.sum(manifold.dist(np.broadcast_to(y, points.shape), points) ** 1.05)  # noqa: E731
     for step in (1e-4, 1e-7):
@@ -279,7 +285,8 @@ def test_frechet_sensitivity_hadamard_and_scaling():
 @pytest.mark.parametrize("kappa", [-1.0, 0.0, 0.5, 1.0])
 @pytest.mark.parametrize("radius", [0.05, 0.3, 0.7])
 def test_p_mean_sensitivity_reduces_to_reimherr_at_p_two(kappa, radius):
-    assert p_mean_sensitivity(15, radius, 2, kappa) == pytest.approx(frechet_mean_sensitivity(15, radius, kappa), rel=1e-13)
+    expected = frechet_mean_sensitivity(15, radius, kappa)
+    assert p_mean_sensitivity(15, radius, 2, kappa) == pytest.approx(expected, rel=1e-13)
 
 
 def test_p_mean_sensitivity_closed_forms():
@@ -375,7 +382,8 @@ def test_frechet_bound_dominates_empirical_sensitivity(args, radius, max_ratio):
     ratio = frechet_mean_sensitivity(20, radius, manifold.curvature_bounds[1]) / result.max_change
     assert 1.0 <= ratio < max_ratio
     assert result.changes.shape == (200,) and result.max_change == result.changes.max()
-    assert np.all(manifold.dist(np.broadcast_to(center, result.replacements.shape), result.replacements) <= radius * (1 + 1e-9))
+    centers = np.broadcast_to(center, result.replacements.shape)
+    assert np.all(manifold.dist(centers, result.replacements) <= radius * (1 + 1e-9))
     assert result.indices.min() >= 0 and result.indices.max() < 20
 
 
