@@ -92,7 +92,7 @@ with main:
     st.markdown(f"**KNG geodesic regression** {honesty_badge(result.label)} · guarantee "
                 f"**{result.guarantee.describe()}** per private fit")
     for message in result.warnings:
-        st.warning(message, icon="⚠️")
+        st.warning(message, icon=":material/warning:")
     c1, c2, c3 = st.columns(3)
     c1.metric("σ_p (footpoint)", f"{result.sigma_footpoint:.3g}",
               help=f"KNG scale of stage 1 = 2Δ/ε_p with Δ = {result.sensitivity_footpoint:.3g}.")

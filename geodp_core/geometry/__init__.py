@@ -6,7 +6,9 @@ from geodp_core.geometry.base import Manifold
 from geodp_core.geometry.euclidean import Euclidean
 from geodp_core.geometry.hyperbolic import Hyperbolic, minkowski_inner
 from geodp_core.geometry.sphere import Sphere
+from geodp_core.geometry.radial import RadialLaw, get_radial_law, laplace_scale_limit
 from geodp_core.geometry.spd import SPDAffine, SPDLogCholesky, SPDLogEuclidean
+from geodp_core.geometry.spd_polar import sample_spd_polar, spd_laplace_scale_limit
 
 __all__ = [
     "Manifold",
@@ -20,6 +22,11 @@ __all__ = [
     "minkowski_inner",
     "MANIFOLD_NAMES",
     "SPD_METRICS",
+    "RadialLaw",
+    "get_radial_law",
+    "laplace_scale_limit",
+    "sample_spd_polar",
+    "spd_laplace_scale_limit",
 ]
 
 MANIFOLD_NAMES = ("sphere", "hyperbolic", "spd", "euclidean")

@@ -40,8 +40,12 @@ def __getattr__(name):
         "gdp_mu": "geodp_core.mechanisms.gaussian_gdp",
         "riemannian_gaussian_sigma_for_mu": "geodp_core.mechanisms.gaussian_gdp",
         "privacy_profile": "geodp_core.mechanisms.gaussian_gdp",
+        "gdp_mu_monte_carlo": "geodp_core.mechanisms.gaussian_gdp",
         "bm_diffusion_time": "geodp_core.mechanisms.heat_diffusion",
+        "bm_rdp_eps": "geodp_core.mechanisms.heat_diffusion",
+        "bm_privacy_floor": "geodp_core.mechanisms.heat_diffusion",
         "langevin_diffusion_time": "geodp_core.mechanisms.heat_diffusion",
+        "langevin_rdp_eps": "geodp_core.mechanisms.heat_diffusion",
         "kng_geodesic_regression": "geodp_core.mechanisms.kng_regression",
     }
     if name in lazy:

@@ -206,9 +206,10 @@ CARDS = {
             "sanitised channel)."
         ),
         sampler=(
-            "Exact on the mesh: a vertex with probability ∝ w_j φ_j^{d/2} e^{-λ* ρ*_j} (ρ* by multi-source "
-            "Dijkstra), then a uniform point of its public cell (data-independent post-processing). The paper's "
-            "MCMC is kept as a cross-check."
+            "Exact, no MCMC. Default: the continuous law ∝ φ̂(z) e^{-λ* ρ*(η, z)} by rejection from a Riemannian "
+            "Laplace proposal (ρ* extended off the mesh, still √φ_max-Lipschitz in η). Option 'vertex': a vertex "
+            "with probability ∝ w_j φ_j^{d/2} e^{-λ* ρ*_j} (ρ* by multi-source Dijkstra), then a uniform point of "
+            "its public cell (data-independent post-processing). The paper's MCMC is kept as a cross-check."
         ),
         source=("He, Tang, Rahimian & Joshi, Density-aware noise mechanisms for differential privacy on Riemannian "
                 "manifolds via conformal transformation."),
