@@ -10,7 +10,7 @@ import pytest
 
 pytestmark = pytest.mark.browser
 
-PAGES = ["home", "explorer", "utility", "conformal", "regression", "accounting", "audit", "reproduce", "learn"]
+PAGES = ["", "explorer", "utility", "conformal", "regression", "accounting", "audit", "reproduce", "learn"]
 
 
 def _wait_for_app(page, timeout=120_000):
@@ -22,15 +22,16 @@ def _wait_for_app(page, timeout=120_000):
     page.wait_for_timeout(1000)
 
 
-@pytest.mark.parametrize("path", PAGES)
+@pytest.mark.parametrize("path", PAGES, ids=lambda p: p or "home")
 def test_page_loads_without_exception(page, app_url, artifacts, path):
     page.goto(f"{app_url}/{path}", wait_until="domcontentloaded")
     _wait_for_app(page)
-    page.screenshot(path=str(artifacts / f"{path}.png"), full_page=True)
+    page.screenshot(path=str(artifacts / f"{path or 'home'}.png"), full_page=True)
     assert page.locator("[data-testid='stException']").count() == 0
     body = page.inner_text("body")
     assert "Traceback" not in body
     assert "This app has encountered an error" not in body
+    assert "Page not found" not in body
 
 
 def test_url_parameters_restore_scenario(page, app_url, artifacts):
