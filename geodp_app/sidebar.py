@@ -42,6 +42,11 @@ NOTION_LABELS = {
 }
 EPS_GRID = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0]
 MU_GRID = [0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0]
+DELTA_GRID = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3]
+RHO_GRID = [0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0]
+# (low, high) of the numeric controls; apply_scenario_to_widgets keeps loaded values inside them
+WIDGET_RANGES = {"spread": (0.01, 2.0), "n": (2, 100_000), "n_releases": (1, 5000), "alpha": (1.01, 1000.0),
+                 "seed": (0, 2**32 - 1)}
 DEFAULT = Scenario()
 
 _BIND = dict(bind="query-params")
@@ -99,20 +104,16 @@ def scenario_sidebar():
         upload_points = _upload_widget(sb, manifold, int(dim), metric, slots)
 
     spread = sb.slider(
-        "Data spread (radians)", min_value=0.01, max_value=2.0, value=DEFAULT.spread, step=0.01, key="spread",
+        "Data spread (radians)", min_value=WIDGET_RANGES["spread"][0], max_value=WIDGET_RANGES["spread"][1], value=DEFAULT.spread, step=0.01, key="spread",
         help="vMF std (κ = 1/std²), wrapped-normal std, or the radius of a uniform data ball.", **_BIND,
     )
     n = sb.number_input("Records n", min_value=2, max_value=100_000, value=DEFAULT.n, step=10, key="n",
                         help="Number of private records (ignored for real data and uploads).", **_BIND)
     slots["n"] = sb.empty()
 
-    try:
-        rstar = get_manifold(manifold, int(dim), metric or None).ball_radius_limit
-    except (ValueError, GeoDPError):
-        rstar = np.inf
-    r_max = float(min(rstar - 1e-3, 3.0)) if np.isfinite(rstar) else 3.0
+    r_max = _radius_max(manifold, dim, metric)
     radius = sb.slider(
-        "Public ball radius r", min_value=0.05, max_value=round(r_max, 3), value=min(DEFAULT.radius, round(r_max, 3)),
+        "Public ball radius r", min_value=0.05, max_value=r_max, value=min(DEFAULT.radius, r_max),
         step=0.01, key="radius",
         help=(
             "PUBLIC bound: the data are assumed to lie in B(m₀, r) (points outside are clipped onto it). "
@@ -158,25 +159,26 @@ def scenario_sidebar():
         if values["eps"] > 10:
             sb.warning(f"ε = {values['eps']:g} is a very weak guarantee (e^ε ≈ {np.exp(values['eps']):.3g}).")
     if notion == "approx_dp":
-        values["delta"] = sb.select_slider("δ", options=[1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3], value=DEFAULT.delta,
+        values["delta"] = sb.select_slider("δ", options=DELTA_GRID, value=DEFAULT.delta,
                                            key="delta", help="Failure probability; keep it below 1/n.", **_BIND)
     if notion == "gdp":
         values["mu"] = sb.select_slider("μ  (← more privacy · more accuracy →)", options=MU_GRID, value=DEFAULT.mu,
                                         key="mu", help="Gaussian DP: as hard to distinguish as N(0,1) from N(μ,1).",
                                         **_BIND)
     if notion == "rdp":
-        values["alpha"] = sb.number_input("Rényi order α", min_value=1.01, max_value=1000.0, value=DEFAULT.alpha,
+        values["alpha"] = sb.number_input("Rényi order α", min_value=WIDGET_RANGES["alpha"][0], max_value=WIDGET_RANGES["alpha"][1], value=DEFAULT.alpha,
                                           key="alpha", help="Order of the Rényi divergence (α > 1).", **_BIND)
     if notion == "zcdp":
         values["rho"] = sb.select_slider("ρ  (← more privacy · more accuracy →)",
-                                         options=[0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0], value=DEFAULT.rho,
+                                         options=RHO_GRID, value=DEFAULT.rho,
                                          key="rho", help="zero-concentrated DP: (α, ρα)-RDP for every α.", **_BIND)
     slots["eps"] = slots["delta"] = slots["mu"] = slots["alpha"] = slots["rho"] = sb.empty()
 
     sb.subheader("Randomness")
     seed = sb.number_input("Seed", min_value=0, max_value=2**32 - 1, value=DEFAULT.seed, step=1, key="seed",
-                           help="Seeds the data and the releases; the same seed reproduces the run.", **_BIND)
-    n_releases = sb.number_input("Releases per mechanism", min_value=1, max_value=5000, value=DEFAULT.n_releases,
+                           help="Seeds the data and the releases so the same seed reproduces the run (teaching). A real release must use "
+                                "fresh, secret randomness: a known seed lets anyone subtract the noise.", **_BIND)
+    n_releases = sb.number_input("Releases per mechanism", min_value=1, max_value=WIDGET_RANGES["n_releases"][1], value=DEFAULT.n_releases,
                                  step=50, key="n_releases", help="Size of the noise cloud drawn per mechanism.", **_BIND)
     slots["seed"] = slots["n_releases"] = sb.empty()
 
@@ -236,22 +238,49 @@ def _nearest(grid, value):
 
 
 def apply_scenario_to_widgets(scenario):
-    """Write a Scenario's fields into the sidebar's widget state (used by presets and JSON loading)."""
+    """Write a Scenario's fields into the sidebar's widget state (used by presets and JSON loading).
+
+    Values outside a control's range are moved to the nearest allowed value (a budget never to a weaker
+    one); returns the list of such changes so the page can say so.
+    """
     state = st.session_state
     values = scenario.to_dict()
     values["center_offset"] = ",".join(f"{v:g}" for v in scenario.center_offset)
-    values["eps"] = _nearest(EPS_GRID, scenario.eps)
-    values["mu"] = _nearest(MU_GRID, scenario.mu)
-    values["delta"] = _nearest([1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3], scenario.delta)
-    values["rho"] = _nearest([0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0], scenario.rho)
+    changes = []
+    grids = {"eps": EPS_GRID, "mu": MU_GRID, "delta": DELTA_GRID, "rho": RHO_GRID}
+    for key, grid in grids.items():
+        # round towards MORE privacy: the largest grid value not above the requested one
+        below = [g for g in grid if g <= values[key] * (1 + 1e-12)]
+        snapped = max(below) if below else min(grid)
+        if snapped != values[key]:
+            changes.append(f"{key} {values[key]:g} → {snapped:g}")
+        values[key] = snapped
+    for key, (low, high) in WIDGET_RANGES.items():
+        clipped = min(max(values[key], low), high)
+        if clipped != values[key]:
+            changes.append(f"{key} {values[key]:g} → {clipped:g}")
+        values[key] = type(values[key])(clipped)
+    radius_max = _radius_max(scenario.manifold, scenario.dim, scenario.metric)
+    if values["radius"] > radius_max:
+        changes.append(f"radius {values['radius']:g} → {radius_max:g}")
+        values["radius"] = radius_max
     for key, value in values.items():
         state[key] = value
+    return changes
 
 
 def _apply_preset():
     name = st.session_state.get("preset")
     if name and name in PRESETS:
         apply_scenario_to_widgets(preset_scenario(name))
+
+
+def _radius_max(manifold, dim, metric):
+    try:
+        rstar = get_manifold(manifold, int(dim), metric or None).ball_radius_limit
+    except (ValueError, GeoDPError):
+        rstar = np.inf
+    return round(float(min(rstar - 1e-3, 3.0)), 3) if np.isfinite(rstar) else 3.0
 
 
 def _load_scenario_file():
@@ -264,7 +293,12 @@ def _load_scenario_file():
     except (ValueError, GeoDPError) as exc:
         st.session_state["scenario_file_error"] = f"{uploaded.name}: {exc}"
         return
-    apply_scenario_to_widgets(scenario)
+    changes = apply_scenario_to_widgets(scenario)
+    if changes:
+        st.session_state["scenario_file_error"] = (
+            f"{uploaded.name}: loaded, but some values are outside the controls' ranges and were changed "
+            "(budgets towards more privacy): " + "; ".join(changes)
+        )
 
 
 def _presets_and_loader(sb):

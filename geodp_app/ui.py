@@ -28,6 +28,12 @@ def errors_shown_here(where=None):
         yield
     except (ValueError, GeoDPError) as exc:
         target.error(f"{exc}", icon=":material/error:")
+    except Exception as exc:  # noqa: BLE001 - last line of defence: never a traceback on the page
+        target.error(
+            f"Unexpected {type(exc).__name__} while computing this view; your settings are kept. "
+            "Try other parameters, and please report the scenario (download its JSON).",
+            icon=":material/error:",
+        )
 
 
 def download_buttons(items, key_prefix):

@@ -228,11 +228,11 @@ def _evaluate(name, manifold, target, context, n_reps, stream):
         calibration = mechanism.calibrate(target, sensitivity, **options)
     except UnavailableError as exc:
         return _nan_row(name, title, "unavailable", str(exc))
-    except InvalidParameterError as exc:
+    except (GeoDPError, ValueError) as exc:
         return _nan_row(name, title, "error", str(exc))
     try:
         releases = mechanism.sample(true_mean, calibration, n_reps, np.random.default_rng(stream))
-    except (GeoDPError, ValueError) as exc:
+    except (GeoDPError, ValueError, RuntimeError) as exc:
         return _nan_row(name, title, "error", f"sampling failed: {exc}")
     distances = manifold._dist(true_mean, releases)
     bound = mechanism.utility_bound(calibration, center=true_mean)

@@ -11,7 +11,7 @@ import numpy as np
 
 from geodp_core.data import clip_to_ball, load_dataset
 from geodp_core.data import generators as gen
-from geodp_core.exceptions import InvalidParameterError, UnavailableError
+from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
 from geodp_core.mechanisms import get_mechanism
 from geodp_core.summaries import frechet_mean, frechet_mean_sensitivity
 
@@ -137,7 +137,11 @@ def mechanism_options(name, manifold, center, points, scenario):
     if name == "conformal":
         # the density-sanitisation noise gets its own stream, independent of the data stream
         noise_seed = int(np.random.SeedSequence([scenario.seed, 7919]).generate_state(1)[0])
-        return {"data": points, "seed": noise_seed}
+        options = {"data": points, "seed": noise_seed}
+        if manifold.name == "hyperbolic":
+            # PUBLIC meshed domain: a ball around the public centre that contains the public data ball
+            options.update(domain_center=center, domain_radius=min(4.0, max(2.0, 1.25 * scenario.radius)))
+        return options
     return {}
 
 
@@ -180,7 +184,11 @@ def run_scenario(scenario, points=None):
             result.outcomes.append(MechanismOutcome(name, mechanism.title, "error", str(exc)))
             continue
         rng = np.random.default_rng(stream)
-        releases = mechanism.sample(true_mean, calibration, scenario.n_releases, rng)
+        try:
+            releases = mechanism.sample(true_mean, calibration, scenario.n_releases, rng)
+        except (GeoDPError, ValueError, RuntimeError) as exc:  # one mechanism's failure never hides the others
+            result.outcomes.append(MechanismOutcome(name, mechanism.title, "error", f"sampling failed: {exc}"))
+            continue
         distances = manifold.dist(true_mean, releases)
         bound = mechanism.utility_bound(calibration, center=true_mean)
         result.outcomes.append(
@@ -203,7 +211,14 @@ def resample_releases(result, draw):
             outcomes.append(outcome)
             continue
         mechanism = get_mechanism(outcome.name, result.manifold)
-        releases = mechanism.sample(result.true_mean, outcome.calibration, scenario.n_releases, np.random.default_rng(stream))
+        try:
+            releases = mechanism.sample(
+                result.true_mean, outcome.calibration, scenario.n_releases, np.random.default_rng(stream)
+            )
+        except (GeoDPError, ValueError, RuntimeError) as exc:
+            outcomes.append(replace(outcome, status="error", reason=f"sampling failed: {exc}", releases=None,
+                                    distances=None))
+            continue
         distances = result.manifold.dist(result.true_mean, releases)
         outcomes.append(replace(outcome, releases=releases, distances=distances))
     return replace(result, outcomes=outcomes)

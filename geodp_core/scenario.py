@@ -226,6 +226,9 @@ class Scenario:
     def to_python_snippet(self):
         """Python code that reproduces this scenario's releases with ``geodp_core`` alone."""
         return (
+            "# Reproduces a GeoDP Explorer view. The seed makes the noise reproducible (teaching only): for a real\n"
+            "# release, draw the noise from fresh secret randomness, e.g. mechanism.sample(mean, calibration, 1,\n"
+            "# numpy.random.default_rng()) -- anyone who knows a seed can recompute and subtract the noise.\n"
             "import json\n"
             "from geodp_core.scenario import Scenario\n"
             "from geodp_core.explorer import run_scenario\n\n"

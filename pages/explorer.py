@@ -30,7 +30,8 @@ if result is None:
 
 draw = st.session_state.get("explorer_draw", 0)
 if draw:
-    result = resample_releases(result, draw)
+    with errors_shown_here():
+        result = resample_releases(result, draw)
 
 c1, c2, c3, c4 = st.columns(4)
 c1.metric("Records n", len(result.data), help=result.data_note)
@@ -77,7 +78,12 @@ with right:
                 for note in cal.notes:
                     st.markdown(f"- {note}")
 
-st.caption("The gold marker is the true (non-private) mean: a teaching view only — a real release never shows it.")
+st.caption(
+    "The gold marker is the true (non-private) mean: a teaching view only — a real release never shows it. "
+    "The seed makes this view reproducible, which a real release must NOT be: draw the noise from fresh, secret "
+    "randomness (e.g. `numpy.random.default_rng()` without a seed); anyone who knows a seed can recompute and "
+    "subtract the noise, and every guarantee shown here assumes the noise is secret."
+)
 
 st.subheader("Downloads")
 table = pd.DataFrame(results_table(result))

@@ -35,7 +35,7 @@ from scipy.sparse.csgraph import dijkstra
 from scipy.sparse.linalg import spsolve
 
 from geodp_core._validation import check_finite_array, check_int, check_option, check_real, check_rng
-from geodp_core.exceptions import InvalidParameterError
+from geodp_core.exceptions import InvalidParameterError, UnavailableError
 from geodp_core.geometry.mesh import (
     MAX_BALL_RADIUS,
     MESH_SIZE_RANGE,
@@ -466,13 +466,20 @@ class ConformalFields:
 
         Raises
         ------
-        RuntimeError
-            If ``size`` points are not accepted within ``max_rounds`` vectorised rounds (never returns fewer).
+        UnavailableError
+            If the summary lies outside the meshed domain, or ``size`` points are not accepted within a bounded
+            number of proposals (never returns fewer, never loops for long).
         """
         from geodp_core.geometry.radial import get_radial_law
 
         manifold = self.manifold
         center = np.asarray(center, dtype=float)
+        if not bool(np.all(self.mesh.contains(center[None]))):
+            raise UnavailableError(
+                "the summary lies outside the public meshed domain of the conformal mechanism; choose a public "
+                "domain (domain_center, domain_radius) that contains the public data ball, or use sampler='vertex'",
+                param="domain_radius",
+            )
         rho_vertices = self.rho_star(center)
         root_min = math.sqrt(self.phi_min)
         scale = 1.0 / (lambda_star * root_min)
@@ -486,7 +493,10 @@ class ConformalFields:
             log_envelope = lambda radius: np.zeros_like(radius)  # noqa: E731
         log_phi_max = 0.5 * _DIM * math.log(self.phi_max)
         accepted, total, seen, batch = [], 0, 0, max(64, 2 * size)
+        budget = 50 * size + 5_000_000  # total proposals before giving up (bounded work, never a busy loop)
         for _ in range(max_rounds):
+            if seen >= budget:
+                break
             radii = law.sample(batch, rng)
             directions = manifold.random_unit_tangent(center, batch, rng)
             proposals = manifold._exp(center, radii[:, None] * directions)
@@ -500,9 +510,10 @@ class ConformalFields:
                 return np.concatenate(accepted)[:size]
             rate = max(total, 1) / seen
             batch = int(min(1_000_000, max(64, 1.2 * (size - total) / rate)))
-        raise RuntimeError(
-            f"the conformal rejection sampler accepted only {total} of {size} points in {max_rounds} rounds "
-            "(the summary is far from the meshed domain, or phi varies too much); use sampler='vertex'"
+        raise UnavailableError(
+            f"the conformal rejection sampler accepted only {total} of {size} points after {seen} proposals "
+            "(the summary is far from the meshed domain, or phi varies too much); use sampler='vertex'",
+            param="sampler",
         )
 
 

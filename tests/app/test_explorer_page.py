@@ -157,3 +157,18 @@ def test_scenario_json_upload_restores_and_bad_json_is_reported():
     assert not at.exception
     assert any("bad.json" in e.value and "manifold" in e.value for e in at.error)
     assert at.selectbox(key="manifold").value == "hyperbolic"  # settings survive a bad file
+
+
+def test_scenario_json_outside_control_ranges_is_adjusted_not_a_crash():
+    """A valid Scenario whose values exceed the sliders (spread 2.5, radius 5) loads with a notice."""
+    from geodp_core.scenario import Scenario
+
+    at = _explorer().run()
+    saved = Scenario(manifold="hyperbolic", data="uniform_ball", spread=2.5, radius=5.0, notion="approx_dp",
+                     eps=0.3, delta=4e-5)
+    at.file_uploader(key="scenario_file").set_value(("wide.json", saved.to_json().encode(), "application/json")).run()
+    assert not at.exception, at.exception
+    assert at.slider(key="spread").value == 2.0
+    assert at.slider(key="radius").value == 3.0
+    notice = " ".join(e.value for e in at.error)
+    assert "spread 2.5 → 2" in notice and "eps 0.3 → 0.2" in notice and "delta 4e-05 → 1e-05" in notice
