@@ -119,6 +119,10 @@ def check_finite_array(value, name, ndim=None, shape_tail=None, min_rows=None):
     min_rows : int, optional
         Minimum size of the leading axis.
     """
+    if isinstance(value, (list, tuple)) and any(
+        isinstance(v, (bool, np.bool_)) for v in np.ravel(np.asarray(value, dtype=object))
+    ):
+        raise InvalidParameterError(f"{name} must contain numbers, not booleans; got {_describe(value)}", param=name)
     try:
         arr = np.asarray(value)
     except Exception as exc:  # pragma: no cover - exotic inputs

@@ -114,7 +114,7 @@ with tab_convert:
                          key="accounting_conversions")
 
 # ------------------------------------------------------------------ profiles and trade-offs
-with tab_curves:
+with tab_curves, errors_shown_here():
     if conversions is None:
         st.info("Fix the guarantee in the Converter tab to see its curves.")
     else:

@@ -333,7 +333,9 @@ def tradeoff_figure(mu, eps=None, n_points=201):
         fig.add_trace(go.Scatter(x=alpha, y=beta, mode="lines", line=dict(color=_PALETTE[i % len(_PALETTE)], width=2),
                                  name=f"μ = {m:g} (GDP)"))
     for j, e in enumerate(epss):
-        beta = np.maximum.reduce([np.zeros_like(alpha), 1.0 - math.exp(e) * alpha, math.exp(-e) * (1.0 - alpha)])
+        # exp(e) overflows past e ~ 709; the curve is then 0 for alpha > 0 anyway
+        beta = np.maximum.reduce([np.zeros_like(alpha), 1.0 - np.exp(min(e, 700.0)) * alpha,
+                                  np.exp(-e) * (1.0 - alpha)])
         fig.add_trace(go.Scatter(x=alpha, y=beta, mode="lines",
                                  line=dict(color=_PALETTE[(len(mus) + j) % len(_PALETTE)], width=2, dash="dash"),
                                  name=f"ε = {e:g} (ε-DP)"))
