@@ -783,19 +783,25 @@ def riemannian_gaussian_sigma_for_mu(space, dim, mu, sensitivity):
     def log_excess(log_sigma):
         return np.log(_gdp_mu_and_worst_eps(space, dim, float(np.exp(log_sigma)), delta)[0]) - np.log(target)
 
-    # Bracket [low, high] in log sigma with log_excess(low) > 0 >= log_excess(high).
+    # Bracket [low, high] in log sigma with log_excess(low) > 0 >= log_excess(high). Since
+    # mu(sigma) ~ Delta/sigma, log mu has slope about -1 in log sigma: the first step is the
+    # excess itself (plus 20%), which usually brackets the root at once; then steps double.
     low = high = np.log(sigma0)
-    if log_excess(low) > 0.0:
-        high = low + np.log(2.0)
+    excess0 = log_excess(low)
+    step = max(1.2 * abs(excess0), 1e-3)
+    if excess0 > 0.0:
+        high = low + step
         while log_excess(high) > 0.0:
-            low, high = high, high + np.log(2.0)
+            step *= 2.0
+            low, high = high, high + step
             if high > np.log(sigma0) + 60.0:  # pragma: no cover - excluded by the limit check
                 raise ConvergenceError(f"no sigma <= {sigma0 * np.exp(60.0):.3g} reaches mu={target!r}")
     else:
-        low = high - np.log(2.0)
+        low = high - step
         while log_excess(low) <= 0.0:
-            low, high = low - np.log(2.0), low
-    sigma = float(np.exp(optimize.brentq(log_excess, low, high, xtol=1e-9, rtol=1e-12)))
+            step *= 2.0
+            low, high = low - step, low
+    sigma = float(np.exp(optimize.brentq(log_excess, low, high, xtol=1e-7, rtol=1e-10)))
     # Verify on the safe side.
     step = 1e-9
     while log_excess(np.log(sigma)) > 0.0:
