@@ -62,19 +62,7 @@ def _check_manifold(manifold):
 
 def _validate_dataset(manifold, points, min_points=1, name="points"):
     """Return ``points`` as an ``(n, *point_shape)`` float array of points on the manifold, ``n >= min_points``."""
-    arr = manifold.validate_points(points, name)
-    if arr.ndim != len(manifold.point_shape) + 1:
-        raise InvalidParameterError(
-            f"{name} must be a stack of points of shape (n, {', '.join(map(str, manifold.point_shape))}); "
-            f"got shape {arr.shape}",
-            param=name,
-        )
-    n = arr.shape[0]
-    if n < min_points:
-        raise InvalidParameterError(
-            f"{name} must contain at least {min_points} point(s) (n >= {min_points}); got n = {n}", param=name
-        )
-    return arr
+    return manifold.validate_dataset(points, name, min_points=min_points)
 
 
 def _validate_weights(weights, n):

@@ -1,6 +1,5 @@
 """Privacy accounting: convert between notions (with the theorem), profiles, trade-offs, GDP μ(σ), heat diffusion."""
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 

@@ -19,13 +19,7 @@ BALL_RTOL = 1e-9
 
 def _prepare(manifold, points, center, radius, name):
     manifold = check_manifold(manifold)
-    pts = manifold.validate_points(points, name)
-    if pts.ndim != len(manifold.point_shape) + 1:
-        raise InvalidParameterError(
-            f"{name} must be an array of points of shape (n, {', '.join(map(str, manifold.point_shape))}); "
-            f"got shape {pts.shape}",
-            param=name,
-        )
+    pts = manifold.validate_dataset(points, name)
     center = manifold.validate_points(center, "center", single=True)
     radius = manifold.check_radius(radius, "radius")
     return manifold, pts, center, radius

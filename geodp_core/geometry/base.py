@@ -10,7 +10,7 @@ from abc import ABC, abstractmethod
 import numpy as np
 
 from geodp_core._validation import check_finite_array, check_int, check_real, check_rng
-from geodp_core.exceptions import OffManifoldError
+from geodp_core.exceptions import InvalidParameterError, OffManifoldError
 
 __all__ = ["Manifold"]
 
@@ -178,6 +178,22 @@ class Manifold(ABC):
             idx = int(np.flatnonzero(~ok.ravel())[0])
             raise OffManifoldError(
                 f"{name} must lie on {self.label} (tolerance {atol:g}); entry {idx} does not", param=name
+            )
+        return arr
+
+    def validate_dataset(self, points, name="points", min_points=1, atol=DEFAULT_ATOL):
+        """Return ``points`` as an ``(n, *point_shape)`` float array of points on the manifold, ``n >= min_points``."""
+        arr = self.validate_points(points, name, atol=atol)
+        if arr.ndim != len(self.point_shape) + 1:
+            raise OffManifoldError(
+                f"{name} must be a stack of points of shape (n, {', '.join(map(str, self.point_shape))}); "
+                f"got shape {arr.shape}",
+                param=name,
+            )
+        if arr.shape[0] < min_points:
+            raise InvalidParameterError(
+                f"{name} must contain at least {min_points} point(s) (n >= {min_points}); got n = {arr.shape[0]}",
+                param=name,
             )
         return arr
 

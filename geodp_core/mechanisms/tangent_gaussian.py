@@ -153,7 +153,7 @@ def gaussian_sigma_for_target(target, sensitivity, method="analytic"):
                 ) from exc
             note = (f"classical Gaussian calibration σ = Δ sqrt(2 ln(1.25/δ))/ε (Dwork & Roth 2014, Thm. A.1; "
                     f"the tangent-Gaussian paper's choice, valid for ε < 1); the achieved δ is the exact "
-                    f"privacy profile δ_μ(ε) of μ = Δ/σ (Balle & Wang 2018), at most the target δ")
+                    "privacy profile δ_μ(ε) of μ = Δ/σ (Balle & Wang 2018), at most the target δ")
         else:
             sigma = analytic_gaussian_sigma(target.eps, target.delta, delta_s)
             note = ("analytic Gaussian calibration (Balle & Wang 2018, Thm. 8): smallest σ with "

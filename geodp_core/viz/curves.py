@@ -26,7 +26,6 @@ from geodp_core.exceptions import InvalidParameterError, UnavailableError
 from geodp_core.privacy import (
     GDP,
     RDP,
-    ZCDP,
     ApproxDP,
     Guarantee,
     PureDP,
