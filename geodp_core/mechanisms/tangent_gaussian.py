@@ -152,7 +152,7 @@ def gaussian_sigma_for_target(target, sensitivity, method="analytic"):
                     param="target",
                 ) from exc
             note = ("classical Gaussian calibration σ = Δ sqrt(2 ln(1.25/δ))/ε (Dwork & Roth 2014, Thm. A.1; "
-                    f"the tangent-Gaussian paper's choice, valid for ε < 1); the achieved δ is the exact "
+                    "the tangent-Gaussian paper's choice, valid for ε < 1); the achieved δ is the exact "
                     "privacy profile δ_μ(ε) of μ = Δ/σ (Balle & Wang 2018), at most the target δ")
         else:
             sigma = analytic_gaussian_sigma(target.eps, target.delta, delta_s)
