@@ -33,7 +33,7 @@ if draw:
     with errors_shown_here():
         result = resample_releases(result, draw)
 
-c1, c2, c3, c4 = st.columns(4)
+c1, c2, c3, c4 = st.columns([1, 1, 1, 1.8])
 c1.metric("Records n", len(result.data), help=result.data_note)
 c2.metric("Clipped to the public ball", result.n_clipped,
           help="Points outside B(m₀, r) are moved onto its boundary: public preprocessing, DP unaffected.")

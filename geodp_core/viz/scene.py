@@ -136,9 +136,10 @@ def _spd_ellipse_figure(result, max_per_group=40):
 
     add(result.data, "rgba(90,90,90,0.8)", f"data ellipses (first {min(len(result.data), max_per_group)})", opacity=0.35)
     for o in _outcomes(result):
-        add(o.releases, MECHANISM_COLORS.get(o.name, "#333"), f"{o.title} releases", opacity=0.5)
+        add(o.releases, MECHANISM_COLORS.get(o.name, "#333"), f"{o.title} releases", width=1.5, opacity=0.75)
     e = _ellipse(result.true_mean)
-    fig.add_trace(go.Scatter(x=e[0], y=e[1], mode="lines", line=dict(color="goldenrod", width=4), name=MEAN_NAME))
+    fig.add_trace(go.Scatter(x=e[0], y=e[1], mode="lines", line=dict(color="black", width=2.5, dash="dash"),
+                             name=MEAN_NAME))
     fig.update_yaxes(scaleanchor="x", scaleratio=1, title="x₂")
     fig.update_xaxes(title="x₁")
     return fig
