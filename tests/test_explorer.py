@@ -64,3 +64,16 @@ def test_real_and_mixture_data(kwargs):
     assert result.manifold.belongs(result.data).all()
     assert result.n_clipped >= 0
     assert all(o.status in ("ok", "unavailable") for o in result.outcomes)
+
+
+def test_conformal_lab_run_from_core_without_streamlit():
+    """The Conformal lab's computation is a plain geodp_core function (the page only caches and draws)."""
+    from geodp_core.conformal_lab import run_conformal_lab
+
+    lab = run_conformal_lab("sphere", "vmf_mixture", 200, 0.25, 0.7, 2.0, 0.6, 300, 0.5, 1.0, 0.05, "fem",
+                            "continuous", 2.0, 20, 3)
+    assert lab.releases.shape == (20, 3) and lab.rl_releases.shape == (20, 3)
+    assert lab.calibration.label == "exact"
+    assert 0 < lab.fields.phi_min <= lab.fields.phi_max
+    assert lab.manifold.belongs(lab.releases).all()
+    assert lab.calibration.achieved.eps <= 2.0
