@@ -9,7 +9,7 @@ from geodp_app.cache import cached_run, upload_key
 from geodp_app.sidebar import scenario_sidebar
 from geodp_app.ui import download_buttons, errors_shown_here, honesty_badge
 from geodp_core.explorer import resample_releases, results_table
-from geodp_core.viz import CAMERA_PRESETS, scene_figure, spd_cone_figure
+from geodp_core.viz import CAMERA_PRESETS, scene_figure, spd_cone_figure, spd_glyph_figure
 
 st.title("Explorer")
 st.caption(
@@ -50,6 +50,7 @@ with left:
     fig = scene_figure(result, camera=camera)
     st.plotly_chart(fig, key="explorer_scene", width="stretch")
     if result.manifold.name == "spd" and result.manifold.m == 2:
+        st.plotly_chart(spd_glyph_figure(result), key="explorer_glyphs", width="stretch")
         st.plotly_chart(spd_cone_figure(result), key="explorer_cone", width="stretch")
     if st.button("Resample releases", icon=":material/casino:", key="explorer_resample", help="New noise draws; the data and mean stay."):
         st.session_state["explorer_draw"] = draw + 1

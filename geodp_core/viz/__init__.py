@@ -16,7 +16,14 @@ from geodp_core.viz.curves import (
 )
 from geodp_core.viz.heatmaps import conformal_field_figure, disk_heatmap, sphere_heatmap
 from geodp_core.viz.regression import mspe_figure, regression_figure
-from geodp_core.viz.scene import CAMERA_PRESETS, MECHANISM_COLORS, ball_boundary, scene_figure, spd_cone_figure
+from geodp_core.viz.scene import (
+    CAMERA_PRESETS,
+    MECHANISM_COLORS,
+    ball_boundary,
+    scene_figure,
+    spd_cone_figure,
+    spd_glyph_figure,
+)
 
 __all__ = [
     "CAMERA_PRESETS",
@@ -24,6 +31,7 @@ __all__ = [
     "ball_boundary",
     "scene_figure",
     "spd_cone_figure",
+    "spd_glyph_figure",
     "utility_curve_figure",
     "privacy_profile_figure",
     "tradeoff_figure",

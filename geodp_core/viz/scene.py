@@ -11,7 +11,7 @@ No Streamlit here: a notebook user gets the same figures.
 import numpy as np
 import plotly.graph_objects as go
 
-__all__ = ["CAMERA_PRESETS", "MECHANISM_COLORS", "scene_figure", "spd_cone_figure", "ball_boundary"]
+__all__ = ["CAMERA_PRESETS", "MECHANISM_COLORS", "scene_figure", "spd_cone_figure", "spd_glyph_figure", "ball_boundary"]
 
 CAMERA_PRESETS = {
     "oblique": dict(eye=dict(x=1.15, y=1.15, z=0.95)),
@@ -142,6 +142,35 @@ def _spd_ellipse_figure(result, max_per_group=40):
                              name=MEAN_NAME))
     fig.update_yaxes(scaleanchor="x", scaleratio=1, title="x₂")
     fig.update_xaxes(title="x₁")
+    return fig
+
+
+def spd_glyph_figure(result, per_row=8, height=None):
+    """SPD(2) matrices as ellipse glyphs laid out in rows: data sample, true mean, releases per mechanism.
+
+    Each glyph is ``{x : x^T P^{-1} x = 1}`` drawn at its own grid position (same scale everywhere), so shapes
+    and sizes can be compared one by one — the classic tensor-glyph layout.
+    """
+    rows = [("data (sample)", result.data[:per_row], DATA_COLOR)]
+    rows.append(("true mean (teaching view)", result.true_mean[None], "black"))
+    rows += [(o.title, o.releases[:per_row], MECHANISM_COLORS.get(o.name, "#333")) for o in _outcomes(result)]
+    radii = [np.sqrt(np.linalg.eigvalsh(m)[-1]) for _, mats, _ in rows for m in mats]
+    spacing = 2.3 * max(radii)
+    fig = go.Figure()
+    for r, (name, mats, color) in enumerate(rows):
+        xs, ys = [], []
+        for c, mat in enumerate(mats):
+            e = _ellipse(mat)
+            xs += list(e[0] + c * spacing) + [None]
+            ys += list(e[1] - r * spacing) + [None]
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=color, width=2), name=name,
+                                 fill="toself", opacity=0.8))
+    fig.update_yaxes(scaleanchor="x", scaleratio=1, tickmode="array", tickvals=[-r * spacing for r in range(len(rows))],
+                     ticktext=[name for name, _, _ in rows], showgrid=False, zeroline=False)
+    fig.update_xaxes(visible=False)
+    fig.update_layout(height=height or 70 + 75 * len(rows), margin=dict(l=10, r=10, t=40, b=10),
+                      title=dict(text="SPD(2) glyphs: one ellipse per matrix", x=0.01, font=dict(size=14)),
+                      showlegend=False, template="plotly_white")
     return fig
 
 
