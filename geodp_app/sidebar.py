@@ -68,6 +68,7 @@ def scenario_sidebar():
     sb = st.sidebar
     sb.header("Scenario")
     slots = {}
+    _url_notices(sb)
     _presets_and_loader(sb)
 
     manifold = sb.selectbox(
@@ -311,3 +312,49 @@ def _presets_and_loader(sb):
                          help="A file saved with the Explorer's 'Scenario JSON' download.")
         if "scenario_file_error" in st.session_state:
             st.error(st.session_state["scenario_file_error"], icon=":material/error:")
+
+
+def invalid_url_parameters(params):
+    """Messages for scenario URL parameters that the controls cannot take (they are then ignored).
+
+    Streamlit drops an invalid bound value silently; we say which one and why.
+    """
+    choices = {
+        "manifold": tuple(SPACE_LABELS),
+        "metric": tuple(METRIC_LABELS),
+        "data": tuple(DATA_LABELS),
+        "notion": tuple(NOTION_LABELS),
+    }
+    numeric = {"dim": (1, 10), "n": (2, 100_000), "radius": (0.05, 3.0), "seed": (0, 2**32 - 1),
+               "n_releases": WIDGET_RANGES["n_releases"], "spread": WIDGET_RANGES["spread"],
+               "alpha": WIDGET_RANGES["alpha"]}
+    grids = {"eps": EPS_GRID, "mu": MU_GRID, "delta": DELTA_GRID, "rho": RHO_GRID}
+    titles = {_mechanism_title(m) for m in MECHANISM_NAMES}
+    messages = []
+    for key in params.keys():
+        values = params.get_all(key) if hasattr(params, "get_all") else [params[key]]
+        for raw in values:
+            if key in choices and raw not in choices[key]:
+                messages.append(f"URL parameter {key}={raw!r} is not valid (one of {', '.join(choices[key])}); ignored.")
+            elif key == "mechanisms" and raw not in titles:
+                messages.append(f"URL parameter mechanisms={raw!r} is not a mechanism; ignored.")
+            elif key in numeric or key in grids:
+                try:
+                    value = float(raw)
+                except ValueError:
+                    messages.append(f"URL parameter {key}={raw!r} is not a number; ignored.")
+                    continue
+                if key in grids and not any(np.isclose(value, g) for g in grids[key]):
+                    messages.append(f"URL parameter {key}={raw!r} is not one of the slider's values; ignored.")
+                elif key in numeric and not numeric[key][0] <= value <= numeric[key][1]:
+                    low, high = numeric[key]
+                    messages.append(f"URL parameter {key}={raw!r} is outside [{low:g}, {high:g}]; ignored.")
+    return messages
+
+
+def _url_notices(sb):
+    """Show (once per session) which URL parameters were invalid and ignored."""
+    if "url_notices" not in st.session_state:
+        st.session_state["url_notices"] = invalid_url_parameters(st.query_params)
+    for message in st.session_state["url_notices"]:
+        sb.warning(message, icon=":material/link_off:")

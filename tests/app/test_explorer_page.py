@@ -172,3 +172,12 @@ def test_scenario_json_outside_control_ranges_is_adjusted_not_a_crash():
     assert at.slider(key="radius").value == 3.0
     notice = " ".join(e.value for e in at.error)
     assert "spread 2.5 → 2" in notice and "eps 0.3 → 0.2" in notice and "delta 4e-05 → 1e-05" in notice
+
+
+def test_invalid_url_values_are_reported_and_ignored():
+    at = _explorer({"manifold": "torus", "eps": "abc", "n": "1"}).run()
+    assert not at.exception, at.exception
+    warnings = " ".join(w.value for w in at.sidebar.warning)
+    assert "manifold='torus'" in warnings and "eps='abc'" in warnings and "n='1'" in warnings
+    assert at.selectbox(key="manifold").value == "sphere"  # ignored: the default is kept
+    assert any(m.label == "Sensitivity Δ" for m in at.metric)  # the page still works
