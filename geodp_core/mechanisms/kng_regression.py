@@ -547,7 +547,9 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
     n_chains = opts["n_releases"]
     if opts["init"] == "nonprivate" and fit_inside:
         init_p, init_v = p_hat, v_hat
-        init_note = "chains start at the non-private fit (the paper's choice; fast mixing)"
+        init_note = ("chains start at the non-private fit (the paper's choice; fast mixing) — a finite chain's "
+                     "output still depends on this private starting point, which is part of the sampler "
+                     "approximation: use init='public' with long chains to remove it")
     else:
         init_p, init_v = center, np.zeros_like(center)
         init_note = "chains start at the public point (m0, 0)"
