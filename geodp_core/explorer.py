@@ -24,7 +24,17 @@ __all__ = [
     "mechanism_options",
     "resample_releases",
     "results_table",
+    "mean_and_standard_error",
 ]
+
+
+def mean_and_standard_error(values):
+    """Mean and standard error of the mean (``nan`` when undefined) of a sample of distances."""
+    values = np.asarray(values, dtype=float)
+    if values.size == 0:
+        return float("nan"), float("nan")
+    se = float(np.std(values, ddof=1) / np.sqrt(values.size)) if values.size > 1 else float("nan")
+    return float(np.mean(values)), se
 
 
 @dataclass
@@ -49,13 +59,11 @@ class MechanismOutcome:
 
     @property
     def mean_distance(self):
-        return float(np.mean(self.distances)) if self.distances is not None else float("nan")
+        return mean_and_standard_error([] if self.distances is None else self.distances)[0]
 
     @property
     def standard_error(self):
-        if self.distances is None or len(self.distances) < 2:
-            return float("nan")
-        return float(np.std(self.distances, ddof=1) / np.sqrt(len(self.distances)))
+        return mean_and_standard_error([] if self.distances is None else self.distances)[1]
 
 
 @dataclass

@@ -1,10 +1,10 @@
 """Conformal lab: the density-aware conformal mechanism step by step (SPEC §5.7)."""
 
-import numpy as np
 import streamlit as st
 
 from geodp_app.conformal import DATA_KINDS, cached_conformal_lab
 from geodp_app.ui import errors_shown_here, honesty_badge
+from geodp_core.explorer import mean_and_standard_error
 from geodp_core.viz import CAMERA_PRESETS, MECHANISM_COLORS
 from geodp_core.viz.heatmaps import Overlay, conformal_field_figure
 
@@ -131,12 +131,12 @@ with main:
         st.plotly_chart(conformal_field_figure(fields, "phi", overlays=overlays, **view),
                         key="conformal_fig_release", width="stretch")
         a, b = st.columns(2)
-        se = run.distances.std(ddof=1) / np.sqrt(len(run.distances)) if len(run.distances) > 1 else 0.0
-        a.metric("Conformal: mean dist to η", f"{run.distances.mean():.3g} ± {se:.2g}",
+        mean, se = mean_and_standard_error(run.distances)
+        a.metric("Conformal: mean dist to η", f"{mean:.3g} ± {se:.2g}",
                  help=f"Paper bound (Thm V.2 with the Δ used, via √E d²): {run.utility_bound:.3g}")
         if run.rl_calibration is not None:
-            rl_se = run.rl_distances.std(ddof=1) / np.sqrt(len(run.rl_distances)) if len(run.rl_distances) > 1 else 0
-            b.metric("Riemannian Laplace: mean dist to η", f"{run.rl_distances.mean():.3g} ± {rl_se:.2g}",
+            rl_mean, rl_se = mean_and_standard_error(run.rl_distances)
+            b.metric("Riemannian Laplace: mean dist to η", f"{rl_mean:.3g} ± {rl_se:.2g}",
                      help=f"Same total target {run.rl_calibration.achieved.describe()}.")
             b.markdown(honesty_badge(run.rl_calibration.label))
         else:
