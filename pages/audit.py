@@ -1,11 +1,194 @@
-"""Audit (placeholder until the empirical-audit issue lands)."""
+"""Audit: an empirical lower bound on ε beside each mechanism's claim (SPEC §7)."""
 
+import pandas as pd
 import streamlit as st
 
+from geodp_app.ui import errors_shown_here, honesty_badge
+from geodp_core.audit import AUDIT_PRESETS, VARIANT_INFO, VARIANTS, audit, audit_all, variant_applies
+from geodp_core.geometry import get_manifold
+from geodp_core.mechanisms import MECHANISM_NAMES, availability_table, mechanism_class
+from geodp_core.privacy import ApproxDP, PureDP
+from geodp_core.viz.audit import audit_claim_figure, audit_comparison_figure, audit_statistic_figure
+
 st.title("Empirical privacy audit")
-st.info(
-    "Coming with the audit issue: neighbouring datasets with a maximal mean shift, many releases under D and D′, "
-    "a distinguishing test and a Clopper–Pearson lower bound on ε, shown beside each mechanism's claimed ε — "
-    "including the labelled non-DP variants (data-dependent footpoint, data-derived τ, data-point graph), where "
-    "the bound visibly exceeds the claim."
+st.caption(
+    "An audit cannot prove a guarantee, but it can refute one. Two neighbouring datasets D, D′ whose means are far "
+    "apart, many releases under each, and one event S that is much likelier under one of them: "
+    "ε ≥ log((P(S | D) − δ)/P(S | D′)) for any (ε, δ)-DP mechanism. With confidence bounds on both "
+    "probabilities this is a lower bound on the true ε. It must stay below the claim — and it does not for the "
+    "labelled non-DP variants."
 )
+
+SPACES = {"sphere": "Sphere S²", "hyperbolic": "Hyperbolic H²", "spd": "SPD(2), affine-invariant"}
+NOTIONS = {"pure_dp": "ε-DP", "approx_dp": "(ε, δ)-DP"}
+EPS_GRID = [0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0]
+DELTA_GRID = [1e-7, 1e-6, 1e-5, 1e-4, 1e-3]
+RELEASE_GRID = [500, 1000, 1500, 2000, 4000, 8000, 16000]
+FRESH_CAP = 1500
+NO_VARIANT = "none"
+DEFAULTS = {"audit_space": "sphere", "audit_mechanism": "riemannian_laplace", "audit_notion": "pure_dp",
+            "audit_eps": 1.0, "audit_delta": 1e-5, "audit_n": 10, "audit_radius": 0.5, "audit_releases": 4000,
+            "audit_confidence": 0.95, "audit_seed": 0}
+for _key, _value in DEFAULTS.items():  # defaults through the Session State only (presets overwrite them)
+    st.session_state.setdefault(_key, _value)
+
+
+def _manifold(space):
+    return get_manifold("spd", 2, "affine") if space == "spd" else get_manifold(space, 2)
+
+
+def _target(notion, eps, delta):
+    return PureDP(eps) if notion == "pure_dp" else ApproxDP(eps, delta)
+
+
+@st.cache_data(show_spinner="Auditing: releases under D and D′…", max_entries=64)
+def _cached_audit(space, mechanism, variant, notion, eps, delta, n, radius, n_releases, alpha, seed):
+    return audit(mechanism, _manifold(space), _target(notion, eps, delta), n_releases=n_releases, n=n,
+                 radius=radius, alpha=alpha, seed=seed, variant=variant)
+
+
+@st.cache_data(show_spinner="Auditing every mechanism here…", max_entries=16)
+def _cached_audit_all(space, notion, eps, delta, n, radius, n_releases, alpha, seed):
+    return audit_all(_manifold(space), _target(notion, eps, delta), n_releases=n_releases, n=n, radius=radius,
+                     alpha=alpha, seed=seed)
+
+
+def _apply_preset():
+    preset = AUDIT_PRESETS[st.session_state["audit_preset"]]
+    st.session_state["audit_space"] = preset["space"]
+    st.session_state["audit_mechanism"] = preset["mechanism"]
+    st.session_state[f"audit_variant_{preset['mechanism']}"] = preset["variant"] or NO_VARIANT
+    st.session_state["audit_notion"] = preset["notion"]
+    st.session_state["audit_eps"] = preset["eps"]
+    if "delta" in preset:
+        st.session_state["audit_delta"] = preset["delta"]
+    st.session_state["audit_n"] = preset["n"]
+    st.session_state["audit_radius"] = preset["radius"]
+    st.session_state["audit_releases"] = preset["n_releases"]
+
+
+def _variant_title(variant):
+    return "none (the mechanism as offered)" if variant == NO_VARIANT else VARIANT_INFO[variant][0] + " — not DP"
+
+
+controls, main = st.columns([1, 3], gap="large")
+with controls:
+    st.subheader("Controls")
+    st.selectbox("Showcase", list(AUDIT_PRESETS), key="audit_preset",
+                 help="Settings where the audit says something clear: exact mechanisms stay below their claim, "
+                      "the labelled non-DP variants exceed it.")
+    st.button("Apply showcase", key="audit_apply", on_click=_apply_preset, icon=":material/tune:")
+    space = st.radio("Manifold", list(SPACES), format_func=SPACES.get, key="audit_space",
+                     help="m₀ (the PUBLIC ball centre) is the north pole, the origin of H², the identity matrix.")
+    manifold = _manifold(space)
+    availability = availability_table(manifold)
+    mechanism = st.selectbox(
+        "Mechanism", list(MECHANISM_NAMES), key="audit_mechanism",
+        format_func=lambda m: mechanism_class(m).title + ("" if availability[m].ok else " (unavailable here)"),
+        help="Every mechanism of the registry; unavailable ones say why.",
+    )
+    variants = [NO_VARIANT] + [v for v in VARIANTS if variant_applies(v, mechanism)]
+    variant = st.selectbox("Variant", variants, format_func=_variant_title, key=f"audit_variant_{mechanism}",
+                           help="Labelled non-DP variants (SPEC §8): the audit should refute their claim "
+                                "for suitable settings.")
+    if variant != NO_VARIANT:
+        st.caption(VARIANT_INFO[variant][2])
+    notion = st.radio("Target guarantee", list(NOTIONS), format_func=NOTIONS.get, key="audit_notion",
+                      horizontal=True, help="Gaussian-type mechanisms need (ε, δ).")
+    eps = st.select_slider("ε  (more privacy ⟵ ⟶ less privacy)", EPS_GRID, key="audit_eps",
+                           help="The target budget each mechanism is calibrated to (log-spaced values).")
+    delta = 1e-5
+    if notion == "approx_dp":
+        delta = st.select_slider("δ", DELTA_GRID, key="audit_delta", format_func=lambda d: f"{d:g}")
+    n = st.number_input("Records n", min_value=2, max_value=100_000, step=1, key="audit_n",
+                        help="Records per dataset; the sensitivity Δ scales as 1/n (n = 2 makes Δ large).")
+    radius = st.number_input(
+        "Public ball radius r", min_value=0.01, max_value=5.0, step=0.05, key="audit_radius",
+        help="PUBLIC bound: the data lie in B(m₀, r). Must be below r* = π/4 on S² (any r > 0 on H², SPD).",
+    )
+    n_releases = st.select_slider("Releases per dataset", RELEASE_GRID, key="audit_releases",
+                                  help="Half choose the event, half evaluate it. More releases: a tighter bound.")
+    if variant == "knn_data" and n_releases > FRESH_CAP:
+        st.caption(f"kNN variant: a fresh calibration per release (slow); capped at {FRESH_CAP} releases.")
+        n_releases = FRESH_CAP
+    confidence = st.select_slider("Confidence", [0.9, 0.95, 0.99], key="audit_confidence",
+                                  help="The lower bound holds with this probability (Clopper–Pearson).")
+    seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key="audit_seed",
+                           help="Seeds the releases (and the density sanitisation of the conformal mechanism).")
+    error_slot = st.container()
+
+result = None
+if availability[mechanism].ok:
+    with errors_shown_here(error_slot):
+        result = _cached_audit(space, mechanism, None if variant == NO_VARIANT else variant, notion, float(eps),
+                               float(delta), int(n), float(radius), int(n_releases), round(1.0 - confidence, 6),
+                               int(seed))
+
+with main:
+    title = mechanism_class(mechanism).title
+    if not availability[mechanism].ok:
+        st.markdown(f"**{title}** on {SPACES[space]} {honesty_badge('unavailable')}")
+        st.warning(f"Unavailable here: {availability[mechanism].reason}", icon=":material/block:")
+    elif result is None:
+        st.info("Fix the highlighted control (your other settings are kept).")
+    else:
+        refuted = result.claim_refuted
+        badge = ":red-badge[:material/gpp_bad: claim refuted]" if refuted else ":green-badge[:material/gpp_good: not refuted]"
+        variant_text = "" if result.variant is None else f" · variant: **{VARIANT_INFO[result.variant][0]}**"
+        st.markdown(f"**{title}** on {SPACES[space]}{variant_text} {honesty_badge(result.label)} {badge}")
+        if refuted:
+            st.warning(
+                f"Visibly broken claim: with confidence {result.confidence:g} the true ε is at least "
+                f"{result.eps_lower_bound:.3g}, above the claimed {result.claimed_eps:.3g}.",
+                icon=":material/gpp_bad:",
+            )
+        c1, c2, c3, c4 = st.columns(4)
+        c1.metric("Claimed ε", f"{result.claimed_eps:.3g}", help=f"δ = {result.delta:g}; {result.achieved.describe()}")
+        c2.metric(f"Lower bound ({100 * result.confidence:g}%)", f"{result.eps_lower_bound:.3g}",
+                  delta=f"{result.eps_lower_bound - result.claimed_eps:+.3g} vs claim", delta_color="inverse",
+                  help="max(0, log((TPR_lo − δ)/FPR_hi)) on the evaluation half.")
+        c3.metric("TPR", f"{result.tpr:.3g}", help=f"Clopper–Pearson lower bound {result.tpr_lower:.3g}")
+        c4.metric("FPR", f"{result.fpr:.3g}", help=f"Clopper–Pearson upper bound {result.fpr_upper:.3g}")
+        st.markdown(
+            f"**How to read this.** D has n = {result.n} records in the public ball of radius {result.radius:g}; D′ "
+            f"moves one of them to the far side, shifting the Fréchet mean by {result.mean_shift:.3g} (the public "
+            f"sensitivity is Δ = {result.sensitivity:.3g}). The mechanism, calibrated to {result.target.describe()}, "
+            f"released {result.n_releases} points under each dataset. On the first half we picked the event "
+            f"S = {{{result.event}}}; on the other half {100 * result.tpr:.3g}% of the releases of "
+            f"{'D' if result.positive == 'D' else 'D′'} and {100 * result.fpr:.3g}% of the other's fell in S. Any "
+            f"(ε, δ)-DP mechanism has P(S | one) ≤ e^ε P(S | other) + δ, so ε ≥ log((TPR − δ)/FPR); with the "
+            f"confidence bounds this gives **ε ≥ {result.eps_lower_bound:.3g}** (confidence {result.confidence:g}). "
+            + ("That exceeds the claim: the guarantee is false for these settings."
+               if refuted else
+               "That is below the claim, as it must be for a valid guarantee — which the audit can never prove; "
+               "a gap only means this test could not see more.")
+        )
+        left, right = st.columns(2)
+        left.plotly_chart(audit_claim_figure(result), key="audit_claim_chart", width="stretch")
+        right.plotly_chart(audit_statistic_figure(result), key="audit_statistic_chart", width="stretch")
+        with st.expander("Details: datasets, calibration, test"):
+            for note in result.notes:
+                st.markdown(f"- {note}")
+
+    st.divider()
+    st.subheader("Every mechanism at these settings")
+    st.caption("The same datasets, target and number of releases for every mechanism, plus the cheap non-DP "
+               "variants (data-dependent footpoint) and a power check (Riemannian Laplace with Δ/4). "
+               "The kNN conformal variant is left out (slow).")
+    if st.button("Audit every mechanism", key="audit_all_button", icon=":material/checklist:"):
+        st.session_state["audit_show_all"] = True
+    if st.session_state.get("audit_show_all"):
+        rows = None
+        with errors_shown_here():
+            rows = _cached_audit_all(space, notion, float(eps), float(delta), int(n), float(radius),
+                                     int(min(n_releases, 4000)), round(1.0 - confidence, 6), int(seed))
+        if rows is not None:
+            if any(r["status"] == "ok" for r in rows):
+                st.plotly_chart(audit_comparison_figure(rows), key="audit_all_chart", width="stretch")
+            table = pd.DataFrame([{
+                "mechanism": r["name"], "label": r["label"],
+                "claimed ε": r["claimed_eps"], "lower bound": r["eps_lower_bound"],
+                "refuted": ("yes" if r["refuted"] else "no") if r["status"] == "ok" else "",
+                "note": r["reason"],
+            } for r in rows])
+            st.dataframe(table, hide_index=True, width="stretch")

@@ -1,0 +1,795 @@
+r"""Empirical privacy audit of the private Fréchet mean (SPEC §7).
+
+An audit cannot prove a guarantee; it can refute one. We build two neighbouring
+datasets whose Fréchet means are as far apart as we can make them, draw many
+releases of a mechanism under each, and look for an event that is much more
+likely under one dataset than under the other. For an :math:`(\varepsilon,\delta)`-DP
+mechanism every event :math:`S` satisfies
+
+.. math::
+    P_D(S) \le e^{\varepsilon} P_{D'}(S) + \delta
+    \quad\Longrightarrow\quad
+    \varepsilon \ge \log\frac{P_D(S) - \delta}{P_{D'}(S)},
+
+and the same with :math:`D, D'` swapped. With a Clopper–Pearson lower bound
+:math:`\underline{\mathrm{TPR}}` on :math:`P_D(S)` and an upper bound :math:`\overline{\mathrm{FPR}}`
+on :math:`P_{D'}(S)`, each at level :math:`\alpha/2`,
+
+.. math::
+    \hat\varepsilon_{lb} = \max\Big(0,\ \log\frac{\underline{\mathrm{TPR}} - \delta}{\overline{\mathrm{FPR}}}\Big)
+
+is a lower bound on the mechanism's true :math:`\varepsilon` (at the claimed :math:`\delta`) with
+probability at least :math:`1-\alpha` — provided the event :math:`S` was fixed before the
+evaluation samples were drawn. We therefore choose :math:`S` (statistic, direction, threshold,
+which dataset is "positive") on one half of the releases and evaluate it on the other half.
+If the bound exceeds the claimed :math:`\varepsilon`, the claim is refuted at confidence :math:`1-\alpha`.
+
+Public entry point: :func:`audit`. See ``docs/derivations/audit.md``.
+"""
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+from scipy import optimize, special
+
+from geodp_core._validation import check_int, check_option, check_real
+from geodp_core.exceptions import InvalidParameterError, UnavailableError
+from geodp_core.geometry.base import Manifold
+from geodp_core.mechanisms import LABEL_NO_GUARANTEE, MECHANISM_NAMES, get_mechanism
+from geodp_core.privacy import (
+    GDP,
+    RDP,
+    ZCDP,
+    ApproxDP,
+    Guarantee,
+    PureDP,
+    implies,
+    log_gdp_delta,
+    rdp_to_approx_dp,
+    zcdp_to_approx_dp,
+)
+from geodp_core.summaries import frechet_mean, frechet_mean_sensitivity
+
+__all__ = [
+    "AuditResult",
+    "audit",
+    "clopper_pearson",
+    "claimed_approx_dp",
+    "neighbouring_datasets",
+    "VARIANTS",
+    "VARIANT_INFO",
+    "LAYOUTS",
+    "STATISTICS",
+    "variant_applies",
+    "DEFAULT_N_RELEASES",
+    "DEFAULT_N",
+    "DEFAULT_RADIUS",
+    "DEFAULT_ALPHA",
+    "DEFAULT_DELTA",
+    "UNDERSTATED_SCALE",
+    "MAX_FRESH_RELEASES",
+    "AUDIT_PRESETS",
+    "audit_all",
+]
+
+DEFAULT_N_RELEASES = 4000
+DEFAULT_N = 10
+DEFAULT_RADIUS = 0.5
+DEFAULT_ALPHA = 0.05
+DEFAULT_DELTA = 1e-5
+UNDERSTATED_SCALE = 0.25
+MIN_RELEASES = 100
+MAX_RELEASES = 400_000
+MAX_FRESH_RELEASES = 5000
+MAX_N = 1_000_000
+LAYOUTS = ("boundary_point", "uniform_ball")
+STATISTICS = ("dist_to_mean", "dist_to_neighbour_mean", "distance_difference")
+_STATISTIC_TEXT = {
+    "dist_to_mean": "dist(release, η)",
+    "dist_to_neighbour_mean": "dist(release, η′)",
+    "distance_difference": "dist(release, η) − dist(release, η′)",
+}
+_N_LEVELS = 30  # quantile levels per tail for the candidate thresholds
+_LOOSE_LEVEL = 0.3  # one-sided level of the tie-break score (selection only)
+
+# variant -> (title, mechanisms it applies to, explanation)
+VARIANT_INFO = {
+    "data_footpoint": (
+        "data-dependent footpoint",
+        ("ew_laplace", "ew_gaussian"),
+        "the exponential-wrapped mechanism with its footpoint set to the PRIVATE mean itself (p0 = η under D, "
+        "p0 = η′ under D′), i.e. noise added in the tangent space at the data-dependent mean (the naive tangent "
+        "baseline). The proof needs a PUBLIC footpoint: Log_p0 is then 1-Lipschitz; with p0 = η the volume "
+        "distortion of Exp differs between η and η′ and is not paid for. NOT DP as calibrated",
+    ),
+    "tangent_at_mean": (
+        "tangent Gaussian at the mean",
+        ("tangent_gaussian",),
+        "the conformal paper's baseline Exp_η(N(0, σ² I)) in the tangent space at the data-dependent mean, σ "
+        "calibrated as if Euclidean; exact only on flat spaces, no proof on S², H², SPD affine (this is what the "
+        "tangent_gaussian mechanism does there; the variant only names it)",
+    ),
+    "understated_sensitivity": (
+        "understated sensitivity (power check)",
+        MECHANISM_NAMES,
+        "the mechanism calibrated with a sensitivity smaller than the true one (Δ × sensitivity_scale, default "
+        f"{UNDERSTATED_SCALE:g}): deliberately under-noised, to check that the audit can detect a broken claim",
+    ),
+    "knn_data": (
+        "kNN graph on the data points",
+        ("conformal",),
+        "the conformal paper's graph Laplacian built on the DATA points (laplacian='knn_data'): the conformal "
+        "factor φ then depends on the records outside the sanitised channel. Audited with a fresh calibration "
+        "(fresh density sanitisation) for every release, i.e. the whole mechanism; slow",
+    ),
+}
+VARIANTS = tuple(VARIANT_INFO)
+
+
+def variant_applies(variant, mechanism_name):
+    """Whether ``variant`` (``None`` or a name of :data:`VARIANTS`) applies to ``mechanism_name``."""
+    return variant is None or mechanism_name in VARIANT_INFO[variant][1]
+
+
+# ============================================================================ Clopper–Pearson
+def clopper_pearson(successes, trials, alpha):
+    r"""One-sided Clopper–Pearson bounds on a binomial proportion.
+
+    For :math:`k` successes in :math:`m` trials,
+
+    .. math::
+        \underline p = B^{-1}(\alpha;\ k, m-k+1), \qquad
+        \overline p = B^{-1}(1-\alpha;\ k+1, m-k),
+
+    :math:`B^{-1}(\cdot; a, b)` the Beta quantile, with :math:`\underline p = 0` for
+    :math:`k = 0` and :math:`\overline p = 1` for :math:`k = m`. Each bound alone holds
+    with probability at least :math:`1-\alpha` (:math:`P(p < \underline p) \le \alpha`,
+    :math:`P(p > \overline p) \le \alpha`); the interval :math:`[\underline p, \overline p]`
+    has coverage at least :math:`1 - 2\alpha`.
+
+    Parameters
+    ----------
+    successes : int or array_like of int
+        :math:`0 \le k \le m`.
+    trials : int or array_like of int
+        :math:`m \ge 1`; broadcast against ``successes``.
+    alpha : float
+        One-sided error level in :math:`(0, 1)`.
+
+    Returns
+    -------
+    (lower, upper)
+        Floats (scalar inputs) or arrays.
+    """
+    alpha = check_real(alpha, "alpha", low=0.0, high=1.0)
+    scalar = np.ndim(successes) == 0 and np.ndim(trials) == 0
+    k = np.asarray(successes)
+    m = np.asarray(trials)
+    for name, arr in (("successes", k), ("trials", m)):
+        if arr.dtype == bool or not np.issubdtype(arr.dtype, np.integer):
+            raise InvalidParameterError(f"{name} must be integers; got dtype {arr.dtype}", param=name)
+    if np.any(m < 1):
+        raise InvalidParameterError(f"trials must be >= 1; got {m.min()!r}", param="trials")
+    if np.any(k < 0) or np.any(k > m):
+        raise InvalidParameterError("successes must lie in [0, trials]", param="successes")
+    k, m = np.broadcast_arrays(k.astype(float), m.astype(float))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        lower = np.where(k > 0, special.betaincinv(np.maximum(k, 1.0), m - k + 1.0, alpha), 0.0)
+        upper = np.where(k < m, special.betaincinv(k + 1.0, np.maximum(m - k, 1.0), 1.0 - alpha), 1.0)
+    if scalar:
+        return float(lower), float(upper)
+    return lower, upper
+
+
+# ============================================================================ the claim
+def _gdp_eps_at_delta(mu, delta):
+    """Smallest ε with δ_μ(ε) <= δ (μ-GDP's privacy profile is decreasing in ε), on the safe side."""
+    log_delta = math.log(delta)
+    if log_gdp_delta(mu, 0.0) <= log_delta:
+        return 0.0
+    hi = 1.0
+    while log_gdp_delta(mu, hi) > log_delta:
+        hi *= 2.0
+    eps = optimize.brentq(lambda e: log_gdp_delta(mu, e) - log_delta, 0.0, hi, xtol=1e-14, rtol=1e-14)
+    while not implies(GDP(mu), ApproxDP(eps, delta)):  # verified as evaluated
+        eps = eps * (1.0 + 1e-12) + 1e-300
+    return float(eps)
+
+
+def claimed_approx_dp(guarantee, delta=DEFAULT_DELTA):
+    r"""The :math:`(\varepsilon, \delta)` pair an audit checks for a claimed guarantee.
+
+    ============  ==============================================================================
+    claimed       audited pair
+    ============  ==============================================================================
+    PureDP(ε)     :math:`(\varepsilon, 0)`
+    ApproxDP      its own :math:`(\varepsilon, \delta)`
+    GDP(μ)        :math:`(\varepsilon, \delta)` with :math:`\delta_\mu(\varepsilon) = \delta` (exact profile)
+    RDP(α, ε)     :func:`~geodp_core.privacy.rdp_to_approx_dp` at :math:`\delta`
+    ZCDP(ρ)       :func:`~geodp_core.privacy.zcdp_to_approx_dp` at :math:`\delta`
+    ============  ==============================================================================
+
+    Parameters
+    ----------
+    guarantee : Guarantee
+    delta : float
+        :math:`\delta \in (0, 1)` for the GDP / RDP / zCDP conversions (ignored otherwise).
+
+    Returns
+    -------
+    (float, float, str)
+        :math:`\varepsilon`, :math:`\delta` and a sentence saying how they were obtained.
+    """
+    if not isinstance(guarantee, Guarantee):
+        raise InvalidParameterError(
+            f"guarantee must be a PureDP, ApproxDP, GDP, RDP or ZCDP value; got {type(guarantee).__name__}",
+            param="guarantee",
+        )
+    if isinstance(guarantee, PureDP):
+        return guarantee.eps, 0.0, f"claimed {guarantee.describe()}: audited as (ε = {guarantee.eps:.4g}, δ = 0)"
+    if isinstance(guarantee, ApproxDP):
+        return guarantee.eps, guarantee.delta, f"claimed {guarantee.describe()}: audited as stated"
+    delta = check_real(delta, "delta", low=0.0, high=1.0)
+    if isinstance(guarantee, GDP):
+        eps = _gdp_eps_at_delta(guarantee.mu, delta)
+        how = "the exact μ-GDP privacy profile δ_μ(ε)"
+    elif isinstance(guarantee, RDP):
+        eps = float(rdp_to_approx_dp(guarantee.alpha, guarantee.eps, delta))
+        how = "the RDP conversion of Canonne, Kamath & Steinke (2020)"
+    elif isinstance(guarantee, ZCDP):
+        eps = float(zcdp_to_approx_dp(guarantee.rho, delta))
+        how = "the zCDP conversion (CKS 2020, optimised over the Rényi order)"
+    else:  # pragma: no cover - every Guarantee subclass is handled above
+        raise InvalidParameterError(f"unsupported guarantee {guarantee!r}", param="guarantee")
+    return eps, delta, (f"claimed {guarantee.describe()}: converted to (ε = {eps:.4g}, δ = {delta:g})-DP with {how}; "
+                        "the audit checks this pair")
+
+
+# ============================================================================ neighbouring datasets
+def neighbouring_datasets(manifold, n, radius, layout="boundary_point", rng=None):
+    r"""Neighbouring datasets :math:`D \sim D'` in the public ball :math:`B(m_0, r)` with a large mean shift.
+
+    :math:`m_0` = ``manifold.default_center()``, :math:`u` the first vector of its tangent frame.
+
+    ``"boundary_point"``
+        :math:`D` = :math:`n` copies of :math:`x = \mathrm{Exp}_{m_0}(r u)`; :math:`D'` = :math:`D` with
+        one copy moved to the antipodal boundary point :math:`x' = \mathrm{Exp}_{m_0}(-r u)`. The means
+        are :math:`x` and the point at distance :math:`2r/n` from :math:`x` towards :math:`x'`:
+        the sensitivity :math:`2r/n` is attained exactly on Hadamard spaces.
+    ``"uniform_ball"``
+        :math:`D` uniform in the ball (seeded by ``rng``); the record farthest from :math:`m_0`,
+        :math:`x_i = \mathrm{Exp}_{m_0}(t u_i)`, moved to :math:`\mathrm{Exp}_{m_0}(-r u_i)`.
+
+    Parameters
+    ----------
+    manifold : Manifold
+    n : int
+        Records, :math:`n \ge 2`.
+    radius : float
+        Public radius, :math:`0 < r < r^*`.
+    layout : {"boundary_point", "uniform_ball"}
+    rng : numpy.random.Generator or int, optional
+        Needed for ``"uniform_ball"``.
+
+    Returns
+    -------
+    (D, D_prime, moved_index)
+    """
+    _check_manifold(manifold)
+    n = check_int(n, "n", low=2, high=MAX_N)
+    radius = manifold.check_radius(radius, "radius")
+    layout = check_option(layout, "layout", LAYOUTS)
+    center = manifold.default_center()
+    if layout == "boundary_point":
+        direction = manifold.tangent_frame(center)[0]
+        x = manifold._exp(center, radius * direction)
+        data = np.repeat(x[None], n, axis=0)
+        moved = n - 1
+        far = manifold._exp(center, -radius * direction)
+    else:
+        from geodp_core.data import sample_uniform_ball
+
+        if rng is None:
+            raise InvalidParameterError("rng is required for layout='uniform_ball'", param="rng")
+        data = sample_uniform_ball(manifold, center, radius, n, rng)
+        logs = manifold._log(center, data)
+        norms = manifold.norm(center, logs)
+        moved = int(np.argmax(norms))
+        direction = logs[moved] / norms[moved]
+        far = manifold._exp(center, -radius * direction)
+    neighbour = data.copy()
+    neighbour[moved] = far
+    return data, neighbour, moved
+
+
+def _check_manifold(manifold):
+    if not isinstance(manifold, Manifold):
+        raise InvalidParameterError(
+            f"manifold must be a geodp_core Manifold (see get_manifold); got {type(manifold).__name__}",
+            param="manifold",
+        )
+    return manifold
+
+
+# ============================================================================ the result
+@dataclass(frozen=True, eq=False)
+class AuditResult:
+    r"""Outcome of :func:`audit`.
+
+    Attributes
+    ----------
+    mechanism, manifold : str
+        Registry name and manifold label.
+    variant : str or None
+    label : str
+        Honesty label of what was audited (a variant is "no formal guarantee").
+    target, achieved : Guarantee
+        Requested and claimed (achieved) guarantee.
+    claimed_eps, delta : float
+        The audited :math:`(\varepsilon, \delta)` claim (:func:`claimed_approx_dp`).
+    eps_lower_bound : float
+        :math:`\max(0, \log((\underline{\mathrm{TPR}} - \delta)/\overline{\mathrm{FPR}}))`, a lower bound on the
+        true :math:`\varepsilon` at :math:`\delta` with probability :math:`\ge` ``confidence``.
+    eps_point_estimate : float
+        :math:`\log((\mathrm{TPR} - \delta)/\mathrm{FPR})` without confidence correction (may be ``inf``).
+    tpr, fpr, tpr_lower, fpr_upper : float
+        Rates of the chosen event on the evaluation half and their Clopper–Pearson bounds.
+    statistic, direction, threshold, positive : str, str, float, str
+        The event :math:`S = \{\text{statistic} \le t\}` (``direction="<="``) or :math:`\ge t`; ``positive``
+        is the dataset (``"D"`` or ``"D'"``) whose releases should fall in :math:`S`.
+    n_releases, n_evaluation : int
+        Releases per dataset, and how many of them (per dataset) evaluated the event.
+    confidence : float
+        :math:`1 - \alpha`.
+    n, radius, sensitivity, sensitivity_used, mean_shift : float
+        Dataset size, public radius, the public sensitivity :math:`\Delta`, the one the mechanism was
+        calibrated with, and :math:`d(\eta, \eta')`.
+    mean_D, mean_D_prime : ndarray
+        The two neighbouring datasets' Fréchet means :math:`\eta, \eta'`.
+    moved_from, moved_to : ndarray
+        The record that differs.
+    values_D, values_D_prime : ndarray
+        The chosen statistic on the evaluation releases (for plotting).
+    releases_D, releases_D_prime : ndarray
+        Up to 400 evaluation releases under each dataset (for plotting).
+    notes : tuple of str
+    """
+
+    mechanism: str
+    manifold: str
+    variant: object
+    label: str
+    target: Guarantee
+    achieved: Guarantee
+    claimed_eps: float
+    delta: float
+    eps_lower_bound: float
+    eps_point_estimate: float
+    tpr: float
+    fpr: float
+    tpr_lower: float
+    fpr_upper: float
+    statistic: str
+    direction: str
+    threshold: float
+    positive: str
+    n_releases: int
+    n_evaluation: int
+    confidence: float
+    n: int
+    radius: float
+    sensitivity: float
+    sensitivity_used: float
+    mean_shift: float
+    mean_D: np.ndarray
+    mean_D_prime: np.ndarray
+    moved_from: np.ndarray
+    moved_to: np.ndarray
+    values_D: np.ndarray
+    values_D_prime: np.ndarray
+    releases_D: np.ndarray
+    releases_D_prime: np.ndarray
+    notes: tuple = ()
+
+    @property
+    def claim_refuted(self):
+        """Whether the empirical lower bound exceeds the claimed ε (the claim is false at this confidence)."""
+        return self.eps_lower_bound > self.claimed_eps
+
+    @property
+    def event(self):
+        """The distinguishing event in words."""
+        return f"{_STATISTIC_TEXT[self.statistic]} {self.direction} {self.threshold:.4g}"
+
+    def summary(self):
+        """One line: claim vs bound."""
+        verdict = "REFUTED" if self.claim_refuted else "not refuted"
+        return (f"{self.mechanism}{'' if self.variant is None else ' [' + self.variant + ']'} on {self.manifold}: "
+                f"claimed ε = {self.claimed_eps:.4g} (δ = {self.delta:g}), empirical lower bound "
+                f"{self.eps_lower_bound:.4g} at confidence {self.confidence:g} — claim {verdict}")
+
+
+# ============================================================================ the distinguishing test
+def _statistics(manifold, releases, eta, eta_prime):
+    """The three statistics; any fixed function of the release is a valid statistic, so releases whose
+    distance overflows in floating point (extreme SPD noise) get distance +inf and difference 0."""
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        d0 = np.nan_to_num(manifold._dist(eta, releases), nan=np.inf)
+        d1 = np.nan_to_num(manifold._dist(eta_prime, releases), nan=np.inf)
+        diff = np.where(np.isfinite(d0) & np.isfinite(d1), d0 - d1, 0.0)
+    return {"dist_to_mean": d0, "dist_to_neighbour_mean": d1, "distance_difference": diff}
+
+
+def _candidate_thresholds(pooled, m):
+    tail = np.geomspace(0.5 / m, 0.5, _N_LEVELS)
+    levels = np.unique(np.clip(np.concatenate([tail, 1.0 - tail]), 0.0, 1.0))
+    return np.unique(np.quantile(pooled, levels, method="inverted_cdf"))
+
+
+def _counts(sorted_values, thresholds, direction):
+    if direction == "<=":
+        return np.searchsorted(sorted_values, thresholds, side="right")
+    return sorted_values.size - np.searchsorted(sorted_values, thresholds, side="left")
+
+
+def _eps_bounds(tp, m_pos, fp, m_neg, delta, alpha_each):
+    tpr_lo, _ = clopper_pearson(tp, m_pos, alpha_each)
+    _, fpr_hi = clopper_pearson(fp, m_neg, alpha_each)
+    excess = np.asarray(tpr_lo) - delta
+    with np.errstate(divide="ignore", invalid="ignore"):
+        eps = np.where(excess > 0, np.log(np.where(excess > 0, excess, 1.0) / fpr_hi), 0.0)
+    return np.maximum(eps, 0.0), tpr_lo, fpr_hi
+
+
+def _select_event(stats_d, stats_dp, delta, alpha_each):
+    """Best event on the selection half: (statistic, direction, threshold, positive)."""
+    best, best_score = None, -np.inf
+    for name in STATISTICS:
+        a, b = np.sort(stats_d[name]), np.sort(stats_dp[name])
+        thresholds = _candidate_thresholds(np.concatenate([a, b]), min(a.size, b.size))
+        for direction in ("<=", ">="):
+            ca, cb = _counts(a, thresholds, direction), _counts(b, thresholds, direction)
+            for positive, (tp, mp, fp, mn) in (("D", (ca, a.size, cb, b.size)), ("D'", (cb, b.size, ca, a.size))):
+                eps, _, _ = _eps_bounds(tp, mp, fp, mn, delta, alpha_each)
+                # tie-breaks (all bounds 0, e.g. a very private mechanism): the same bound at a loose level,
+                # then a smoothed likelihood ratio, so that the event shown is still the most telling one
+                loose, _, _ = _eps_bounds(tp, mp, fp, mn, delta, _LOOSE_LEVEL)
+                score = eps + 1e-3 * loose + 1e-9 * np.log((tp + 0.5) / (fp + 0.5))
+                i = int(np.argmax(score))
+                if score[i] > best_score:
+                    best_score, best = score[i], (name, direction, float(thresholds[i]), positive)
+    return best
+
+
+# ============================================================================ releases
+def _public_options(name, manifold, center, radius, data, seed):
+    """Public calibration options, as in the Explorer (footpoint/anchor = the public centre)."""
+    if name in ("ew_laplace", "ew_gaussian"):
+        return {"footpoint": center}
+    if name == "langevin":
+        return {"anchor": center}
+    if name == "conformal":
+        options = {"data": data, "seed": seed, "sampler": "vertex"}
+        if manifold.name == "hyperbolic":
+            options.update(domain_center=center, domain_radius=min(4.0, max(2.0, 1.25 * radius)))
+        return options
+    return {}
+
+
+def _fresh_releases(mechanism, target, sensitivity, options, data, center, size, seed_sequence):
+    """One fresh calibration (new sanitisation noise) per release; a loop over releases is unavoidable."""
+    seeds = seed_sequence.generate_state(2 * size).reshape(size, 2)
+    out = np.empty((size,) + tuple(mechanism.manifold.point_shape))
+    calibration = None
+    for i, (cal_seed, draw_seed) in enumerate(seeds):
+        calibration = mechanism.calibrate(target, sensitivity, **{**options, "data": data, "seed": int(cal_seed)})
+        out[i] = mechanism.sample(center, calibration, 1, np.random.default_rng(int(draw_seed)))[0]
+    return out, calibration
+
+
+# ============================================================================ the audit
+def audit(mechanism_name, manifold, target, n_releases=DEFAULT_N_RELEASES, n=DEFAULT_N, radius=DEFAULT_RADIUS,
+          alpha=DEFAULT_ALPHA, seed=0, variant=None, layout="boundary_point", delta=None, sensitivity_scale=None,
+          fresh_calibration=False, **options):
+    r"""Empirical lower bound on the privacy loss of a mechanism releasing a Fréchet mean (SPEC §7).
+
+    1. Neighbouring datasets :math:`D \sim D'` in the PUBLIC ball :math:`B(m_0, r)`, one record moved to the
+       far side of the ball (:func:`neighbouring_datasets`); :math:`\eta, \eta'` their Fréchet means.
+    2. The mechanism is calibrated ONCE to ``target`` with the public sensitivity
+       :math:`\Delta` = :func:`~geodp_core.summaries.frechet_mean_sensitivity` ``(n, r, κ)``
+       (per dataset for the data-dependent variants) and releases ``n_releases`` points around
+       :math:`\eta` and as many around :math:`\eta'` (one vectorised ``sample`` call each).
+    3. Events :math:`S = \{T \le t\}` or :math:`\{T \ge t\}` for the statistics
+       :math:`T \in \{d(y, \eta),\ d(y, \eta'),\ d(y, \eta) - d(y, \eta')\}` (the last is the likelihood
+       ratio's direction for a radial law) and thresholds at quantiles of the pooled values are scored
+       on the first half of each sample; the best one (and which dataset is "positive") is evaluated
+       once on the second half.
+    4. :math:`\hat\varepsilon_{lb} = \max(0, \log((\underline{\mathrm{TPR}} - \delta)/\overline{\mathrm{FPR}}))`,
+       Clopper–Pearson bounds each at level :math:`\alpha/2`: with probability :math:`\ge 1-\alpha` it is
+       below the true :math:`\varepsilon` of every :math:`(\varepsilon, \delta)` guarantee the mechanism has.
+
+    Parameters
+    ----------
+    mechanism_name : str
+        A registry name (:data:`~geodp_core.mechanisms.MECHANISM_NAMES`).
+    manifold : Manifold
+    target : Guarantee
+        The guarantee the mechanism is calibrated to; the claim audited is the achieved one, as an
+        :math:`(\varepsilon, \delta)` pair (:func:`claimed_approx_dp`).
+    n_releases : int, default 4000
+        Releases per dataset, in ``[100, 400000]`` (``[100, 5000]`` with a fresh calibration per release).
+    n : int, default 10
+        Records per dataset (the sensitivity scales as :math:`1/n`).
+    radius : float, default 0.5
+        Public ball radius :math:`0 < r < r^*`.
+    alpha : float, default 0.05
+        Error level; the bound holds with confidence :math:`1-\alpha`, :math:`\alpha \in (0, 0.5]`.
+    seed : int, default 0
+        Seeds the data (``"uniform_ball"``), the calibration noise (conformal) and the releases.
+    variant : None or str
+        ``None`` (the mechanism as offered) or one of :data:`VARIANTS`, each labelled non-DP:
+        ``"data_footpoint"`` (EW mechanisms with :math:`p_0 = \eta`), ``"tangent_at_mean"``
+        (tangent_gaussian, what it does on curved spaces), ``"understated_sensitivity"`` (any
+        mechanism calibrated with :math:`\Delta \times` ``sensitivity_scale``), ``"knn_data"`` (conformal
+        with the kNN graph on the data points).
+    layout : {"boundary_point", "uniform_ball"}
+        Neighbouring datasets (:func:`neighbouring_datasets`).
+    delta : float, optional
+        :math:`\delta \in (0, 1)` at which GDP / RDP / zCDP claims are audited (default :math:`10^{-5}`).
+        Not accepted for ε-DP and (ε, δ)-DP claims (their δ is the claim's own).
+    sensitivity_scale : float, optional
+        Only with ``variant="understated_sensitivity"``: factor in :math:`(0, 1)` (default 0.25).
+    fresh_calibration : bool, default False
+        Conformal only: a fresh calibration (new sanitised density, from :math:`D` resp. :math:`D'`) for
+        every release, auditing the whole mechanism's point output. Default: the density is sanitised
+        once from :math:`D` and used under both datasets, which audits the point channel given the
+        published density (worth :math:`\varepsilon_{conf} < \varepsilon`). Forced by ``"knn_data"``.
+    **options
+        Extra calibration options of the mechanism (override the public defaults: footpoint and
+        anchor = :math:`m_0`; conformal: the data, a seed, ``sampler="vertex"``).
+
+    Returns
+    -------
+    AuditResult
+
+    Raises
+    ------
+    InvalidParameterError
+        Bad arguments (the message names the parameter), a variant that does not apply.
+    UnavailableError
+        The mechanism is unavailable on ``manifold`` or for ``target`` (with the reason).
+    """
+    name = check_option(mechanism_name, "mechanism_name", MECHANISM_NAMES)
+    _check_manifold(manifold)
+    if not isinstance(target, Guarantee):
+        raise InvalidParameterError(
+            f"target must be a guarantee (PureDP, ApproxDP, GDP, RDP or ZCDP); got {type(target).__name__}",
+            param="target",
+        )
+    if variant is not None:
+        variant = check_option(variant, "variant", VARIANTS)
+        if not variant_applies(variant, name):
+            raise InvalidParameterError(
+                f"variant {variant!r} applies to {', '.join(VARIANT_INFO[variant][1])} only; got mechanism "
+                f"{name!r}", param="variant",
+            )
+    if not isinstance(fresh_calibration, (bool, np.bool_)):
+        raise InvalidParameterError(f"fresh_calibration must be True or False; got {fresh_calibration!r}",
+                                    param="fresh_calibration")
+    fresh = bool(fresh_calibration) or variant == "knn_data"
+    if fresh and name != "conformal":
+        raise InvalidParameterError(
+            f"fresh_calibration applies to the conformal mechanism only (its calibration depends on the data); "
+            f"got mechanism {name!r}", param="fresh_calibration",
+        )
+    n_releases = check_int(n_releases, "n_releases", low=MIN_RELEASES,
+                           high=MAX_FRESH_RELEASES if fresh else MAX_RELEASES)
+    n = check_int(n, "n", low=2, high=MAX_N)
+    radius = manifold.check_radius(radius, "radius")
+    alpha = check_real(alpha, "alpha", low=0.0, high=0.5, high_closed=True)
+    seed = check_int(seed, "seed", low=0, high=2**63 - 1)
+    layout = check_option(layout, "layout", LAYOUTS)
+    if isinstance(target, (PureDP, ApproxDP)) and delta is not None:
+        raise InvalidParameterError(
+            f"delta is set by the claim for a {target.describe()} target (0 for ε-DP, its own δ for (ε, δ)-DP); "
+            f"got delta={delta!r}; pass delta only for GDP, RDP or zCDP targets", param="delta",
+        )
+    conversion_delta = DEFAULT_DELTA if delta is None else check_real(delta, "delta", low=0.0, high=1.0)
+    if variant == "understated_sensitivity":
+        scale = UNDERSTATED_SCALE if sensitivity_scale is None else check_real(
+            sensitivity_scale, "sensitivity_scale", low=0.0, high=1.0)
+    elif sensitivity_scale is not None:
+        raise InvalidParameterError(
+            f"sensitivity_scale applies only with variant='understated_sensitivity'; got "
+            f"sensitivity_scale={sensitivity_scale!r} with variant={variant!r}", param="sensitivity_scale",
+        )
+    else:
+        scale = 1.0
+    if variant == "data_footpoint" and "footpoint" in options:
+        raise InvalidParameterError("footpoint is set to the private mean by variant='data_footpoint'; do not "
+                                    "pass it", param="footpoint")
+    if variant == "knn_data" and options.get("laplacian", "knn_data") != "knn_data":
+        raise InvalidParameterError(f"variant='knn_data' uses laplacian='knn_data'; got "
+                                    f"laplacian={options['laplacian']!r}", param="laplacian")
+
+    mechanism = get_mechanism(name, manifold)
+    mechanism.require_available()
+
+    streams = np.random.SeedSequence(seed).spawn(4)  # data, calibration noise, releases under D, under D'
+    data, neighbour, moved = neighbouring_datasets(manifold, n, radius, layout, np.random.default_rng(streams[0]))
+    eta = frechet_mean(manifold, data)
+    eta_prime = frechet_mean(manifold, neighbour)
+    center = manifold.default_center()
+    sensitivity = float(frechet_mean_sensitivity(n, radius, manifold.curvature_bounds[1]))
+    used = sensitivity * scale
+    cal_seed = int(streams[1].generate_state(1)[0])
+    base_options = {**_public_options(name, manifold, center, radius, data, cal_seed), **options}
+    if variant == "knn_data":
+        base_options["laplacian"] = "knn_data"
+        base_options.setdefault("knn", min(10, max(2, n // 2)))  # < n - 1: the copies of x stay neighbours
+    rng_d, rng_dp = np.random.default_rng(streams[2]), np.random.default_rng(streams[3])
+
+    notes = []
+    if fresh:
+        releases_d, calibration = _fresh_releases(mechanism, target, used, base_options, data, eta, n_releases,
+                                                  streams[2])
+        releases_dp, _ = _fresh_releases(mechanism, target, used, base_options, neighbour, eta_prime, n_releases,
+                                         streams[3])
+        notes.append(f"a fresh calibration (new sanitised density from D, resp. D′, fresh noise) for each of the "
+                     f"{2 * n_releases} releases: the audit covers the whole mechanism's point output")
+    elif variant == "data_footpoint":
+        calibration = mechanism.calibrate(target, used, **{**base_options, "footpoint": eta})
+        cal_prime = mechanism.calibrate(target, used, **{**base_options, "footpoint": eta_prime})
+        releases_d = mechanism.sample(eta, calibration, n_releases, rng_d)
+        releases_dp = mechanism.sample(eta_prime, cal_prime, n_releases, rng_dp)
+    else:
+        calibration = mechanism.calibrate(target, used, **base_options)
+        releases_d = mechanism.sample(eta, calibration, n_releases, rng_d)
+        releases_dp = mechanism.sample(eta_prime, calibration, n_releases, rng_dp)
+        if name == "conformal":
+            notes.append(
+                "conformal: the density is sanitised once (from D) and used under both datasets, so this audits "
+                f"the point channel given the published density, worth ε_conf = {calibration.noise['eps_conf']:.4g} "
+                "of the claimed ε (use fresh_calibration=True to audit the whole mechanism, slowly)"
+            )
+
+    claimed_eps, claim_delta, claim_note = claimed_approx_dp(calibration.achieved, conversion_delta)
+    alpha_each = alpha / 2.0
+    half = n_releases // 2
+    stats_d = _statistics(manifold, releases_d, eta, eta_prime)
+    stats_dp = _statistics(manifold, releases_dp, eta, eta_prime)
+    statistic, direction, threshold, positive = _select_event(
+        {k: v[:half] for k, v in stats_d.items()}, {k: v[:half] for k, v in stats_dp.items()}, claim_delta,
+        alpha_each,
+    )
+    eval_d, eval_dp = stats_d[statistic][half:], stats_dp[statistic][half:]
+    m = eval_d.size
+    in_d = int(_counts(np.sort(eval_d), np.array([threshold]), direction)[0])
+    in_dp = int(_counts(np.sort(eval_dp), np.array([threshold]), direction)[0])
+    tp, fp = (in_d, in_dp) if positive == "D" else (in_dp, in_d)
+    eps_lb, tpr_lo, fpr_hi = _eps_bounds(np.array([tp]), m, np.array([fp]), m, claim_delta, alpha_each)
+    eps_lb, tpr_lo, fpr_hi = float(eps_lb[0]), float(tpr_lo[0]), float(fpr_hi[0])
+    tpr, fpr = tp / m, fp / m
+    with np.errstate(divide="ignore"):
+        point = max(0.0, float(np.log(tpr - claim_delta) - np.log(fpr))) if tpr > claim_delta else 0.0
+
+    label = calibration.label if variant is None else LABEL_NO_GUARANTEE
+    shift = float(manifold._dist(eta, eta_prime))
+    other = "D′" if positive == "D" else "D"
+    notes = [
+        f"neighbouring datasets ({layout}): n = {n} records in the public ball B(m₀, r = {radius:g}); one record "
+        f"moved to the far side of the ball; d(η, η′) = {shift:.4g} vs the public sensitivity Δ = "
+        f"{sensitivity:.4g}",
+        f"calibrated once with Δ = {used:.4g}" + (f" = {scale:g} × the true Δ (deliberately understated)"
+                                                 if scale != 1.0 else "") + f": {calibration.describe()}",
+        claim_note,
+        *notes,
+        f"{n_releases} releases under each dataset; the event was chosen on the first {half} of each (statistics "
+        f"{', '.join(_STATISTIC_TEXT.values())}; {2 * _N_LEVELS} quantile thresholds; both directions; either "
+        f"dataset positive) and evaluated on the other {m}",
+        f"event S = {{{_STATISTIC_TEXT[statistic]} {direction} {threshold:.4g}}}: P_{positive.replace(chr(39), '′')}(S) "
+        f"≈ TPR = {tpr:.4g} (≥ {tpr_lo:.4g}), P_{other}(S) ≈ FPR = {fpr:.4g} (≤ {fpr_hi:.4g}); Clopper–Pearson "
+        f"bounds at level {alpha_each:g} each",
+        f"ε_lb = max(0, log((TPR_lo − δ)/FPR_hi)) = {eps_lb:.4g} with δ = {claim_delta:g}: with probability ≥ "
+        f"{1 - alpha:g} the mechanism is not ({eps_lb:.4g}-ε, δ)-DP for any smaller ε; claimed ε = {claimed_eps:.4g}"
+        + (" — CLAIM REFUTED" if eps_lb > claimed_eps else " — not refuted (an audit can never prove a guarantee)"),
+    ]
+    if variant is not None:
+        notes.insert(0, f"variant '{variant}' ({VARIANT_INFO[variant][0]}): {VARIANT_INFO[variant][2]}")
+    if calibration.label != "exact" and variant is None:
+        notes.insert(0, f"the mechanism's honesty label is '{calibration.label}'")
+
+    keep = min(400, m)
+    return AuditResult(
+        mechanism=name, manifold=manifold.label, variant=variant, label=label, target=target,
+        achieved=calibration.achieved, claimed_eps=float(claimed_eps), delta=float(claim_delta),
+        eps_lower_bound=eps_lb, eps_point_estimate=point, tpr=tpr, fpr=fpr, tpr_lower=tpr_lo, fpr_upper=fpr_hi,
+        statistic=statistic, direction=direction, threshold=threshold, positive=positive,
+        n_releases=n_releases, n_evaluation=m, confidence=1.0 - alpha, n=n, radius=radius,
+        sensitivity=sensitivity, sensitivity_used=used, mean_shift=shift, mean_D=eta, mean_D_prime=eta_prime,
+        moved_from=data[moved], moved_to=neighbour[moved], values_D=eval_d, values_D_prime=eval_dp,
+        releases_D=releases_d[half:half + keep], releases_D_prime=releases_dp[half:half + keep], notes=tuple(notes),
+    )
+
+
+# ============================================================================ several audits
+# (mechanism, variant) rows added by audit_all(include_variants=True): the cheap labelled non-DP variants
+# and one power check; "knn_data" is left out (a fresh calibration per release is slow).
+_VARIANT_ROWS = (
+    ("ew_laplace", "data_footpoint"),
+    ("ew_gaussian", "data_footpoint"),
+    ("riemannian_laplace", "understated_sensitivity"),
+)
+
+
+def audit_all(manifold, target, include_variants=True, mechanisms=None, **kwargs):
+    """Audit every mechanism (and the cheap non-DP variants) at one setting.
+
+    Parameters
+    ----------
+    manifold : Manifold
+    target : Guarantee
+    include_variants : bool, default True
+        Add the rows ``ew_laplace`` / ``ew_gaussian`` with ``"data_footpoint"`` and
+        ``riemannian_laplace`` with ``"understated_sensitivity"`` (a power check).
+    mechanisms : sequence of str, optional
+        Registry names (default: all).
+    **kwargs
+        Passed to :func:`audit` (``n_releases``, ``n``, ``radius``, ``alpha``, ``seed``, ``layout``, ``delta``).
+
+    Returns
+    -------
+    list of dict
+        One row per audit: ``name``, ``mechanism``, ``variant``, ``status`` (``"ok"``, ``"unavailable"``
+        with ``reason``), ``label``, ``claimed_eps``, ``delta``, ``eps_lower_bound``, ``refuted``, ``tpr``, ``fpr``.
+    """
+    _check_manifold(manifold)
+    if not isinstance(include_variants, (bool, np.bool_)):
+        raise InvalidParameterError(f"include_variants must be True or False; got {include_variants!r}",
+                                    param="include_variants")
+    names = MECHANISM_NAMES if mechanisms is None else [check_option(m, "mechanisms", MECHANISM_NAMES)
+                                                        for m in mechanisms]
+    cases = [(name, None) for name in names]
+    if include_variants:
+        cases += [(name, variant) for name, variant in _VARIANT_ROWS if name in names]
+    rows = []
+    for name, variant in cases:
+        mechanism = get_mechanism(name, manifold)
+        title = mechanism.title + ("" if variant is None else f" [{VARIANT_INFO[variant][0]}]")
+        row = dict(name=title, mechanism=name, variant=variant, status="ok", reason="", label="", claimed_eps=None,
+                   delta=None, eps_lower_bound=None, refuted=None, tpr=None, fpr=None)
+        try:
+            result = audit(name, manifold, target, variant=variant, **kwargs)
+        except UnavailableError as exc:
+            row.update(status="unavailable", reason=str(exc), label="unavailable")
+        else:
+            row.update(label=result.label, claimed_eps=result.claimed_eps, delta=result.delta,
+                       eps_lower_bound=result.eps_lower_bound, refuted=result.claim_refuted, tpr=result.tpr,
+                       fpr=result.fpr)
+        rows.append(row)
+    return rows
+
+
+# ============================================================================ showcase settings
+# Plain values (a page applies them to its widgets). Measured with seed 0 (docs/derivations/audit.md).
+AUDIT_PRESETS = {
+    "Exact: Riemannian Laplace on S²": dict(
+        space="sphere", mechanism="riemannian_laplace", variant=None, notion="pure_dp", eps=1.0, n=10, radius=0.5,
+        n_releases=4000),
+    "Exact: exponential-wrapped Laplace on H² (n = 2, r = 2)": dict(
+        space="hyperbolic", mechanism="ew_laplace", variant=None, notion="pure_dp", eps=1.0, n=2, radius=2.0,
+        n_releases=4000),
+    "Not DP: data-dependent footpoint on H² (n = 2, r = 2)": dict(
+        space="hyperbolic", mechanism="ew_laplace", variant="data_footpoint", notion="pure_dp", eps=1.0, n=2,
+        radius=2.0, n_releases=4000),
+    "Not DP: tangent Gaussian at the mean on S² (ε = 0.2)": dict(
+        space="sphere", mechanism="tangent_gaussian", variant="tangent_at_mean", notion="approx_dp", eps=0.2,
+        delta=1e-5, n=2, radius=0.7, n_releases=4000),
+    "Power check: understated sensitivity (Δ/4) on H²": dict(
+        space="hyperbolic", mechanism="riemannian_laplace", variant="understated_sensitivity", notion="pure_dp",
+        eps=1.0, n=10, radius=0.5, n_releases=4000),
+    "Not DP (slow, ~15 s): conformal with the kNN graph on the data": dict(
+        space="sphere", mechanism="conformal", variant="knn_data", notion="pure_dp", eps=1.0, n=10, radius=0.5,
+        n_releases=1500),
+}
