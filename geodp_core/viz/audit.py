@@ -108,7 +108,8 @@ def audit_statistic_figure(result, n_bins=60, height=360):
     positive = "D" if result.positive == "D" else "D′"
     fig.update_layout(
         barmode="overlay", height=height,
-        title=f"{result.event}: TPR = {result.tpr:.3g} ({positive}), FPR = {result.fpr:.3g}",
+        title=dict(text=f"Event S = {{{result.event}}}<br><sup>TPR = {result.tpr:.3g} (releases under {positive}), "
+                        f"FPR = {result.fpr:.3g} (the other dataset)</sup>", font=dict(size=14)),
         legend=dict(orientation="h", y=-0.25), **_LAYOUT,
     )
     fig.update_xaxes(title=result.event.rsplit(" ", 2)[0])
