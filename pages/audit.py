@@ -87,6 +87,11 @@ with controls:
         format_func=lambda m: mechanism_class(m).title + ("" if availability[m].ok else " (unavailable here)"),
         help="Every mechanism of the registry; unavailable ones say why.",
     )
+    unavailable = {m: a.reason for m, a in availability.items() if not a.ok}
+    if unavailable:
+        with st.expander(f"Unavailable on {SPACES[space]} ({len(unavailable)})"):
+            for m, reason in unavailable.items():
+                st.caption(f"**{mechanism_class(m).title}**: {reason}")
     variants = [NO_VARIANT] + [v for v in VARIANTS if variant_applies(v, mechanism)]
     variant = st.selectbox("Variant", variants, format_func=_variant_title, key=f"audit_variant_{mechanism}",
                            help="Labelled non-DP variants (SPEC §8): the audit should refute their claim "
