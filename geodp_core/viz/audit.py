@@ -69,7 +69,7 @@ def audit_claim_figure(result, height=260):
     fig.add_vline(x=result.claimed_eps, line=dict(color=AUDIT_COLORS["claim"], dash="dash"))
     fig.update_xaxes(title="ε", rangemode="tozero")
     fig.update_yaxes(autorange="reversed")
-    title = "Claim REFUTED: the lower bound exceeds the claimed ε" if refuted else "Claimed ε vs empirical lower bound"
+    title = "Claim REFUTED (bound > claim)" if refuted else "Claimed ε vs lower bound"
     fig.update_layout(height=height, title=title, legend=dict(orientation="h", y=-0.35), **_LAYOUT)
     return fig
 
