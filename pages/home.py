@@ -20,6 +20,8 @@ cols = st.columns(3)
 cols[0].page_link("pages/conformal_lab.py", label="Conformal lab: density-aware noise", icon=":material/map:")
 cols[1].page_link("pages/regression.py", label="Geodesic regression (KNG)", icon=":material/timeline:")
 cols[2].page_link("pages/learn.py", label="Learn: one card per mechanism", icon=":material/school:")
+cols = st.columns(3)
+cols[0].page_link("pages/audit.py", label="Audit: test a privacy claim empirically", icon=":material/search:")
 
 st.subheader("Honest labels")
 st.markdown(
