@@ -780,8 +780,19 @@ def riemannian_gaussian_sigma_for_mu(space, dim, mu, sensitivity):
                 param="mu",
             )
 
+    @lru_cache(maxsize=64)
+    def excess_at_sigma(sigma):
+        return float(np.log(_gdp_mu_and_worst_eps(space, dim, sigma, delta)[0]) - np.log(target))
+
     def log_excess(log_sigma):
-        return np.log(_gdp_mu_and_worst_eps(space, dim, float(np.exp(log_sigma)), delta)[0]) - np.log(target)
+        return excess_at_sigma(float(np.exp(log_sigma)))
+
+    # Fast path: secant iterations on log mu(log sigma), whose slope is about -1 (mu ~ Delta/sigma);
+    # usually 3 evaluations reach 1e-9. Whatever it returns is verified on the safe side below, and
+    # if it does not converge we fall back to bracketing + Brent.
+    sigma = _secant_log_sigma(log_excess, np.log(sigma0))
+    if sigma is not None:
+        return _verified_sigma(excess_at_sigma, sigma, target)
 
     # Bracket [low, high] in log sigma with log_excess(low) > 0 >= log_excess(high). Since
     # mu(sigma) ~ Delta/sigma, log mu has slope about -1 in log sigma: the first step is the
@@ -802,14 +813,37 @@ def riemannian_gaussian_sigma_for_mu(space, dim, mu, sensitivity):
             step *= 2.0
             low, high = low - step, low
     sigma = float(np.exp(optimize.brentq(log_excess, low, high, xtol=1e-7, rtol=1e-10)))
-    # Verify on the safe side.
+    return _verified_sigma(excess_at_sigma, sigma, target)
+
+
+def _secant_log_sigma(log_excess, x0, tol=1e-9, max_iter=8):
+    """Secant root of ``log_excess`` in log sigma from ``x0`` with initial slope -1; ``None`` if it fails."""
+    f0 = log_excess(x0)
+    if f0 == 0.0:
+        return float(np.exp(x0))
+    x1 = x0 + f0  # slope -1: log mu(sigma) - log target = -(log sigma - root)
+    for _ in range(max_iter):
+        f1 = log_excess(x1)
+        if abs(f1) < tol:
+            return float(np.exp(x1))
+        slope = (f1 - f0) / (x1 - x0) if x1 != x0 else -1.0
+        if not np.isfinite(slope) or slope >= 0.0:  # mu must decrease in sigma: give up, use the bracket
+            return None
+        x0, f0, x1 = x1, f1, x1 - f1 / slope
+        if not np.isfinite(x1) or abs(x1 - x0) > 5.0:
+            return None
+    return None
+
+
+def _verified_sigma(excess_at_sigma, sigma, target):
+    """Nudge ``sigma`` upward until ``gdp_mu(sigma) <= target`` is verified (the safe side)."""
     step = 1e-9
-    while log_excess(np.log(sigma)) > 0.0:
+    while excess_at_sigma(float(sigma)) > 0.0:
         sigma *= 1.0 + step
         step *= 2.0
-        if step > 1e-2:  # pragma: no cover - brentq brackets the root within 1e-9
+        if step > 1e-2:  # pragma: no cover - the root is located within 1e-9 before this
             raise ConvergenceError(f"could not verify a sigma for mu={target!r}")
-    return sigma
+    return float(sigma)
 
 
 # --------------------------------------------------------------------------- Monte Carlo (paper's Algorithm 2)
