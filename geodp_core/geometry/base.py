@@ -129,8 +129,12 @@ class Manifold(ABC):
         return self.from_frame(base, coords)
 
     def radial_log_density(self, radius):
-        """Log of the radial volume density :math:`J(r)` (constant curvature spaces only)."""
-        raise NotImplementedError(f"{self.label} has no radial volume density J(r)")
+        """Log of the radial volume density :math:`J(r)` (constant curvature spaces only; SPEC §1 table)."""
+        if self.constant_curvature_space is None:
+            raise NotImplementedError(f"{self.label} has no radial volume density J(r)")
+        from geodp_core.geometry.radial import log_radial_jacobian
+
+        return log_radial_jacobian(self.constant_curvature_space, self.dim, radius)
 
     @property
     def ball_radius_limit(self):

@@ -55,9 +55,5 @@ class Euclidean(Manifold):
     def log_volume_jacobian(self, base_point, tangent_vec):
         return np.zeros(np.shape(tangent_vec)[:-1])
 
-    def radial_log_density(self, radius):
-        with np.errstate(divide="ignore"):
-            return (self.dim - 1) * np.log(np.asarray(radius, dtype=float))
-
     def parallel_transport(self, base_point, end_point, tangent_vec):
         return np.asarray(tangent_vec, dtype=float)

@@ -108,12 +108,6 @@ class Hyperbolic(Manifold):
         r = np.sqrt(np.maximum(minkowski_inner(v, v), 0.0))
         return (self.dim - 1) * np.log(_sinhc(r))
 
-    def radial_log_density(self, radius):
-        r""":math:`\log J(r) = (d-1)\log\sinh r`."""
-        r = np.asarray(radius, dtype=float)
-        with np.errstate(divide="ignore"):
-            return (self.dim - 1) * np.log(np.sinh(r))
-
     def parallel_transport(self, base_point, end_point, tangent_vec):
         r"""Transport along the geodesic: :math:`v + \frac{\langle q, v\rangle_L}{1 - \langle p,q\rangle_L}(p + q)`."""
         p, q, v = (np.asarray(a, dtype=float) for a in (base_point, end_point, tangent_vec))

@@ -92,12 +92,6 @@ class Sphere(Manifold):
         with np.errstate(divide="ignore"):
             return (self.dim - 1) * np.log(np.abs(_sinc(r)))
 
-    def radial_log_density(self, radius):
-        r""":math:`\log J(r) = (d-1)\log\sin r` on :math:`[0, \pi]`."""
-        r = np.asarray(radius, dtype=float)
-        with np.errstate(divide="ignore"):
-            return (self.dim - 1) * np.log(np.sin(r))
-
     def parallel_transport(self, base_point, end_point, tangent_vec):
         r"""Transport ``tangent_vec`` from ``p`` to ``q`` along the minimising geodesic.
 
