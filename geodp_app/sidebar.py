@@ -222,20 +222,12 @@ def _upload_widget(sb, manifold, dim, metric, slots):
         return None
     try:
         manifold_obj = get_manifold(manifold, dim, metric or None)
-        points = _parse_upload(uploaded.getvalue(), uploaded.name, manifold_obj)
+        points = parse_points(uploaded.getvalue(), manifold_obj, filename=uploaded.name)
     except (ValueError, GeoDPError) as exc:
         slot.error(f"{uploaded.name}: {exc}", icon=":material/error:")
         return None
     slot.success(f"{uploaded.name}: {len(points)} points on {manifold_obj.label}")
     return points
-
-
-def _parse_upload(content, filename, manifold):
-    return parse_points(content, manifold, filename=filename)
-
-
-def _nearest(grid, value):
-    return min(grid, key=lambda g: abs(np.log(g) - np.log(value)))
 
 
 def apply_scenario_to_widgets(scenario):
