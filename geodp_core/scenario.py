@@ -108,6 +108,11 @@ class Scenario:
             raise InvalidParameterError(f"metric applies only to SPD matrices; got {metric!r}", param="metric")
         set_("metric", metric)
         check_option(self.data, "data", data_kinds_for(self.manifold))
+        if self.data in ("cities", "karate") and self.dim != 2:
+            raise InvalidParameterError(
+                f"data {self.data!r} lives in dimension 2 ({'S²' if self.data == 'cities' else 'H²'}); got dim={self.dim}",
+                param="dim",
+            )
         set_("spread", check_real(self.spread, "spread", low=0.0, high=3.0))
         set_("n", check_int(self.n, "n", low=2, high=100_000))
         set_("radius", self.build_manifold().check_radius(self.radius, "radius"))

@@ -52,6 +52,7 @@ def test_query_params_omit_defaults():
         (dict(mechanisms=("magic",)), "mechanisms"),
         (dict(mechanisms=()), "mechanisms"),
         (dict(data="karate"), "data"),  # karate lives on H^2, not the sphere
+        (dict(data="cities", dim=3), "dim"),
         (dict(center_offset=(1.0,)), "center_offset"),
         (dict(metric="affine"), "metric"),
         (dict(seed=-3), "seed"),
