@@ -1,10 +1,278 @@
-"""Reproduce (placeholder until the reproductions issue lands)."""
+"""Reproduce: each source paper's headline experiment rerun with geodp_core, beside the paper's claim."""
 
+import pandas as pd
 import streamlit as st
 
+from geodp_app.ui import download_buttons, errors_shown_here
+from geodp_core import reproduce as rp
+from geodp_core.viz.curves import utility_curve_figure
+from geodp_core.viz.reproduce import gdp_mu_figure, kng_mspe_figure
+
 st.title("Reproduce the papers")
-st.info(
-    "Coming with the reproductions issue: each source paper's headline experiment rerun with geodp_core's exact "
-    "samplers and accounting, beside the paper's reported numbers. Already visible elsewhere: the GDP paper's μ-vs-σ "
-    "figure (Privacy accounting page), computed by exact quadrature instead of Monte Carlo."
+st.caption(
+    "Each source paper's headline experiment rerun here with geodp_core's exact samplers and accounting, at ONE "
+    "target guarantee per comparison, beside what the paper claims. Fixed seeds; the defaults are small so each card "
+    "answers in a few seconds — raise the repetitions for tighter standard errors. The verdicts are computed from "
+    "our numbers, never tuned to match."
 )
+
+VERDICT_BADGES = {
+    "reproduced": ":green-badge[:material/check_circle: reproduced]",
+    "partly reproduced": ":orange-badge[:material/rule: partly reproduced]",
+    "differs": ":red-badge[:material/difference: differs]",
+}
+TABS = {
+    "gdp": "GDP on manifolds",
+    "heat": "Heat diffusion (RDP)",
+    "ew": "Exponential-wrapped",
+    "conformal": "Conformal (density-aware)",
+    "kng": "DP geodesic regression",
+}
+UTILITY_VIEW = {"title": "mechanism", "budget": "budget", "mean": "mean distance", "se": "s.e.", "n_reps": "releases",
+                "label": "honesty label", "noise": "noise", "target": "target", "reason": "why unavailable"}
+
+
+# ------------------------------------------------------------------------------------------- cached core calls
+@st.cache_data(show_spinner="Rerunning the GDP paper's experiment…", max_entries=16)
+def _gdp(n_seeds, n_samples, multiples, n_reps, seed):
+    return rp.reproduce_gdp(n_seeds=n_seeds, n_samples=n_samples, sigma_multiples=multiples, n_reps=n_reps, seed=seed)
+
+
+@st.cache_data(show_spinner="Rerunning the heat-diffusion paper's experiment…", max_entries=16)
+def _heat(space, n, eps_values, n_reps, anchor, seed):
+    return rp.reproduce_heat_diffusion(space=space, n=n, eps_values=eps_values, n_reps=n_reps, anchor=anchor, seed=seed)
+
+
+@st.cache_data(show_spinner="Rerunning the exponential-wrapped paper's experiment…", max_entries=16)
+def _ew(space, mu_values, n_reps, offset, seed):
+    return rp.reproduce_exponential_wrapped(space=space, mu_values=mu_values, n_reps=n_reps, footpoint_offset=offset,
+                                            seed=seed)
+
+
+@st.cache_data(show_spinner="Rerunning the conformal paper's experiment…", max_entries=16)
+def _conformal(eps_values, spread, n_calibrations, n_reps, seed):
+    return rp.reproduce_conformal(eps_values=eps_values, spread=spread, n_calibrations=n_calibrations, n_reps=n_reps,
+                                  seed=seed)
+
+
+@st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16)
+def _kng(eps_values, n, n_fits, chain_length, tau, seed):
+    return rp.reproduce_kng_regression(eps_values=eps_values, n=n, n_fits=n_fits, chain_length=chain_length, tau=tau,
+                                       seed=seed)
+
+
+# ------------------------------------------------------------------------------------------------ rendering
+def _header(result):
+    st.subheader(result.paper)
+    st.caption(f"Source text: shared/seeds/{result.source}")
+    st.markdown(f"**Setup.** {result.setup}")
+    st.markdown("**The paper's claim**")
+    for claim in result.claims:
+        st.markdown(f"> {claim.text}  \n> — *{claim.where}*")
+
+
+def _verdict(result):
+    with st.container(border=True):
+        st.markdown(f"**Verdict** {VERDICT_BADGES[result.status]}")
+        st.markdown(result.verdict)
+    if result.notes:
+        with st.expander("What we did differently, and why"):
+            for note in result.notes:
+                st.markdown(f"- {note}")
+
+
+def _utility_table(table, budget, extra=()):
+    columns = [c for c in ("title",) + tuple(extra) + ("budget", "mean", "se", "n_reps", "label", "noise", "target",
+                                                       "reason") if c in table.columns]
+    view = table[columns].rename(columns=dict(UTILITY_VIEW, budget=budget, sigma_over_delta="σ/Δ"))
+    st.dataframe(view, hide_index=True, width="stretch")
+
+
+def _downloads(result, name):
+    download_buttons([("Results CSV", result.table.to_csv(index=False), f"reproduce_{name}.csv", "text/csv")],
+                     key_prefix=f"reproduce_{name}")
+
+
+def _seed(key):
+    return st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key=key,
+                           help="Seeds the data and the releases (fixed: reruns give the same numbers).")
+
+
+tabs = st.tabs(list(TABS.values()), key="reproduce_paper", on_change="rerun")
+tab = dict(zip(TABS, tabs))
+
+# ------------------------------------------------------------------------------------------------ 1. GDP
+with tab["gdp"]:
+    if tab["gdp"].open:
+        controls, main = st.columns([1, 3], gap="large")
+        with controls:
+            n_seeds = st.select_slider("Algorithm-2 reruns (seeds)", [3, 5, 10, 20], value=5, key="reproduce_gdp_seeds",
+                                       help="Each rerun draws 100,000 samples per law (the paper's n·m = 1000·100).")
+            grid = st.radio("σ/Δ grid", ["4 values", "the paper's 12 values"], key="reproduce_gdp_grid",
+                            help="The paper: σ = kΔ/4, k = 1…12.")
+            n_reps = st.select_slider("Releases per σ (more repetitions ⟶ smaller s.e.)", [1000, 4000, 10000],
+                                      value=1000, key="reproduce_gdp_reps")
+            seed = _seed("reproduce_gdp_seed")
+            slot = st.container()
+        multiples = (0.5, 1.0, 2.0, 3.0) if grid == "4 values" else rp.GDP_PAPER_SIGMA_MULTIPLES
+        result = None
+        with errors_shown_here(slot):
+            result = _gdp(int(n_seeds), 100_000, tuple(multiples), int(n_reps), int(seed))
+        with main:
+            if result is not None:
+                _header(result)
+                num = result.numbers
+                st.markdown("**Our numbers**")
+                c1, c2, c3 = st.columns(3)
+                c1.metric("Exact μ (quadrature)", f"{num['mu_exact']:.5f}",
+                          help="geodp_core.mechanisms.gdp_mu: deterministic 2-D quadrature of the privacy profile.")
+                c2.metric("Paper's Monte Carlo μ", f"{num['mu_paper']:g}",
+                          delta=f"{num['mu_paper'] - num['mu_exact']:+.3f} vs exact", delta_color="off")
+                c3.metric(f"Algorithm 2 rerun ({num['n_seeds']} seeds)", f"{num['mu_mc_mean']:.3f} ± {num['mu_mc_se']:.3f}",
+                          delta=f"range {num['mu_mc_min']:.3f}–{num['mu_mc_max']:.3f}", delta_color="off")
+                st.plotly_chart(gdp_mu_figure(result.tables["mu"]), key="reproduce_gdp_mu_chart", width="stretch")
+                st.plotly_chart(
+                    utility_curve_figure(result.table, "μ (exact GDP of the Gaussian at σ = kΔ)",
+                                         title="Riemannian Gaussian vs Laplace at the same μ-GDP target (S², n = 10)"),
+                    key="reproduce_gdp_utility_chart", width="stretch")
+                _utility_table(result.table, "μ", extra=("sigma_over_delta",))
+                _verdict(result)
+                _downloads(result, "gdp")
+
+# ------------------------------------------------------------------------------------------------ 2. heat diffusion
+with tab["heat"]:
+    if tab["heat"].open:
+        controls, main = st.columns([1, 3], gap="large")
+        with controls:
+            space = st.radio("Manifold", ["sphere", "hyperbolic"], key="reproduce_heat_space",
+                             format_func={"sphere": "S² (§6.1)", "hyperbolic": "H² (§6.2)"}.get,
+                             help="S²: Brownian motion vs Laplace; H²: Langevin vs Laplace vs EW Gaussian.")
+            n = st.select_slider("Records n", [10, 50, 100], value=10, key="reproduce_heat_n",
+                                 help="The paper's three sample sizes; Δ scales as 1/n.")
+            anchor = "center"
+            if space == "hyperbolic":
+                anchor = st.radio("Anchor / footpoint", ["center", "random"], key="reproduce_heat_anchor",
+                                  format_func={"center": "ball centre (Scenario 1)",
+                                               "random": "random point of the ball (Scenario 2)"}.get,
+                                  help="PUBLIC: chosen independently of the data (a separate random stream).")
+            grid = st.radio("ε grid", ["4 values", "the paper's 11 values"], key="reproduce_heat_grid",
+                            help="ONE target (α = 2, ε)-RDP for every mechanism.")
+            n_reps = st.select_slider("Releases per cell (more repetitions ⟶ smaller s.e.)", [1000, 4000, 10000],
+                                      value=1000, key="reproduce_heat_reps")
+            seed = _seed("reproduce_heat_seed")
+            slot = st.container()
+        eps_values = (0.1, 0.5, 1.0, 3.0) if grid == "4 values" else rp.HEAT_PAPER_EPS
+        result = None
+        with errors_shown_here(slot):
+            result = _heat(space, int(n), tuple(eps_values), int(n_reps), anchor, int(seed))
+        with main:
+            if result is not None:
+                _header(result)
+                st.markdown("**Our numbers**")
+                st.plotly_chart(
+                    utility_curve_figure(result.table, "ε of the (α = 2, ε)-RDP target",
+                                         title=f"Mean distance to the true mean ± s.e. ({'S²' if space == 'sphere' else 'H²'}, n = {n})"),
+                    key="reproduce_heat_chart", width="stretch")
+                _utility_table(result.table, "ε (RDP)")
+                _verdict(result)
+                _downloads(result, "heat")
+
+# ------------------------------------------------------------------------------------------------ 3. exponential-wrapped
+with tab["ew"]:
+    if tab["ew"].open:
+        controls, main = st.columns([1, 3], gap="large")
+        with controls:
+            space = st.selectbox("Space", list(rp.EW_SPACES), key="reproduce_ew_space",
+                                 format_func=lambda k: rp.EW_SPACES[k][1],
+                                 help="The paper: SPD with three metrics and H^d, d = 3 (and 10, 15).")
+            grid = st.radio("μ grid", ["4 values", "8 values"], key="reproduce_ew_grid",
+                            help="ONE target μ-GDP; the paper varies μ from 0.1 to 2.")
+            offset = st.slider("Footpoint distance from the ball centre", 0.0, 3.0, 0.0, step=0.25,
+                               key="reproduce_ew_offset",
+                               help="PUBLIC footpoint p₀ = Exp(m₀, s·e₁). The paper blames a footpoint mismatch for "
+                                    "EWG's weakness on affine SPD(2): move it and see.")
+            n_reps = st.select_slider("Releases per cell (more repetitions ⟶ smaller s.e.)", [200, 1000, 4000],
+                                      value=200, key="reproduce_ew_reps")
+            seed = _seed("reproduce_ew_seed")
+            slot = st.container()
+        mu_values = rp.EW_PAPER_MU if grid == "4 values" else (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
+        result = None
+        with errors_shown_here(slot):
+            result = _ew(space, tuple(mu_values), int(n_reps), float(offset), int(seed))
+        with main:
+            if result is not None:
+                _header(result)
+                st.markdown("**Our numbers**")
+                st.metric("d(p₀, η̂): footpoint to the true mean", f"{result.numbers['footpoint_distance']:.3g}")
+                st.plotly_chart(
+                    utility_curve_figure(result.table, "μ of the μ-GDP target",
+                                         title=f"Mean distance to the true mean ± s.e. ({rp.EW_SPACES[space][1]}, n = 40)"),
+                    key="reproduce_ew_chart", width="stretch")
+                _utility_table(result.table, "μ")
+                _verdict(result)
+                _downloads(result, "ew")
+
+# ------------------------------------------------------------------------------------------------ 4. conformal
+with tab["conformal"]:
+    if tab["conformal"].open:
+        controls, main = st.columns([1, 3], gap="large")
+        with controls:
+            spread = st.select_slider("Main vMF std", [0.05, 0.1, 0.2, 0.3], value=0.1, key="reproduce_conformal_spread",
+                                      help="The paper's 'std = 0.1' (heterogeneous); the mixture adds std/3 and 2·std "
+                                           "components.")
+            n_cal = st.select_slider("Independent sanitisations per ε", [4, 8, 16], value=4,
+                                     key="reproduce_conformal_calibrations",
+                                     help="Each draws new density noise (so a new φ); the s.e. uses their spread.")
+            n_reps = st.select_slider("Releases per sanitisation (more repetitions ⟶ smaller s.e.)", [250, 1000],
+                                      value=250, key="reproduce_conformal_reps")
+            seed = _seed("reproduce_conformal_seed")
+            slot = st.container()
+        result = None
+        with errors_shown_here(slot):
+            result = _conformal(tuple(rp.CONFORMAL_PAPER_EPS), float(spread), int(n_cal), int(n_reps), int(seed))
+        with main:
+            if result is not None:
+                _header(result)
+                st.markdown("**Our numbers**")
+                st.plotly_chart(
+                    utility_curve_figure(result.table, "total ε",
+                                         title="Mean distance to the true mean ± s.e. (S², n = 500, heterogeneous data)"),
+                    key="reproduce_conformal_chart", width="stretch")
+                _utility_table(result.table, "ε")
+                _verdict(result)
+                _downloads(result, "conformal")
+
+# ------------------------------------------------------------------------------------------------ 5. KNG regression
+with tab["kng"]:
+    if tab["kng"].open:
+        controls, main = st.columns([1, 3], gap="large")
+        with controls:
+            n = st.select_slider("Records n", list(rp.KNG_PAPER_N), value=50, key="reproduce_kng_n",
+                                 help="The paper's sample sizes; the sensitivities scale as 1/n.")
+            grid = st.radio("ε grid", ["ε = 0.2, 2", "ε = 0.2, 0.5, 1, 2"], key="reproduce_kng_grid",
+                            help="Total ε = ε_p + ε_v with an equal split (the paper's Figure 1, bottom).")
+            n_fits = st.select_slider("Private fits per cell", [10, 20], value=10, key="reproduce_kng_fits")
+            chain = st.select_slider("Chain length (more ⟶ closer to the exact KNG law)", [300, 1000, 3000], value=300,
+                                     key="reproduce_kng_chain")
+            tau = st.number_input("Public residual bound τ (rigorous version)", min_value=0.01, max_value=3.0,
+                                  value=0.2, step=0.05, key="reproduce_kng_tau",
+                                  help="PUBLIC, never read from the data; residuals are clipped at τ.")
+            seed = _seed("reproduce_kng_seed")
+            slot = st.container()
+        eps_values = rp.KNG_PAPER_EPS if grid.startswith("ε = 0.2, 2") else (0.2, 0.5, 1.0, 2.0)
+        result = None
+        with errors_shown_here(slot):
+            result = _kng(tuple(eps_values), int(n), int(n_fits), int(chain), float(tau), int(seed))
+        with main:
+            if result is not None:
+                _header(result)
+                st.markdown("**Our numbers**")
+                st.metric("Non-private MSPE", f"{result.numbers['mspe_nonprivate']:.4g}",
+                          help="The least-squares geodesic fit (a teaching view, not private).")
+                st.plotly_chart(kng_mspe_figure(result.table), key="reproduce_kng_chart", width="stretch")
+                view = result.table.rename(columns={"mspe_nonprivate": "non-private MSPE", "mspe_mean": "mean MSPE",
+                                                    "mspe_se": "s.e.", "log_mspe_mean": "ln mean MSPE",
+                                                    "tau_used": "τ used"})
+                st.dataframe(pd.DataFrame(view), hide_index=True, width="stretch")
+                _verdict(result)
+                _downloads(result, "kng")

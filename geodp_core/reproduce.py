@@ -1,0 +1,948 @@
+r"""Each source paper's headline experiment, rerun with geodp_core, beside the paper's claim (DESIGN page 7).
+
+One function per paper; each returns a :class:`Reproduction`: the setup, the paper's
+claims (quoted, with where they appear in ``shared/seeds/<file>``), tidy result frames,
+headline numbers and a one-line verdict computed from OUR numbers (never tuned to match).
+
+=====================================  ==================================================================
+function                               experiment
+=====================================  ==================================================================
+:func:`reproduce_gdp`                  GDP paper §4–§5.2: μ of the Riemannian Gaussian on S² at
+                                       Δ = σ = 0.12146 (exact quadrature vs the paper's Monte Carlo
+                                       Algorithm 2) and Riemannian Gaussian vs Laplace at the same μ
+:func:`reproduce_heat_diffusion`       heat-diffusion paper §6: S² Brownian motion vs Riemannian
+                                       Laplace; H² Langevin vs Riemannian Laplace vs EW Gaussian, at
+                                       (α = 2, ε)-RDP
+:func:`reproduce_exponential_wrapped`  EW paper: EW Gaussian / Laplace vs Riemannian Laplace at μ-GDP
+                                       on SPD(2) (three metrics) and H²/H³
+:func:`reproduce_conformal`            conformal paper §VII-A: heterogeneous vMF data on S², conformal
+                                       vs Riemannian Laplace at ε-DP (tangent Gaussian baseline at
+                                       (ε, δ), no formal guarantee)
+:func:`reproduce_kng_regression`       DP geodesic regression §4.1: S² KNG fits vs the non-private fit
+                                       (mean squared prediction error), rigorous vs the paper's variant
+=====================================  ==================================================================
+
+Utility of a release :math:`\tilde\eta` is its distance to the non-private Fréchet mean
+:math:`\hat\eta` (SPEC §6); a row reports
+
+.. math::
+    \bar U = \frac1R\sum_{k=1}^R \mathrm{dist}(\tilde\eta_k, \hat\eta), \qquad \mathrm{s.e.} = s/\sqrt R,
+
+for :math:`R` releases of ONE dataset, every mechanism calibrated to ONE target guarantee
+(natively or through a valid conversion; unavailable cells carry the reason). Randomness:
+the data use the first child of ``SeedSequence(seed)``; the releases of mechanism ``m`` at
+budget index ``j`` use ``SeedSequence(seed, spawn_key=(tag, m, j))``. Derivations and the
+discussion of every difference: ``docs/derivations/reproductions.md``.
+"""
+
+import math
+import warnings
+from dataclasses import dataclass, field
+
+import numpy as np
+import pandas as pd
+
+from geodp_core._validation import check_finite_array, check_int, check_option, check_real
+from geodp_core.data import clip_to_ball, sample_uniform_ball, sample_vmf_mixture, vmf_kappa_from_std
+from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
+from geodp_core.explorer import mean_and_standard_error
+from geodp_core.geometry import get_manifold
+from geodp_core.geometry.radial import get_radial_law
+from geodp_core.mechanisms.registry import MECHANISM_NAMES, get_mechanism
+from geodp_core.privacy import GDP, RDP, ApproxDP, PureDP
+from geodp_core.summaries import frechet_mean, frechet_mean_sensitivity
+
+__all__ = [
+    "PaperClaim",
+    "Reproduction",
+    "UTILITY_COLUMNS",
+    "VERDICTS",
+    "GDP_PAPER_N",
+    "GDP_PAPER_RADIUS",
+    "GDP_PAPER_SENSITIVITY",
+    "GDP_PAPER_MC_MU",
+    "GDP_EXACT_MU_REFERENCE",
+    "GDP_PAPER_SIGMA_MULTIPLES",
+    "HEAT_PAPER_ALPHA",
+    "HEAT_PAPER_EPS",
+    "HEAT_PAPER_SETUPS",
+    "HEAT_PAPER_LAMBDA",
+    "EW_PAPER_N",
+    "EW_PAPER_RADIUS",
+    "EW_PAPER_MU",
+    "EW_SPACES",
+    "CONFORMAL_PAPER_N",
+    "CONFORMAL_PAPER_EPS",
+    "CONFORMAL_PAPER_DELTA",
+    "KNG_PAPER_NOISE_VARIANCE",
+    "KNG_PAPER_N",
+    "KNG_PAPER_EPS",
+    "reproduce_gdp",
+    "reproduce_heat_diffusion",
+    "reproduce_exponential_wrapped",
+    "reproduce_conformal",
+    "reproduce_kng_regression",
+]
+
+#: Columns of every utility frame (a superset of what :func:`geodp_core.viz.curves.utility_curve_figure` needs).
+UTILITY_COLUMNS = (
+    "mechanism", "title", "budget", "target", "mean", "se", "n_reps", "label", "status", "reason", "bound",
+    "achieved", "noise", "scale",
+)
+#: Verdict kinds of a :class:`Reproduction`.
+VERDICTS = ("reproduced", "partly reproduced", "differs")
+
+_MAX_GRID = 12
+_MAX_REPS = 20_000
+
+# ============================================================================ paper constants
+# GDP on Riemannian manifolds (gaussian_dp_riemannian.txt)
+#: §5.2: "we fix the sample size at n = 10", data "from a ball of radius π/8 on S²".
+GDP_PAPER_N = 10
+GDP_PAPER_RADIUS = math.pi / 8.0
+#: The Fréchet-mean sensitivity of that setting, 2r(2 - h)/(n h), h = 2r cot(2r) (§5.1): 0.12146.
+GDP_PAPER_SENSITIVITY = 0.12146
+#: μ reported for σ = Δ = 0.12146 by the paper's Algorithm 2 (Monte Carlo). The number is quoted by the
+#: project issue; the extracted paper text does not print it (Figure 1 is an image).
+GDP_PAPER_MC_MU = 1.116
+#: Exact μ at σ = Δ = 0.12146 (deterministic quadrature, docs/derivations/riemannian_gaussian_gdp.md §7).
+GDP_EXACT_MU_REFERENCE = 0.99754
+#: §5.2: "we let the rate σ = k[Δ]/4 with 1 ≤ k ≤ 12" (the Δ symbol is lost in the extraction), as σ/Δ.
+GDP_PAPER_SIGMA_MULTIPLES = tuple(k / 4.0 for k in range(1, 13))
+
+# Heat diffusion (heat_diffusion_renyi_dp.txt)
+#: §6: "α = 2 and ε ∈ {0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 1, 1.5, 2, 2.5, 3}", 1000 repetitions.
+HEAT_PAPER_ALPHA = 2.0
+HEAT_PAPER_EPS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.5, 2.0, 2.5, 3.0)
+#: §6.1 / §6.2: data uniform in B(p, r); S²: p = (0, 0, 1), r = π/5; H²: p = (1, 0, 0), r = 3; n ∈ {10, 50, 100}.
+HEAT_PAPER_SETUPS = {"sphere": dict(radius=math.pi / 5.0, n=(10, 50, 100)),
+                     "hyperbolic": dict(radius=3.0, n=(10, 50, 100))}
+#: §6.2: "We fix λ = 1.1, where the lower bound for λ is 1 on H²".
+HEAT_PAPER_LAMBDA = 1.1
+
+# Exponential-wrapped mechanisms (exponential_wrapped_hadamard.txt, a summary of the paper)
+#: "Key Experimental Results": "n = 40, data radius r = 1.5, varying privacy budget μ ∈ {0.1, …, 2}", 100 reps.
+EW_PAPER_N = 40
+EW_PAPER_RADIUS = 1.5
+EW_PAPER_MU = (0.1, 0.5, 1.0, 2.0)
+#: Spaces of the EW card: key -> (get_manifold arguments, label).
+EW_SPACES = {
+    "spd_affine": (("spd", 2, "affine"), "SPD(2), affine-invariant (d = 3)"),
+    "spd_log_euclidean": (("spd", 2, "log_euclidean"), "SPD(2), log-Euclidean (d = 3)"),
+    "spd_log_cholesky": (("spd", 2, "log_cholesky"), "SPD(2), log-Cholesky (d = 3)"),
+    "hyperbolic_2": (("hyperbolic", 2), "hyperbolic plane H²"),
+    "hyperbolic_3": (("hyperbolic", 3), "hyperbolic space H³ (d = 3)"),
+}
+
+# Density-aware conformal DP (conformal_density_aware_dp.txt)
+#: §VII-A, Figure 2: "std = 0.1, N = 500 … total privacy budget set to ε_total = 0.3"; Figure 5: ε_total ∈ [0.1, 2].
+CONFORMAL_PAPER_N = 500
+CONFORMAL_PAPER_EPS = (0.1, 0.3, 1.0, 2.0)
+#: Appendix I: "δ = 10⁻⁹" and the classical σ = Δ sqrt(2 ln(1.25/δ))/ε for the tangent Gaussian.
+CONFORMAL_PAPER_DELTA = 1e-9
+
+# DP geodesic regression (dp_geodesic_regression.txt)
+#: §4.1: noise covariance δ·I₃ with "δ = 0.001" (ambient, then projected): tangent std ≈ sqrt(0.001).
+KNG_PAPER_NOISE_VARIANCE = 0.001
+#: §4.1: "20, 50, 100 data points"; Figure 1 bottom: equal split, total ε ∈ [0.2, 2.0].
+KNG_PAPER_N = (20, 50, 100)
+KNG_PAPER_EPS = (0.2, 2.0)
+
+_TAG_GDP, _TAG_HEAT, _TAG_EW, _TAG_CONF = 11, 22, 33, 44
+
+
+# ============================================================================ result records
+@dataclass(frozen=True)
+class PaperClaim:
+    """A claim of a paper: the quoted text, where it appears, and the number when there is one."""
+
+    text: str
+    where: str
+    value: float = None
+
+
+@dataclass(frozen=True)
+class Reproduction:
+    """One paper's headline experiment rerun here.
+
+    Attributes
+    ----------
+    key : str
+        ``"gdp"``, ``"heat_diffusion"``, ``"exponential_wrapped"``, ``"conformal"`` or ``"kng_regression"``.
+    paper, source : str
+        Paper title and its text file in ``shared/seeds/``.
+    setup : str
+        What was run (markdown).
+    claims : tuple of PaperClaim
+        The paper's claims for this experiment.
+    table : pandas.DataFrame
+        The main tidy result (utility frames have :data:`UTILITY_COLUMNS` plus card columns).
+    tables : dict
+        Further named frames (e.g. the μ estimates of the GDP card).
+    numbers : dict
+        Headline numbers (plain floats / ints / strings).
+    verdict : str
+        One line: "reproduced", "partly reproduced" or "differs because …", computed from our numbers.
+    status : str
+        One of :data:`VERDICTS`.
+    notes : tuple of str
+        Caveats and the paper's settings we could not follow (with the reason).
+    """
+
+    key: str
+    paper: str
+    source: str
+    setup: str
+    claims: tuple
+    table: pd.DataFrame
+    tables: dict = field(default_factory=dict)
+    numbers: dict = field(default_factory=dict)
+    verdict: str = ""
+    status: str = "reproduced"
+    notes: tuple = ()
+
+
+# ============================================================================ helpers
+def _check_grid(values, name, low=0.0, high=None, max_len=_MAX_GRID):
+    arr = check_finite_array(values, name, ndim=1, min_rows=1)
+    if arr.size > max_len:
+        raise InvalidParameterError(f"{name} must have at most {max_len} values; got {arr.size}", param=name)
+    return tuple(check_real(float(v), name, low=low, high=high) for v in np.unique(arr))
+
+
+def _check_seed(seed):
+    return check_int(seed, "seed", low=0, high=2**32 - 1)
+
+
+def _stream(seed, tag, name, index):
+    return np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(tag, MECHANISM_NAMES.index(name), index)))
+
+
+def _noise_text(calibration):
+    return ", ".join(f"{k} = {v:.4g}" for k, v in calibration.noise.items()
+                     if np.isscalar(v) and not isinstance(v, str))
+
+
+def _noise_scale(calibration):
+    """The main noise parameter: σ (Laplace, Gaussian, EW), t (diffusions) or λ* (conformal)."""
+    for key in ("sigma", "t", "lambda_star"):
+        if key in calibration.noise:
+            return float(calibration.noise[key])
+    return np.nan
+
+
+def _empty_row(name, title, status, reason):
+    return dict(mechanism=name, title=title, mean=np.nan, se=np.nan, label="unavailable", status=status,
+                reason=reason, bound=np.nan, achieved="", noise="", scale=np.nan)
+
+
+def _utility_row(manifold, name, target, true_mean, sensitivity, n_reps, rng, options=None):
+    """Calibrate ``name`` to ``target``, draw ``n_reps`` releases at ``true_mean`` in one call, summarise."""
+    mechanism = get_mechanism(name, manifold)
+    title = mechanism.title or name
+    ok, reason = mechanism.available()
+    if not ok:
+        return _empty_row(name, title, "unavailable", reason)
+    try:
+        calibration = mechanism.calibrate(target, sensitivity, **(options or {}))
+    except UnavailableError as exc:
+        return _empty_row(name, title, "unavailable", str(exc))
+    try:
+        releases = mechanism.sample(true_mean, calibration, n_reps, rng)
+    except (GeoDPError, ValueError, RuntimeError) as exc:
+        return _empty_row(name, title, "error", f"sampling failed: {exc}")
+    mean, se = mean_and_standard_error(manifold.dist(true_mean, releases))
+    bound = mechanism.utility_bound(calibration, center=true_mean)
+    return dict(mechanism=name, title=title, mean=mean, se=se, label=calibration.label, status="ok", reason="",
+                bound=np.nan if bound is None else float(bound), achieved=calibration.achieved.describe(),
+                noise=_noise_text(calibration), scale=_noise_scale(calibration))
+
+
+def _uniform_ball_data(manifold, center, radius, n, seed):
+    """Data uniform in the PUBLIC ball B(center, radius), its Fréchet mean and the mean's sensitivity."""
+    data_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    data = sample_uniform_ball(manifold, center, radius, n, data_rng)
+    true_mean = frechet_mean(manifold, data)
+    sensitivity = float(frechet_mean_sensitivity(n, radius, manifold.curvature_bounds[1]))
+    return data, true_mean, sensitivity
+
+
+def _frame(rows, extra=()):
+    return pd.DataFrame(rows, columns=list(UTILITY_COLUMNS) + list(extra))
+
+
+def _compare(table, ours, theirs, by="budget"):
+    """Per budget: ``ours`` mean minus ``theirs`` mean and its s.e. (both available), sorted by budget."""
+    a = table[(table["mechanism"] == ours) & (table["status"] == "ok")].set_index(by)
+    b = table[(table["mechanism"] == theirs) & (table["status"] == "ok")].set_index(by)
+    common = sorted(set(a.index) & set(b.index))
+    diff = np.array([a.loc[k, "mean"] - b.loc[k, "mean"] for k in common])
+    se = np.array([math.hypot(a.loc[k, "se"], b.loc[k, "se"]) for k in common])
+    return common, diff, se
+
+
+def _wins(diff, se, z=2.0):
+    """Counts of budgets where ours is clearly better (diff < -z se), clearly worse, or neither."""
+    better = int(np.sum(diff < -z * se))
+    worse = int(np.sum(diff > z * se))
+    return better, worse, int(len(diff) - better - worse)
+
+
+def _fmt_budgets(values):
+    return ", ".join(f"{v:g}" for v in values)
+
+
+# ============================================================================ 1. GDP paper
+def reproduce_gdp(n_seeds=5, n_samples=100_000, sigma_multiples=(0.5, 1.0, 2.0, 3.0), n_reps=1000, seed=0):
+    r"""GDP paper (NeurIPS 2023): μ at Δ = σ = 0.12146 on S², and Riemannian Gaussian vs Laplace at the same μ.
+
+    **μ.** The exact :math:`\mu(\sigma, \Delta)` (:func:`geodp_core.mechanisms.gaussian_gdp.gdp_mu`:
+    privacy profile by deterministic quadrature, smallest μ with :math:`\delta(\varepsilon) \le
+    \delta_\mu(\varepsilon)` for all ε) beside the paper's Monte Carlo value 1.116 and our rerun of
+    its Algorithm 2 (:func:`~geodp_core.mechanisms.gaussian_gdp.gdp_mu_monte_carlo`, exact samplers,
+    ``n_samples`` per law = the paper's n·m = 1000·100, 1000 ε values) for seeds ``seed … seed+n_seeds-1``.
+    Algorithm 2 returns :math:`\max_\varepsilon \hat\mu_\varepsilon`, a maximum of noisy estimates.
+
+    **Utility (§5.2, Figure 1 right).** Data: n = 10 uniform in :math:`B(m_0, \pi/8)` on S², Δ from
+    §5.1. For each :math:`\sigma = k\Delta` (``sigma_multiples``): the Riemannian Gaussian with rate σ
+    (exact radial sampler, :math:`\mathrm{Exp}_{\hat\eta}(r u)`), which is :math:`\mu(\sigma)`-GDP exactly,
+    and the Riemannian Laplace mechanism calibrated to the same target :math:`\mathrm{GDP}(\mu(\sigma))`
+    (ε-DP with :math:`\mu = -2\Phi^{-1}(1/(1+e^\varepsilon))`, the paper's conversion).
+
+    Parameters
+    ----------
+    n_seeds : int
+        Algorithm-2 reruns, in [1, 50].
+    n_samples : int
+        Samples per law in each rerun, in [1000, 1000000].
+    sigma_multiples : array_like
+        σ/Δ values (at most 12), each in [0.05, 20].
+    n_reps : int
+        Releases per mechanism and σ, in [10, 20000].
+    seed : int
+
+    Returns
+    -------
+    Reproduction
+        ``table``: utility rows (:data:`UTILITY_COLUMNS` plus ``sigma``, ``sigma_over_delta``, ``mu``);
+        ``tables["mu"]``: columns ``method``, ``seed``, ``mu``; ``numbers``: ``mu_exact``, ``mu_paper``,
+        ``mu_mc_mean``, ``mu_mc_se``, ``mu_mc_min``, ``mu_mc_max``, ``n_mc_above_exact``,
+        ``gauss_over_laplace_min`` / ``_max`` (ratio of mean distances).
+    """
+    from geodp_core.mechanisms.gaussian_gdp import gdp_mu, gdp_mu_monte_carlo
+
+    n_seeds = check_int(n_seeds, "n_seeds", low=1, high=50)
+    n_samples = check_int(n_samples, "n_samples", low=1000, high=1_000_000)
+    multiples = _check_grid(sigma_multiples, "sigma_multiples", low=0.05, high=20.0)
+    n_reps = check_int(n_reps, "n_reps", low=10, high=_MAX_REPS)
+    seed = _check_seed(seed)
+
+    manifold = get_manifold("sphere", 2)
+    center = manifold.default_center()
+    _, true_mean, delta = _uniform_ball_data(manifold, center, GDP_PAPER_RADIUS, GDP_PAPER_N, seed)
+
+    # ---- mu at sigma = Delta: exact vs Algorithm 2
+    mu_exact = gdp_mu("sphere", 2, delta, delta)
+    mc = np.array([gdp_mu_monte_carlo("sphere", 2, delta, delta, n_samples, np.random.default_rng([seed, 900 + i]),
+                                      n_eps=1000).mu for i in range(n_seeds)])
+    mc_mean, mc_se = mean_and_standard_error(mc)
+    mu_rows = [dict(method="exact (deterministic quadrature, geodp_core)", seed=np.nan, mu=mu_exact),
+               dict(method="paper, Algorithm 2 (reported)", seed=np.nan, mu=GDP_PAPER_MC_MU)]
+    mu_rows += [dict(method="Algorithm 2 rerun here", seed=seed + i, mu=float(m)) for i, m in enumerate(mc)]
+    mu_table = pd.DataFrame(mu_rows, columns=["method", "seed", "mu"])
+
+    # ---- utility: Gaussian at sigma vs Laplace at the same mu
+    gaussian = get_mechanism("riemannian_gaussian", manifold)
+    rows = []
+    for j, k in enumerate(multiples):
+        sigma = k * delta
+        mu = gdp_mu("sphere", 2, sigma, delta)
+        target = GDP(mu)
+        rng = _stream(seed, _TAG_GDP, "riemannian_gaussian", j)
+        radii = get_radial_law("sphere", 2, "gaussian", sigma).sample(n_reps, rng)
+        directions = manifold.random_unit_tangent(true_mean, n_reps, rng)
+        releases = manifold.exp(true_mean, radii[:, None] * directions)
+        g_mean, g_se = mean_and_standard_error(manifold.dist(true_mean, releases))
+        rows.append(dict(mechanism="riemannian_gaussian", title=gaussian.title, budget=mu, target=target.describe(),
+                         mean=g_mean, se=g_se, n_reps=n_reps, label="exact", status="ok", reason="", bound=np.nan,
+                         achieved=f"μ={mu:.6g}-GDP (exact μ(σ, Δ))", noise=f"sigma = {sigma:.4g}", scale=sigma,
+                         sigma=sigma, sigma_over_delta=k, mu=mu))
+        row = _utility_row(manifold, "riemannian_laplace", target, true_mean, delta, n_reps,
+                           _stream(seed, _TAG_GDP, "riemannian_laplace", j))
+        row.update(budget=mu, target=target.describe(), n_reps=n_reps, sigma=sigma, sigma_over_delta=k, mu=mu)
+        rows.append(row)
+    table = _frame(rows, ("sigma", "sigma_over_delta", "mu"))
+
+    g = table[table["mechanism"] == "riemannian_gaussian"].set_index("sigma_over_delta")["mean"]
+    lap = table[(table["mechanism"] == "riemannian_laplace") & (table["status"] == "ok")]
+    lap = lap.set_index("sigma_over_delta")["mean"]
+    ratios = (g[lap.index] / lap).to_numpy() if len(lap) else np.array([np.nan])
+    common, diff, se = _compare(table, "riemannian_gaussian", "riemannian_laplace")
+    better, worse, tied = _wins(diff, se)
+    n_above = int(np.sum(mc > mu_exact))
+    numbers = dict(sensitivity=delta, mu_exact=mu_exact, mu_paper=GDP_PAPER_MC_MU, mu_mc_mean=mc_mean,
+                   mu_mc_se=mc_se, mu_mc_min=float(mc.min()), mu_mc_max=float(mc.max()), n_mc_above_exact=n_above,
+                   n_seeds=n_seeds, gauss_over_laplace_min=float(np.nanmin(ratios)),
+                   gauss_over_laplace_max=float(np.nanmax(ratios)), gauss_better=better, gauss_worse=worse,
+                   n_budgets=len(common))
+
+    mu_part = (f"μ differs: the exact μ at σ = Δ = {delta:.5f} is {mu_exact:.5f}, the paper's Monte Carlo "
+               f"{GDP_PAPER_MC_MU:g} is {100 * (GDP_PAPER_MC_MU / mu_exact - 1):.0f}% high; our reruns of Algorithm 2 "
+               f"give {mc_mean:.3f} ± {mc_se:.3f} ({n_above}/{n_seeds} above the exact value) — it takes the maximum "
+               "over ε of noisy per-ε estimates, which is biased upward, so the mechanism is more private than "
+               "the paper reports")
+    if better == len(common) and len(common) > 0:
+        gaps = -diff  # Laplace minus Gaussian, ordered by increasing mu
+        util_part = (f"utility reproduced: the Gaussian's mean distance is {numbers['gauss_over_laplace_min']:.2f}–"
+                     f"{numbers['gauss_over_laplace_max']:.2f}× the Laplace's at every μ tested; the absolute gain "
+                     f"shrinks from {gaps[0]:.3g} at μ = {common[0]:.3g} to {gaps[-1]:.3g} at μ = {common[-1]:.3g}, "
+                     "as the paper says")
+    else:
+        util_part = (f"utility only partly reproduced: Gaussian clearly better at {better}/{len(common)} μ values, "
+                     f"clearly worse at {worse}")
+    verdict = f"{mu_part}. {util_part}."
+    claims = (
+        PaperClaim("μ = 1.116 for the Riemannian Gaussian on S² with Δ = σ = 0.12146 (Algorithm 2, Monte Carlo).",
+                   "value quoted by the project issue for the §5.2 setting; not printed in the extracted text "
+                   "(Figure 1 is an image)", GDP_PAPER_MC_MU),
+        PaperClaim("“as σ gets smaller, Algorithm 2 has a tendency to generate estimates that exhibit a higher "
+                   "degree of overestimation.”", "§4.2 (GDP on R and S¹), Figure 1 left panels"),
+        PaperClaim("“our Gaussian mechanism achieves better utility, especially with a smaller privacy budget µ. "
+                   "With larger µ, the gain in utility is less pronounced.”", "§5.2, Figure 1 third panel"),
+    )
+    setup = (f"S², n = {GDP_PAPER_N} points uniform in the public ball B(m₀, π/8), Δ = 2r(2−h)/(nh) = {delta:.5f} "
+             f"(§5.1). μ: σ = Δ; Algorithm 2 with {n_samples:,} samples per law (the paper's n·m = 1000·100), "
+             f"1000 ε values, {n_seeds} seeds. Utility: σ = kΔ for k in {_fmt_budgets(multiples)}; Riemannian "
+             f"Gaussian at σ (μ(σ) exact) vs Riemannian Laplace calibrated to the same μ-GDP target; {n_reps} "
+             "releases each (the paper: 1000).")
+    notes = (
+        "The paper's Laplace used ε converted from its Monte Carlo μ (too large), which made Laplace slightly "
+        "less noisy than a valid calibration; we convert the exact μ.",
+        "The Riemannian Gaussian is sampled with the exact radial law at the paper's σ (no MCMC), so its μ is "
+        "exactly μ(σ); the paper used Hauberg's sampler and You & Shung's for Laplace.",
+        "The §5.2 grid is read as σ = kΔ/4, k = 1…12 (the extracted text prints 'σ = k/4 with [Δ] held "
+        "constant'); σ = Δ is k = 4.",
+    )
+    status = "differs" if abs(mu_exact - GDP_PAPER_MC_MU) > 0.01 else "reproduced"
+    return Reproduction(
+        key="gdp", paper="Gaussian differential privacy on Riemannian manifolds (Jiang et al., NeurIPS 2023)",
+        source="gaussian_dp_riemannian.txt", setup=setup, claims=claims, table=table, tables={"mu": mu_table},
+        numbers=numbers, verdict=verdict, status=status, notes=notes,
+    )
+
+
+# ============================================================================ 2. heat diffusion
+def reproduce_heat_diffusion(space="sphere", n=10, eps_values=(0.1, 0.5, 1.0, 3.0), n_reps=1000, anchor="center",
+                             seed=0):
+    r"""Heat-diffusion paper §6: diffusion mechanisms vs Riemannian Laplace (and EW Gaussian) at (2, ε)-RDP.
+
+    ONE target :math:`(\alpha = 2, \varepsilon)`-RDP for every mechanism. Data: ``n`` points uniform in
+    the public ball (S²: :math:`B((0,0,1), \pi/5)`; H²: :math:`B((1,0,0), 3)`), Fréchet mean and its
+    sensitivity Δ (Theorem 13 with p = 2 = Reimherr et al.).
+
+    * ``space="sphere"``: Brownian motion :math:`B_t(\hat\eta)` (exact heat-kernel series sampler,
+      :math:`\rho`-zCDP with :math:`\rho = \varepsilon/\alpha`) vs Riemannian Laplace at the
+      :math:`\varepsilon^*` with :math:`\varepsilon^*(\alpha) \le \varepsilon` (paper eq. 12).
+    * ``space="hyperbolic"``: Langevin (λ = 1.1, anchor o; Euler–Maruyama, approximate sampler) vs
+      Riemannian Laplace vs exponential-wrapped Gaussian with footpoint o (:math:`\sigma = \Delta\sqrt{\alpha/(2\varepsilon)}`).
+      ``anchor="center"``: o = the ball centre (Scenario 1); ``"random"``: o uniform in the ball, drawn
+      from a public stream independent of the data (Scenario 2).
+
+    Parameters
+    ----------
+    space : {"sphere", "hyperbolic"}
+    n : int
+        Records, in [2, 10000] (the paper: 10, 50, 100).
+    eps_values : array_like
+        RDP ε values (at most 12), each in (0, 100].
+    n_reps : int
+        Releases per (mechanism, ε), in [10, 20000].
+    anchor : {"center", "random"}
+        H² only.
+    seed : int
+
+    Returns
+    -------
+    Reproduction
+        ``table``: :data:`UTILITY_COLUMNS` (``budget`` = ε); ``numbers``: counts of ε where the
+        diffusion mechanism is clearly better / worse (2 s.e.) than each competitor, unavailable cells.
+    """
+    space = check_option(space, "space", ("sphere", "hyperbolic"))
+    n = check_int(n, "n", low=2, high=10_000)
+    eps_grid = _check_grid(eps_values, "eps_values", low=0.0, high=100.0)
+    n_reps = check_int(n_reps, "n_reps", low=10, high=_MAX_REPS)
+    anchor = check_option(anchor, "anchor", ("center", "random"))
+    seed = _check_seed(seed)
+
+    manifold = get_manifold(space, 2)
+    center = manifold.default_center()
+    radius = HEAT_PAPER_SETUPS[space]["radius"]
+    _, true_mean, delta = _uniform_ball_data(manifold, center, radius, n, seed)
+    if space == "sphere":
+        ours, others, options = "brownian_motion", ("riemannian_laplace",), {}
+        anchor_point = None
+    else:
+        ours, others = "langevin", ("riemannian_laplace", "ew_gaussian")
+        anchor_point = center
+        if anchor == "random":  # PUBLIC: its own stream, independent of the data
+            anchor_point = sample_uniform_ball(manifold, center, radius, 1, np.random.default_rng([seed, 4242]))[0]
+        options = {"langevin": dict(anchor=anchor_point, lam=HEAT_PAPER_LAMBDA),
+                   "ew_gaussian": dict(footpoint=anchor_point)}
+    rows = []
+    for name in (ours,) + others:
+        for j, eps in enumerate(eps_grid):
+            target = RDP(HEAT_PAPER_ALPHA, eps)
+            row = _utility_row(manifold, name, target, true_mean, delta, n_reps, _stream(seed, _TAG_HEAT, name, j),
+                               options=options.get(name) if isinstance(options, dict) else None)
+            row.update(budget=eps, target=target.describe(), n_reps=n_reps)
+            rows.append(row)
+    table = _frame(rows)
+
+    numbers = dict(sensitivity=delta, n=n, n_budgets=len(eps_grid))
+    ours_title = get_mechanism(ours, manifold).title
+    parts, cmp = [], {}
+    for other in others:
+        common, diff, se = _compare(table, ours, other)
+        better, worse, tied = _wins(diff, se)
+        missing = table[(table["mechanism"] == other) & (table["status"] != "ok")]["budget"].tolist()
+        cmp[other] = dict(common=common, better=better, worse=worse, tied=tied, missing=missing,
+                          worse_eps=[c for c, d, s in zip(common, diff, se) if d > 2 * s],
+                          better_eps=[c for c, d, s in zip(common, diff, se) if d < -2 * s])
+        numbers[f"better_than_{other}"] = better
+        numbers[f"worse_than_{other}"] = worse
+        numbers[f"tied_with_{other}"] = tied
+        numbers[f"unavailable_{other}"] = len(missing)
+        title = get_mechanism(other, manifold).title
+        text = f"{ours_title} clearly better than {title} at {better}/{len(common)} ε"
+        if worse:
+            text += f", worse at ε = {_fmt_budgets(cmp[other]['worse_eps'])}"
+        if missing:
+            text += f"; {title} unavailable at ε = {_fmt_budgets(missing)}"
+        parts.append(text)
+    if anchor_point is not None:
+        numbers["anchor_distance"] = float(manifold.dist(anchor_point, true_mean))
+
+    if space == "sphere":
+        claims = (PaperClaim("“Overall, the BM mechanism remains highly competitive and outperforms the RL mechanism "
+                             "across a wide range of privacy budgets.”", "§6.1, Figure 3 (n = 10, 50, 100)"),)
+        rl = cmp["riemannian_laplace"]
+        status = "reproduced" if rl["better"] >= rl["worse"] and rl["better"] > 0 else "differs"
+        verdict = ("Reproduced: " if status == "reproduced" else "Differs: ") + parts[0] + "."
+        if rl["worse"]:
+            verdict += (" At large ε the Laplace wins: there ε* ≈ ε (eq. 12) and its error decays like 2Δ/ε, while "
+                        "Brownian motion's decays like Δ/√ε (t ≈ αΔ²/(4ε)).")
+        setup_space = f"S², data uniform in B((0,0,1), π/5), n = {n}"
+    else:
+        rl, ewg = cmp["riemannian_laplace"], cmp["ew_gaussian"]
+        if anchor == "center":
+            claims = (PaperClaim("“Under Scenario 1, the three mechanisms perform comparably overall, with the RL "
+                                 "mechanism showing a slight advantage over the Langevin mechanism, and the latter "
+                                 "outperforming the EWG mechanism when both n and ε are small.”",
+                                 "§6.2, Figures 4–5 (top rows)"),)
+            smallest = min(eps_grid)
+            checks = [rl["worse"] >= rl["better"]]
+            pieces = [("RL's slight advantage over Langevin reproduced" if checks[0] else
+                       f"RL's advantage not reproduced ({ours_title} clearly better at ε = "
+                       f"{_fmt_budgets(rl['better_eps'])})")]
+            if n < 50:  # the paper's claim about EWG is for small n (its n = 10)
+                checks.append(smallest in ewg["better_eps"])
+                pieces.append(f"Langevin better than EWG at the smallest ε = {smallest:g} reproduced" if checks[-1] else
+                              f"Langevin not clearly better than EWG at the smallest ε = {smallest:g}")
+        else:
+            claims = (PaperClaim("“Under Scenario 2, by contrast, the Langevin mechanism uniformly outperforms the EWG "
+                                 "mechanism across all privacy budgets”", "§6.2, Figure 5 (bottom row)"),)
+            checks = [ewg["better"] == len(ewg["common"]) and len(ewg["common"]) > 0]
+            pieces = ["Langevin better than EWG at every ε reproduced" if checks[0] else
+                      f"Langevin clearly better than EWG at only {ewg['better']}/{len(ewg['common'])} ε"]
+        if rl["missing"]:
+            checks.append(False)
+            pieces.append(f"no Riemannian Laplace law exists at ε = {_fmt_budgets(rl['missing'])} (exp(−r/σ)·sinh r is "
+                          "integrable on H² only for σ = Δ/ε* < 1), where the paper plots one")
+        status = "reproduced" if all(checks) else ("differs" if not any(checks) else "partly reproduced")
+        verdict = {"reproduced": "Reproduced", "partly reproduced": "Partly reproduced", "differs": "Differs"}[status]
+        verdict += ": " + "; ".join(pieces) + f". Details: {'; '.join(parts)}."
+        rl_rows = table[(table["mechanism"] == "riemannian_laplace") & table["budget"].isin(rl["better_eps"])]
+        heavy = rl_rows[rl_rows["scale"] >= 0.5]
+        if len(heavy):
+            verdict += (f" At ε = {_fmt_budgets(heavy['budget'])} the Laplace scale σ = Δ/ε* "
+                        f"({_fmt_budgets(np.round(heavy['scale'], 3))}) is near the limit σ = 1 where the law stops "
+                        "existing: its exact radius law is very heavy-tailed there (the mean diverges as σ → 1), "
+                        "which short MCMC chains would understate.")
+        setup_space = (f"H², data uniform in B((1,0,0), 3), n = {n}, λ = {HEAT_PAPER_LAMBDA:g}, "
+                       f"anchor = EW footpoint = {'the ball centre (Scenario 1)' if anchor == 'center' else 'a public random point of the ball (Scenario 2)'}")
+    setup = (f"{setup_space}; Δ = {delta:.4g}. ONE target (α = {HEAT_PAPER_ALPHA:g}, ε)-RDP for ε in "
+             f"{_fmt_budgets(eps_grid)}; the Riemannian Laplace gets the ε* of paper eq. 12; {n_reps} releases per "
+             "cell (the paper: 1000), mean ± s.e. of dist(release, true mean).")
+    notes = [
+        "Brownian motion on S² uses the exact heat-kernel series sampler (the paper: a geodesic random walk or "
+        "exact sampling only for t > 0.05).",
+    ]
+    if space == "hyperbolic":
+        notes.append("Langevin on H² has no closed-form law: Euler–Maruyama (paper Algorithm 2), labelled "
+                     "'approximate sampler'. The Riemannian Laplace and EW Gaussian are exact.")
+        notes.append("Brownian motion is not compared on H²: its privacy floor ε > KαΔ²/2 (K = 1) excludes the small "
+                     "budgets, as the paper notes.")
+    return Reproduction(
+        key="heat_diffusion",
+        paper="Geometric Rényi DP: Ricci curvature characterized by heat diffusion mechanisms (Chang et al.)",
+        source="heat_diffusion_renyi_dp.txt", setup=setup, claims=claims, table=table, numbers=numbers,
+        verdict=verdict, status=status, notes=tuple(notes),
+    )
+
+
+# ============================================================================ 3. exponential-wrapped
+def reproduce_exponential_wrapped(space="spd_affine", mu_values=EW_PAPER_MU, n_reps=200, footpoint_offset=0.0,
+                                  seed=0):
+    r"""EW paper: exponential-wrapped Gaussian / Laplace vs Riemannian Laplace at ONE μ-GDP target.
+
+    Data: n = 40 uniform in :math:`B(m_0, 1.5)` (identity matrix / hyperboloid origin), Fréchet mean,
+    :math:`\Delta = 2r/n` (Hadamard: h = 1). Footpoint :math:`p_0 = \mathrm{Exp}_{m_0}(s\,e_1)` with
+    ``footpoint_offset`` s (PUBLIC; s = 0: the ball centre) — to test the paper's "footpoint mismatch"
+    explanation. EWG: :math:`\sigma = \Delta/\mu`; EWL and Riemannian Laplace: ε-DP with
+    :math:`\mu = -2\Phi^{-1}(1/(1+e^\varepsilon))`.
+
+    Parameters
+    ----------
+    space : str
+        A key of :data:`EW_SPACES`.
+    mu_values : array_like
+        GDP budgets (at most 12), each in (0, 20].
+    n_reps : int
+        Releases per (mechanism, μ), in [10, 20000] (the paper: 100).
+    footpoint_offset : float
+        Distance of the footpoint from the ball centre, in [0, 3].
+    seed : int
+
+    Returns
+    -------
+    Reproduction
+        ``table``: :data:`UTILITY_COLUMNS` (``budget`` = μ); ``numbers``: ``footpoint_distance``
+        (:math:`d(p_0, \hat\eta)`), EWG-vs-RL counts.
+    """
+    space = check_option(space, "space", tuple(EW_SPACES))
+    mu_grid = _check_grid(mu_values, "mu_values", low=0.0, high=20.0)
+    n_reps = check_int(n_reps, "n_reps", low=10, high=_MAX_REPS)
+    offset = check_real(footpoint_offset, "footpoint_offset", low=0.0, high=3.0, low_closed=True, high_closed=True)
+    seed = _check_seed(seed)
+
+    args, space_label = EW_SPACES[space]
+    manifold = get_manifold(*args)
+    center = manifold.default_center()
+    _, true_mean, delta = _uniform_ball_data(manifold, center, EW_PAPER_RADIUS, EW_PAPER_N, seed)
+    coords = np.zeros(manifold.dim)
+    coords[0] = offset
+    footpoint = manifold.exp(center, manifold.from_frame(center, coords))
+    names = ("ew_gaussian", "ew_laplace", "riemannian_laplace")
+    rows = []
+    for name in names:
+        options = dict(footpoint=footpoint) if name.startswith("ew_") else None
+        for j, mu in enumerate(mu_grid):
+            target = GDP(mu)
+            row = _utility_row(manifold, name, target, true_mean, delta, n_reps, _stream(seed, _TAG_EW, name, j), options)
+            row.update(budget=mu, target=target.describe(), n_reps=n_reps)
+            rows.append(row)
+    table = _frame(rows)
+    common, diff, se = _compare(table, "ew_gaussian", "riemannian_laplace")
+    better, worse, tied = _wins(diff, se)
+    missing = table[(table["mechanism"] == "riemannian_laplace") & (table["status"] != "ok")]["budget"].tolist()
+    numbers = dict(sensitivity=delta, footpoint_distance=float(manifold.dist(footpoint, true_mean)),
+                   ewg_better=better, ewg_worse=worse, ewg_tied=tied, n_budgets=len(common),
+                   rl_unavailable=len(missing))
+    text = f"EW Gaussian clearly better than Riemannian Laplace at {better}/{len(common)} μ"
+    if worse:
+        text += f", worse at μ = {_fmt_budgets([c for c, d, s in zip(common, diff, se) if d > 2 * s])}"
+    if missing:
+        text += f"; Riemannian Laplace unavailable (not normalisable) at μ = {_fmt_budgets(missing)}"
+    if space == "spd_affine":
+        status = "partly reproduced" if worse == 0 else "reproduced"
+        verdict = (f"Partly reproduced: {text}. The paper reports EWG slightly WORSE at μ ∈ [0.7, 2] on affine "
+                   f"SPD(2) (footpoint mismatch); we do not see it — here d(p₀, η̂) = {numbers['footpoint_distance']:.3g} "
+                   "and moving the footpoint (control above) hardly changes EWG; the paper's data layout and its "
+                   "MCMC-sampled Laplace are not specified in the summary we have."
+                   if worse == 0 else f"Reproduced: {text} (the paper: slightly worse at large μ).")
+    else:
+        status = "reproduced" if better >= max(1, len(common) - 1) and worse == 0 else "partly reproduced"
+        verdict = ("Reproduced: " if status == "reproduced" else "Partly reproduced: ") + text + (
+            " (the paper: EWG consistently better).")
+    claims = (
+        PaperClaim("SPDM · Affine-invariant, d = 3: “EWG is slightly worse at high budgets μ ∈ [0.7, 2] (footpoint "
+                   "mismatch + curvature impact)”", "Key Experimental Results, table row"),
+        PaperClaim("SPDM · Log-Cholesky / Log-Euclidean and hyperbolic space H^d, d = 3, 10, 15: “EWG is "
+                   "consistently better across all budgets”", "Key Experimental Results, table rows"),
+    )
+    setup = (f"{space_label}; n = {EW_PAPER_N} uniform in B(m₀, {EW_PAPER_RADIUS:g}), Δ = 2r/n = {delta:.4g}; "
+             f"footpoint p₀ at distance {offset:g} from m₀ (d(p₀, η̂) = {numbers['footpoint_distance']:.3g}). "
+             f"ONE target μ-GDP, μ in {_fmt_budgets(mu_grid)}: EWG σ = Δ/μ; EW Laplace and Riemannian Laplace "
+             f"through ε-DP ⇒ μ-GDP. {n_reps} releases per cell (the paper: 100).")
+    notes = (
+        "The source file is a summary of the EW paper: it gives the setting (n = 40, r = 1.5, μ from 0.1 to 2) and "
+        "qualitative results only, no numbers, no data layout; we use data uniform in the public ball and the "
+        "ball centre as footpoint.",
+        "The Riemannian Laplace here is sampled exactly (polar coordinates on SPD-affine, radial law on H^d); the "
+        "paper used MCMC.",
+        "d = 10, 15 (SPD(4), SPD(5)) are not rerun: our exact SPD-affine Laplace sampler is for small m.",
+    )
+    return Reproduction(
+        key="exponential_wrapped",
+        paper="Exponential-wrapped mechanisms: DP on Hadamard manifolds made practical (ICLR 2026; summary)",
+        source="exponential_wrapped_hadamard.txt", setup=setup, claims=claims, table=table, numbers=numbers,
+        verdict=verdict, status=status, notes=notes,
+    )
+
+
+# ============================================================================ 4. conformal
+def reproduce_conformal(eps_values=CONFORMAL_PAPER_EPS, n=CONFORMAL_PAPER_N, spread=0.1, n_calibrations=4,
+                        n_reps=250, seed=0):
+    r"""Conformal paper §VII-A: heterogeneous vMF data on S², conformal vs Riemannian Laplace at ε-DP.
+
+    Data: ``n`` points from a mixture of three vMF laws (spreads s, s/3, 2s; weights 0.6/0.3/0.1; centres
+    on a circle of radius 0.42 around the public centre), clipped to the public ball
+    :math:`B(m_0, 0.7)`; Fréchet mean and Δ (Reimherr). ONE target ε-DP:
+
+    * conformal (public FEM mesh, :math:`\varepsilon_\phi = 0.3\varepsilon`,
+      :math:`\lambda^* = \varepsilon_{conf}/(2\sqrt{\phi_{\max}}\Delta)`): ``n_calibrations`` independent
+      sanitisations × ``n_reps`` releases each; s.e. from the per-calibration means
+      (:math:`s_{\bar U}/\sqrt K`, which accounts for the random φ);
+    * Riemannian Laplace :math:`\sigma = \Delta/\varepsilon`;
+    * tangent Gaussian (the paper's baseline) at the weaker target :math:`(\varepsilon, 10^{-9})`-DP,
+      classical σ for ε < 1 (analytic otherwise), at the data-dependent mean: "no formal guarantee".
+
+    Parameters
+    ----------
+    eps_values : array_like
+        Total ε values (at most 12), each in (0, 50].
+    n : int
+        Records, in [20, 5000].
+    spread : float
+        vMF std s (κ = 1/s²) of the main component, in (0, 1].
+    n_calibrations : int
+        Independent conformal sanitisations per ε, in [2, 50].
+    n_reps : int
+        Releases per calibration (and per Laplace / tangent-Gaussian cell: ``n_calibrations · n_reps``),
+        in [10, 5000].
+    seed : int
+
+    Returns
+    -------
+    Reproduction
+        ``table``: :data:`UTILITY_COLUMNS` (``budget`` = ε) plus ``phi_max`` (mean over calibrations).
+    """
+    eps_grid = _check_grid(eps_values, "eps_values", low=0.0, high=50.0)
+    n = check_int(n, "n", low=20, high=5000)
+    spread = check_real(spread, "spread", low=0.0, high=1.0, high_closed=True)
+    n_cal = check_int(n_calibrations, "n_calibrations", low=2, high=50)
+    n_reps = check_int(n_reps, "n_reps", low=10, high=5000)
+    seed = _check_seed(seed)
+
+    manifold = get_manifold("sphere", 2)
+    center = manifold.default_center()
+    ball = 0.7
+    angles = 2.0 * np.pi * np.arange(3) / 3.0
+    layout = manifold.exp(center, manifold.from_frame(center, 0.6 * ball * np.stack([np.cos(angles), np.sin(angles)], 1)))
+    kappas = [vmf_kappa_from_std(s) for s in (spread, spread / 3.0, 2.0 * spread)]
+    data_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
+    raw = sample_vmf_mixture(layout, kappas, [0.6, 0.3, 0.1], n, data_rng)
+    data, n_clipped = clip_to_ball(manifold, raw, center, ball)
+    true_mean = frechet_mean(manifold, data)
+    delta = float(frechet_mean_sensitivity(n, ball, manifold.curvature_bounds[1]))
+
+    conformal = get_mechanism("conformal", manifold)
+    rows = []
+    for j, eps in enumerate(eps_grid):
+        target = PureDP(eps)
+        means, phis, label, achieved, lam = [], [], "", "", []
+        streams = np.random.SeedSequence(seed, spawn_key=(_TAG_CONF, MECHANISM_NAMES.index("conformal"), j)).spawn(2 * n_cal)
+        for c in range(n_cal):
+            calibration = conformal.calibrate(target, delta, data=data, seed=np.random.default_rng(streams[2 * c]))
+            releases = conformal.sample(true_mean, calibration, n_reps, np.random.default_rng(streams[2 * c + 1]))
+            means.append(float(np.mean(manifold.dist(true_mean, releases))))
+            phis.append(calibration.noise["phi_max"])
+            lam.append(calibration.noise["lambda_star"])
+            label, achieved = calibration.label, calibration.achieved.describe()
+        mean, se = mean_and_standard_error(means)
+        rows.append(dict(mechanism="conformal", title=conformal.title, budget=eps, target=target.describe(), mean=mean,
+                         se=se, n_reps=n_cal * n_reps, label=label, status="ok", reason="", bound=np.nan,
+                         achieved=achieved, noise=f"lambda_star ≈ {np.mean(lam):.4g}, eps_phi = {0.3 * eps:.3g}",
+                         scale=float(np.mean(lam)),
+                         phi_max=float(np.mean(phis))))
+        row = _utility_row(manifold, "riemannian_laplace", target, true_mean, delta, n_cal * n_reps,
+                           _stream(seed, _TAG_CONF, "riemannian_laplace", j))
+        row.update(budget=eps, target=target.describe(), n_reps=n_cal * n_reps, phi_max=np.nan)
+        rows.append(row)
+        tg_target = ApproxDP(eps, CONFORMAL_PAPER_DELTA)
+        row = _utility_row(manifold, "tangent_gaussian", tg_target, true_mean, delta, n_cal * n_reps,
+                           _stream(seed, _TAG_CONF, "tangent_gaussian", j),
+                           options=dict(calibration="classical" if eps < 1.0 else "analytic"))
+        row.update(budget=eps, target=tg_target.describe(), n_reps=n_cal * n_reps, phi_max=np.nan,
+                   title="Tangent Gaussian (paper baseline, weaker (ε, δ) target)")
+        rows.append(row)
+    table = _frame(rows, ("phi_max",))
+    common, diff, se = _compare(table, "conformal", "riemannian_laplace")
+    better, worse, tied = _wins(diff, se)
+    conf = table[table["mechanism"] == "conformal"].set_index("budget")["mean"]
+    lap = table[(table["mechanism"] == "riemannian_laplace") & (table["status"] == "ok")].set_index("budget")["mean"]
+    ratio = (conf[lap.index] / lap).to_numpy()
+    tg_common, tg_diff, tg_se = _compare(table, "conformal", "tangent_gaussian")
+    tg_better, tg_worse, _ = _wins(tg_diff, tg_se)
+    numbers = dict(sensitivity=delta, n_clipped=int(n_clipped), conformal_better=better, conformal_worse=worse,
+                   conformal_tied=tied, n_budgets=len(common), conformal_over_laplace_min=float(np.min(ratio)),
+                   conformal_over_laplace_max=float(np.max(ratio)), better_than_tangent_gaussian=tg_better,
+                   worse_than_tangent_gaussian=tg_worse)
+    tg_text = (f" Against the paper's tangent-Gaussian baseline (weaker (ε, 1e-9) target, no guarantee) the conformal "
+               f"mechanism is clearly better at {tg_better}/{len(tg_common)} ε.")
+    if better == len(common):
+        status, verdict = "reproduced", ("Reproduced: the conformal mechanism is clearly better than Riemannian "
+                                         "Laplace at every ε." + tg_text)
+    else:
+        status = "partly reproduced" if tg_better == len(tg_common) and tg_common else "differs"
+        verdict = ("Partly reproduced" if status == "partly reproduced" else "Differs") + (
+                   f": at the same ε-DP target the conformal mechanism's mean distance is "
+                   f"{numbers['conformal_over_laplace_min']:.1f}–{numbers['conformal_over_laplace_max']:.1f}× the "
+                   f"Riemannian Laplace's (clearly worse at {worse}/{len(common)} ε). This follows from the paper's "
+                   "own calibration: λ* = ε_conf/(2√φ_max Δ) has a factor 2 that Laplace (σ = Δ/ε on a homogeneous "
+                   "space) does not pay, ε_conf is only 70% of ε, and φ_max ≥ 1 inflates Δ* — a rate about "
+                   "0.7/(2√φ_max) of Laplace's, which density-adaptive distances cannot make up at these budgets."
+                   + tg_text)
+    claims = (
+        PaperClaim("“our mechanism shows better utility across various scenarios even with tighter privacy budgets.”",
+                   "§VII-A Results (Figures 2–6; N = 500, std = 0.1, ε_total = 0.3)"),
+        PaperClaim("“the Conformal Laplace mechanism maintains lower distortion and tighter confidence bounds for all "
+                   "privacy levels. The advantage is most significant in the small ε_total scenario”",
+                   "§VII-A, Figure 5 (ε_total from 0.1 to 2)"),
+        PaperClaim("λ* = ε_conf/(2Δ*) with Δ* ≤ √φ_max Δ", "Table II / §IV-C eq. (40)"),
+    )
+    setup = (f"S², n = {n} from a heterogeneous 3-component vMF mixture (main std {spread:g}), clipped to the public "
+             f"ball B(m₀, 0.7) ({n_clipped} clipped); Δ = {delta:.4g}. ONE target ε-DP, ε in {_fmt_budgets(eps_grid)}: "
+             f"conformal (public 600-vertex mesh, ε_φ = 0.3ε, {n_cal} independent sanitisations × {n_reps} releases) "
+             f"vs Riemannian Laplace ({n_cal * n_reps} releases). Tangent Gaussian at (ε, δ = 1e-9) as the paper's "
+             "baseline (no formal guarantee on S²).")
+    notes = (
+        "Our conformal mechanism is the DP version of SPEC §5.7 (public mesh, FEM Laplacian, exact sampler); the "
+        "paper builds its graph Laplacian on the data points (not DP as written) and samples by MCMC.",
+        "The paper's 'std' data (a single vMF, std 0.1 or 10) is replaced by a heterogeneous mixture inside the "
+        "public ball: the Fréchet-mean sensitivity needs the data in a ball of radius < π/4.",
+        "The tangent Gaussian is shown at a weaker (ε, δ) target and has no guarantee at the data-dependent mean.",
+    )
+    return Reproduction(
+        key="conformal",
+        paper="Density-aware noise mechanisms for DP on Riemannian manifolds via conformal transformation (He et al.)",
+        source="conformal_density_aware_dp.txt", setup=setup, claims=claims, table=table, numbers=numbers,
+        verdict=verdict, status=status, notes=notes,
+    )
+
+
+# ============================================================================ 5. KNG regression
+def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_length=300, tau=0.2, data_radius=1.0,
+                             seed=0):
+    r"""DP geodesic regression §4.1: S² KNG fits vs the non-private fit, at equal budget splits.
+
+    Data (:func:`geodp_core.mechanisms.kng_regression.regression_demo`, "short arc" geodesic): ``n``
+    covariates in [0, 1], tangent noise std :math:`\sqrt{0.001}` (the paper's :math:`\delta = 0.001`).
+    For each total ε (:math:`\varepsilon_p = \varepsilon_v = \varepsilon/2`) two KNG versions, ``n_fits``
+    independent fits each, MSPE :math:`\frac1n\sum_k \mathrm{dist}(\mathrm{Exp}(\tilde p, x_k\tilde v), y_k)^2`:
+
+    * ``rigorous``: public τ (residuals clipped), :math:`\sigma = 2\Delta/\varepsilon`, (p, v) drawn jointly
+      in stage 1 — (ε_p + ε_v)-DP for the exact laws (approximate sampler: Metropolis–Hastings);
+    * ``paper``: τ = max residual of the data, :math:`\sigma = \Delta/\varepsilon`, v held at the non-private
+      :math:`\hat v` in stage 1 — the paper's construction, no formal guarantee.
+
+    Parameters
+    ----------
+    eps_values : array_like
+        Total ε (at most 12), each in (0, 1000].
+    n : int
+        Records, in [5, 2000] (the paper: 20, 50, 100).
+    n_fits : int
+        Private fits per (ε, version), in [2, 20] (the paper: 10 × 10 pairs).
+    chain_length : int
+        Metropolis steps per stage after a burn-in of half of it, in [50, 20000].
+    tau, data_radius : float
+        PUBLIC residual bound and data-ball radius.
+    seed : int
+
+    Returns
+    -------
+    Reproduction
+        ``table``: ``eps``, ``version``, ``label``, ``mspe_nonprivate``, ``mspe_mean``, ``mspe_se``,
+        ``log_mspe_mean`` (the paper plots ln of the average MSE), ``n_fits``, ``tau_used``, ``warnings``.
+    """
+    from geodp_core.mechanisms.kng_regression import RegressionPrivacyWarning, regression_demo
+
+    eps_grid = _check_grid(eps_values, "eps_values", low=0.0, high=1000.0)
+    n = check_int(n, "n", low=5, high=2000)
+    n_fits = check_int(n_fits, "n_fits", low=2, high=20)
+    chain_length = check_int(chain_length, "chain_length", low=50, high=20_000)
+    tau = check_real(tau, "tau", low=0.0, high=3.0)
+    data_radius = check_real(data_radius, "data_radius", low=0.0, high=3.0)
+    seed = _check_seed(seed)
+    noise_std = math.sqrt(KNG_PAPER_NOISE_VARIANCE)
+
+    versions = {
+        "rigorous": dict(footpoint_velocity="joint", scale_convention="rigorous", tau_from_data=False),
+        "paper": dict(footpoint_velocity="nonprivate", scale_convention="paper", tau_from_data=True),
+    }
+    rows = []
+    for eps in eps_grid:
+        for version, kwargs in versions.items():
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore", RegressionPrivacyWarning)
+                demo = regression_demo("sphere", n, noise_std, "short arc", eps, 0.5, tau, data_radius, chain_length,
+                                       n_fits, seed, **kwargs)
+            mean, se = mean_and_standard_error(demo.mspe_private)
+            rows.append(dict(eps=eps, version=version, label=demo.result.label, mspe_nonprivate=demo.mspe_nonprivate,
+                             mspe_mean=mean, mspe_se=se, log_mspe_mean=math.log(mean), n_fits=n_fits,
+                             tau_used=demo.result.tau, warnings=" | ".join(demo.result.warnings)))
+    table = pd.DataFrame(rows, columns=["eps", "version", "label", "mspe_nonprivate", "mspe_mean", "mspe_se",
+                                        "log_mspe_mean", "n_fits", "tau_used", "warnings"])
+    nonprivate = float(table["mspe_nonprivate"].iloc[0])
+    top = max(eps_grid)
+    at_top = table[table["eps"] == top].set_index("version")["mspe_mean"]
+    numbers = dict(mspe_nonprivate=nonprivate, eps_max=top, rigorous_ratio_at_max=float(at_top["rigorous"] / nonprivate),
+                   paper_ratio_at_max=float(at_top["paper"] / nonprivate))
+    rig = table[table["version"] == "rigorous"].sort_values("eps")["mspe_mean"].to_numpy()
+    pap = table[table["version"] == "paper"].sort_values("eps")["mspe_mean"].to_numpy()
+    numbers["rigorous_decreasing"] = bool(np.all(np.diff(rig) <= 0))
+    numbers["paper_decreasing"] = bool(np.all(np.diff(pap) <= 0))
+    close = numbers["paper_ratio_at_max"] < 2.0
+    rig_close = numbers["rigorous_ratio_at_max"] < 2.0
+    if close and rig_close:
+        status = "reproduced"
+        verdict = (f"Reproduced: at ε = {top:g} both the rigorous KNG ({numbers['rigorous_ratio_at_max']:.2g}×) and the "
+                   f"paper's variant ({numbers['paper_ratio_at_max']:.2g}×) approach the non-private MSPE "
+                   f"{nonprivate:.3g} without reaching it.")
+    elif close:
+        status = "partly reproduced"
+        verdict = (f"Partly reproduced: the paper's variant approaches the non-private MSPE {nonprivate:.3g} at "
+                   f"ε = {top:g} ({numbers['paper_ratio_at_max']:.2g}×), as in its Figure 1, but that variant is not DP "
+                   "as written (τ read from the data, σ = Δ/ε with a data-dependent normaliser, v held at the "
+                   f"non-private v̂). The honest (ε_p + ε_v)-DP version stays {numbers['rigorous_ratio_at_max']:.3g}× "
+                   f"the non-private MSPE at n = {n}: with clipped residuals the gradient norm saturates at ≈ τ, so "
+                   "far-away (p, v) keep density e^(−τ/σ) and their volume dominates until n·ε is larger.")
+    else:
+        status = "differs"
+        verdict = (f"Differs: at ε = {top:g} neither version approaches the non-private MSPE {nonprivate:.3g} "
+                   f"(rigorous {numbers['rigorous_ratio_at_max']:.3g}×, paper variant "
+                   f"{numbers['paper_ratio_at_max']:.3g}×) at n = {n} with chains of {chain_length} steps.")
+    claims = (
+        PaperClaim("“While the private energies approach the geodesic energy of the non-private estimates, they never "
+                   "exactly attain it.”", "§4.1 (Figure 1, sphere, n = 20, 50, 100)"),
+        PaperClaim("“The increase in error at lower budgets is natural as with limited privacy allowance, the sampling "
+                   "distributions of p̃ and ṽ become heavy-tailed”", "§4.1"),
+        PaperClaim("“Here we take τ = max_{D,D'} {ε_j}” (the residual bound read from the data)", "appendix G"),
+    )
+    setup = (f"S², n = {n} on a short geodesic arc, tangent noise std √0.001 (the paper's δ = 0.001); equal split "
+             f"ε_p = ε_v = ε/2, ε in {_fmt_budgets(eps_grid)}; {n_fits} independent private fits per cell, "
+             f"Metropolis chains of {chain_length} steps (+ {chain_length // 2} burn-in). Rigorous: public τ = {tau:g}, "
+             f"data radius {data_radius:g}; paper variant: τ from the data, σ = Δ/ε, v held at v̂.")
+    notes = (
+        "The paper draws 10 footpoints × 10 shooting vectors per budget; we draw independent (p̃, ṽ) pairs, each a "
+        "full release.",
+        "Both versions are sampled by Metropolis–Hastings ('approximate sampler'); short chains start at the "
+        "non-private fit (the paper's choice), see the regression page for longer chains.",
+        "The paper's geodesic is random; ours is the regression page's 'short arc' preset.",
+    )
+    return Reproduction(
+        key="kng_regression", paper="Differentially private geodesic regression (K-norm gradient mechanism)",
+        source="dp_geodesic_regression.txt", setup=setup, claims=claims, table=table, numbers=numbers,
+        verdict=verdict, status=status, notes=notes,
+    )
