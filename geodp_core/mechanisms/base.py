@@ -238,6 +238,14 @@ class Mechanism(ABC):
         expected = (size,) + tuple(self.manifold.point_shape)
         if out.shape != expected:  # a sampler never returns fewer samples silently
             raise RuntimeError(f"{self.name} sampler returned shape {out.shape}, expected {expected}")
+        on_manifold = self.manifold.belongs(out, atol=1e-5)
+        if not on_manifold.all():  # never hand out a release that is not a point (overflow, lost precision)
+            raise UnavailableError(
+                f"{self.name} drew {int((~on_manifold).sum())} of {size} releases that are not valid points of "
+                f"{self.manifold.label} in double precision (noise {calibration.noise} too large here); "
+                "choose a larger privacy budget or another mechanism",
+                param="target",
+            )
         return out
 
     @abstractmethod
