@@ -22,6 +22,7 @@ cols[1].page_link("pages/regression.py", label="Geodesic regression (KNG)", icon
 cols[2].page_link("pages/learn.py", label="Learn: one card per mechanism", icon=":material/school:")
 cols = st.columns(3)
 cols[0].page_link("pages/audit.py", label="Audit: test a privacy claim empirically", icon=":material/search:")
+cols[1].page_link("pages/reproduce.py", label="Reproduce the papers' experiments", icon=":material/description:")
 
 st.subheader("Honest labels")
 st.markdown(
