@@ -93,6 +93,19 @@ def _downloads(result, name):
                      key_prefix=f"reproduce_{name}")
 
 
+def _utility_card(result, key, x_label, column_label, title, metric=None):
+    """The shared body of a utility-comparison card: header, our numbers, chart, table, verdict, downloads."""
+    _header(result)
+    st.markdown("**Our numbers**")
+    if metric is not None:
+        st.metric(*metric)
+    st.plotly_chart(utility_curve_figure(result.table, x_label, title=title), key=f"reproduce_{key}_chart",
+                    width="stretch")
+    _utility_table(result.table, column_label)
+    _verdict(result)
+    _downloads(result, key)
+
+
 def _seed(key):
     return st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key=key,
                            help="Seeds the data and the releases (fixed: reruns give the same numbers).")
@@ -167,15 +180,8 @@ with tab["heat"]:
             result = _heat(space, int(n), tuple(eps_values), int(n_reps), anchor, int(seed))
         with main:
             if result is not None:
-                _header(result)
-                st.markdown("**Our numbers**")
-                st.plotly_chart(
-                    utility_curve_figure(result.table, "ε of the (α = 2, ε)-RDP target",
-                                         title=f"Mean distance to the true mean ± s.e. ({'S²' if space == 'sphere' else 'H²'}, n = {n})"),
-                    key="reproduce_heat_chart", width="stretch")
-                _utility_table(result.table, "ε (RDP)")
-                _verdict(result)
-                _downloads(result, "heat")
+                _utility_card(result, "heat", "ε of the (α = 2, ε)-RDP target", "ε (RDP)",
+                              f"Mean distance to the true mean ± s.e. ({'S²' if space == 'sphere' else 'H²'}, n = {n})")
 
 # ------------------------------------------------------------------------------------------------ 3. exponential-wrapped
 with tab["ew"]:
@@ -201,16 +207,10 @@ with tab["ew"]:
             result = _ew(space, tuple(mu_values), int(n_reps), float(offset), int(seed))
         with main:
             if result is not None:
-                _header(result)
-                st.markdown("**Our numbers**")
-                st.metric("d(p₀, η̂): footpoint to the true mean", f"{result.numbers['footpoint_distance']:.3g}")
-                st.plotly_chart(
-                    utility_curve_figure(result.table, "μ of the μ-GDP target",
-                                         title=f"Mean distance to the true mean ± s.e. ({rp.EW_SPACES[space][1]}, n = 40)"),
-                    key="reproduce_ew_chart", width="stretch")
-                _utility_table(result.table, "μ")
-                _verdict(result)
-                _downloads(result, "ew")
+                _utility_card(result, "ew", "μ of the μ-GDP target", "μ",
+                              f"Mean distance to the true mean ± s.e. ({rp.EW_SPACES[space][1]}, n = 40)",
+                              metric=("d(p₀, η̂): footpoint to the true mean",
+                                      f"{result.numbers['footpoint_distance']:.3g}"))
 
 # ------------------------------------------------------------------------------------------------ 4. conformal
 with tab["conformal"]:
@@ -232,15 +232,8 @@ with tab["conformal"]:
             result = _conformal(tuple(rp.CONFORMAL_PAPER_EPS), float(spread), int(n_cal), int(n_reps), int(seed))
         with main:
             if result is not None:
-                _header(result)
-                st.markdown("**Our numbers**")
-                st.plotly_chart(
-                    utility_curve_figure(result.table, "total ε",
-                                         title="Mean distance to the true mean ± s.e. (S², n = 500, heterogeneous data)"),
-                    key="reproduce_conformal_chart", width="stretch")
-                _utility_table(result.table, "ε")
-                _verdict(result)
-                _downloads(result, "conformal")
+                _utility_card(result, "conformal", "total ε", "ε",
+                              "Mean distance to the true mean ± s.e. (S², n = 500, heterogeneous data)")
 
 # ------------------------------------------------------------------------------------------------ 5. KNG regression
 with tab["kng"]:
