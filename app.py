@@ -1,8 +1,11 @@
 """GeoDP Explorer — Streamlit entry point: navigation only (pages live in pages/)."""
 
+from pathlib import Path
+
 import streamlit as st
 
 st.set_page_config(page_title="GeoDP Explorer", page_icon=":material/public:", layout="wide")
+st.logo(str(Path(__file__).parent / "assets" / "logo.svg"), size="large")
 
 PAGES = {
     "Explore": [
