@@ -67,6 +67,7 @@ from geodp_core._validation import check_finite_array, check_int, check_real
 from geodp_core.exceptions import ConvergenceError, InvalidParameterError
 from geodp_core.geometry.base import Manifold
 from geodp_core.geometry.hyperbolic import minkowski_inner
+from geodp_core.geometry.functions import sinc as _sinc, sinhc as _sinhc, symmetrize as _sym
 
 __all__ = [
     "GeodesicFit",
@@ -88,21 +89,6 @@ __all__ = [
 
 
 # ----------------------------------------------------------------- helpers
-def _sinc(x):
-    return np.sinc(np.asarray(x) / np.pi)
-
-
-def _sinhc(x):
-    x = np.asarray(x, dtype=float)
-    small = np.abs(x) < 1e-4
-    safe = np.where(small, 1.0, x)
-    return np.where(small, 1.0 + x * x / 6.0, np.sinh(safe) / safe)
-
-
-def _sym(a):
-    return 0.5 * (a + np.swapaxes(a, -1, -2))
-
-
 def _family(manifold):
     if manifold.name in ("sphere", "hyperbolic", "euclidean"):
         return "constant"

@@ -3,6 +3,7 @@
 import numpy as np
 
 from geodp_core.geometry.base import Manifold
+from geodp_core.geometry.functions import sinhc as _sinhc
 
 __all__ = ["Hyperbolic", "minkowski_inner"]
 
@@ -11,13 +12,6 @@ def minkowski_inner(x, y):
     r""":math:`\langle x, y\rangle_L = -x_0 y_0 + \sum_{i\ge1} x_i y_i`, batched."""
     x, y = np.asarray(x, dtype=float), np.asarray(y, dtype=float)
     return -x[..., 0] * y[..., 0] + np.sum(x[..., 1:] * y[..., 1:], axis=-1)
-
-
-def _sinhc(x):
-    x = np.asarray(x, dtype=float)
-    small = np.abs(x) < 1e-8
-    safe = np.where(small, 1.0, x)
-    return np.where(small, 1.0 + x * x / 6.0, np.sinh(safe) / safe)
 
 
 class Hyperbolic(Manifold):

@@ -8,12 +8,9 @@ Closed forms via batched ``eigh``/``cholesky``; geomstats is the test reference.
 import numpy as np
 
 from geodp_core.geometry.base import Manifold
+from geodp_core.geometry.functions import symmetrize as _sym
 
 __all__ = ["SPDAffine", "SPDLogEuclidean", "SPDLogCholesky", "sym_function", "symmetric_basis"]
-
-
-def _sym(a):
-    return 0.5 * (a + np.swapaxes(a, -1, -2))
 
 
 def sym_function(matrix, func):

@@ -3,13 +3,9 @@
 import numpy as np
 
 from geodp_core.geometry.base import Manifold
+from geodp_core.geometry.functions import sinc as _sinc
 
 __all__ = ["Sphere"]
-
-
-def _sinc(x):
-    """:math:`\\sin(x)/x` with the removable singularity at 0."""
-    return np.sinc(np.asarray(x) / np.pi)
 
 
 class Sphere(Manifold):

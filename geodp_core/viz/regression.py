@@ -14,7 +14,7 @@ import plotly.graph_objects as go
 
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.regression import predict
-from geodp_core.viz.scene import CAMERA_PRESETS, DATA_COLOR
+from geodp_core.viz.scene import CAMERA_PRESETS, DATA_COLOR, ellipse_outline as _ellipse
 
 __all__ = ["FIT_COLORS", "regression_figure", "mspe_figure", "private_fit_colors"]
 
@@ -80,12 +80,6 @@ def _disk(manifold, x, y, fits, n_points):
     fig.update_xaxes(range=[-1.05, 1.05], visible=False)
     fig.update_yaxes(range=[-1.05, 1.05], visible=False, scaleanchor="x", scaleratio=1)
     return fig
-
-
-def _ellipse(matrix, n_points=60):
-    t = np.linspace(0, 2 * np.pi, n_points)
-    eigvals, eigvecs = np.linalg.eigh(matrix)
-    return eigvecs @ (np.sqrt(eigvals)[:, None] * np.stack([np.cos(t), np.sin(t)]))
 
 
 def _spd_ellipses(manifold, x, y, fits, n_columns):

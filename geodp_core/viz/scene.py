@@ -116,7 +116,8 @@ def _disk_figure(result):
     return fig
 
 
-def _ellipse(matrix, n_points=60):
+def ellipse_outline(matrix, n_points=60):
+    """Boundary of the ellipse ``{x : x^T P^{-1} x = 1}`` of a 2x2 SPD matrix, shape ``(2, n_points)``."""
     t = np.linspace(0, 2 * np.pi, n_points)
     eigvals, eigvecs = np.linalg.eigh(matrix)
     circle = np.stack([np.cos(t), np.sin(t)])
@@ -129,7 +130,7 @@ def _spd_ellipse_figure(result, max_per_group=40):
     def add(matrices, color, name, width=1.0, opacity=0.5):
         xs, ys = [], []
         for mat in matrices[:max_per_group]:
-            e = _ellipse(mat)
+            e = ellipse_outline(mat)
             xs += list(e[0]) + [None]
             ys += list(e[1]) + [None]
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=color, width=width), opacity=opacity, name=name))
@@ -137,7 +138,7 @@ def _spd_ellipse_figure(result, max_per_group=40):
     add(result.data, "rgba(90,90,90,0.8)", f"data ellipses (first {min(len(result.data), max_per_group)})", opacity=0.35)
     for o in _outcomes(result):
         add(o.releases, MECHANISM_COLORS.get(o.name, "#333"), f"{o.title} releases", width=1.5, opacity=0.75)
-    e = _ellipse(result.true_mean)
+    e = ellipse_outline(result.true_mean)
     fig.add_trace(go.Scatter(x=e[0], y=e[1], mode="lines", line=dict(color="black", width=2.5, dash="dash"),
                              name=MEAN_NAME))
     fig.update_yaxes(scaleanchor="x", scaleratio=1, title="x₂")
@@ -160,7 +161,7 @@ def spd_glyph_figure(result, per_row=8, height=None):
     for r, (name, mats, color) in enumerate(rows):
         xs, ys = [], []
         for c, mat in enumerate(mats):
-            e = _ellipse(mat)
+            e = ellipse_outline(mat)
             xs += list(e[0] + c * spacing) + [None]
             ys += list(e[1] - r * spacing) + [None]
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=color, width=2), name=name,
