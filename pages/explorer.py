@@ -87,13 +87,14 @@ st.caption(
 )
 
 st.subheader("Downloads")
-table = pd.DataFrame(results_table(result))
+# the two large files are generated only when their button is clicked (callables), not on every rerun
 download_buttons(
     [
-        ("Results CSV", table.to_csv(index=False), "geodp_results.csv", "text/csv"),
+        ("Results CSV", lambda: pd.DataFrame(results_table(result)).to_csv(index=False), "geodp_results.csv",
+         "text/csv"),
         ("Scenario JSON", scenario.to_json(), "geodp_scenario.json", "application/json"),
         ("Python snippet", scenario.to_python_snippet(), "geodp_reproduce.py", "text/x-python"),
-        ("Figure HTML", fig.to_html(include_plotlyjs="cdn"), "geodp_figure.html", "text/html"),
+        ("Figure HTML", lambda: fig.to_html(include_plotlyjs="cdn"), "geodp_figure.html", "text/html"),
     ],
     key_prefix="explorer_dl",
 )

@@ -55,3 +55,14 @@ def test_scenario_download(page, app_url):
     assert scenario["manifold"] == "hyperbolic"
     assert scenario["radius"] == pytest.approx(1.2)
     assert scenario["mechanisms"] == ["ew_laplace"]
+
+
+def test_results_csv_download_is_generated_on_click(page, app_url):
+    page.goto(f"{app_url}/explorer?n_releases=7&mechanisms=Riemannian+Laplace&notion=pure_dp",
+              wait_until="domcontentloaded")
+    _wait_for_app(page)
+    with page.expect_download(timeout=30_000) as info:
+        page.get_by_role("button", name="Results CSV").click()
+    lines = open(info.value.path(), encoding="utf-8").read().strip().splitlines()
+    assert lines[0].startswith("mechanism,label,release,distance_to_true_mean")
+    assert len(lines) == 1 + 7 and all(line.startswith("riemannian_laplace,exact,") for line in lines[1:])
