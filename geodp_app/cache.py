@@ -10,11 +10,15 @@ from geodp_core.scenario import Scenario
 @st.cache_data(show_spinner="Computing releases…", max_entries=64)
 def cached_run(scenario_json, upload=None):
     """Run a scenario; ``upload`` is ``(shape, float64 bytes)`` of the uploaded points, or None."""
-    points = None
-    if upload is not None:
-        shape, raw = upload
-        points = np.frombuffer(raw, dtype=np.float64).reshape(shape)
-    return run_scenario(Scenario.from_json(scenario_json), points=points)
+    return run_scenario(Scenario.from_json(scenario_json), points=points_from_key(upload))
+
+
+def points_from_key(upload):
+    """Inverse of :func:`upload_key` (``None`` stays ``None``)."""
+    if upload is None:
+        return None
+    shape, raw = upload
+    return np.frombuffer(raw, dtype=np.float64).reshape(shape)
 
 
 def upload_key(points):

@@ -3,7 +3,7 @@
 import numpy as np
 import streamlit as st
 
-from geodp_app.cache import upload_key
+from geodp_app.cache import points_from_key, upload_key
 from geodp_app.sidebar import NOTION_LABELS, scenario_sidebar
 from geodp_app.ui import download_buttons, errors_shown_here, honesty_badge
 from geodp_core.experiments import BUDGET_SYMBOLS, budget_parameter, grid_values, sweep, utility_curve
@@ -31,11 +31,7 @@ def _curve(scenario_json, upload, x_axis, values, n_reps):
     scenario = Scenario.from_json(scenario_json)
     try:
         if x_axis == "budget":
-            points = None
-            if upload is not None:
-                shape, raw = upload
-                points = np.frombuffer(raw, dtype=np.float64).reshape(shape)
-            return utility_curve(scenario, list(values), n_reps, progress=advance, points=points)
+            return utility_curve(scenario, list(values), n_reps, progress=advance, points=points_from_key(upload))
         return sweep(scenario, x_axis, list(values), n_reps, progress=advance)
     finally:
         slot.empty()
