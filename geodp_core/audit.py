@@ -27,6 +27,7 @@ If the bound exceeds the claimed :math:`\varepsilon`, the claim is refuted at co
 Public entry point: :func:`audit`. See ``docs/derivations/audit.md``.
 """
 
+import dataclasses
 import math
 from dataclasses import dataclass
 
@@ -68,6 +69,7 @@ __all__ = [
     "DEFAULT_ALPHA",
     "DEFAULT_DELTA",
     "UNDERSTATED_SCALE",
+    "UNDERSTATED_NOISE",
     "MAX_FRESH_RELEASES",
     "AUDIT_PRESETS",
     "audit_all",
@@ -79,6 +81,7 @@ DEFAULT_RADIUS = 0.5
 DEFAULT_ALPHA = 0.05
 DEFAULT_DELTA = 1e-5
 UNDERSTATED_SCALE = 0.25
+UNDERSTATED_NOISE = 0.5
 MIN_RELEASES = 100
 MAX_RELEASES = 400_000
 MAX_FRESH_RELEASES = 5000
@@ -92,6 +95,7 @@ _STATISTIC_TEXT = {
 }
 _N_LEVELS = 30  # quantile levels per tail for the candidate thresholds
 _LOOSE_LEVEL = 0.3  # one-sided level of the tie-break score (selection only)
+_GRID = 1000  # grid cells per mean shift d(η, η′) that the statistics are rounded to (see _statistics)
 
 # variant -> (title, mechanisms it applies to, explanation)
 VARIANT_INFO = {
@@ -115,6 +119,14 @@ VARIANT_INFO = {
         MECHANISM_NAMES,
         "the mechanism calibrated with a sensitivity smaller than the true one (Δ × sensitivity_scale, default "
         f"{UNDERSTATED_SCALE:g}): deliberately under-noised, to check that the audit can detect a broken claim",
+    ),
+    "understated_noise": (
+        "understated noise (negative control)",
+        MECHANISM_NAMES,
+        "the mechanism calibrated correctly, then run with LESS noise than its calibration states: every noise "
+        f"scale multiplied by noise_scale (default {UNDERSTATED_NOISE:g}; a Laplace or Gaussian σ × s, a diffusion "
+        "time t × s², the conformal rate λ* / s) while the claim is left unchanged. For the Laplace mechanism the "
+        "true ε becomes ε/s (twice the claim at s = 1/2): a known-broken claim, to check that the audit catches it",
     ),
     "knn_data": (
         "kNN graph on the data points",
@@ -353,7 +365,11 @@ class AuditResult:
     moved_from, moved_to : ndarray
         The record that differs.
     values_D, values_D_prime : ndarray
-        The chosen statistic on the evaluation releases (for plotting).
+        The chosen statistic on the evaluation releases, rounded to the grid (multiples of ``grid_step``).
+    grid_step : float
+        :math:`h = d(\eta, \eta')/G`: the statistics are rounded to multiples of :math:`h` before counting,
+        and ``threshold`` is a cell boundary :math:`(k \pm \tfrac12) h`, half a cell away from any value a
+        rounded statistic can take (:func:`_statistics` says why).
     releases_D, releases_D_prime : ndarray
         Up to 400 evaluation releases under each dataset (for plotting).
     notes : tuple of str
@@ -393,6 +409,7 @@ class AuditResult:
     values_D_prime: np.ndarray
     releases_D: np.ndarray
     releases_D_prime: np.ndarray
+    grid_step: float = float("nan")
     notes: tuple = ()
 
     @property
@@ -414,14 +431,70 @@ class AuditResult:
 
 
 # ============================================================================ the distinguishing test
-def _statistics(manifold, releases, eta, eta_prime):
-    """The three statistics; any fixed function of the release is a valid statistic, so releases whose
-    distance overflows in floating point (extreme SPD noise) get distance +inf and difference 0."""
+def _grid_step(shift, sensitivity):
+    r"""Step :math:`h = s/G` of the public grid the statistics are rounded to, :math:`s = d(\eta, \eta')`.
+
+    :math:`G` = :data:`_GRID`; :math:`s` is fixed before any release is drawn (it is a function of the two
+    datasets only). Falls back to :math:`\Delta/G` if the two means coincide in floating point.
+    """
+    scale = shift if np.isfinite(shift) and shift > 0 else sensitivity
+    return float(scale) / _GRID
+
+
+def _statistics(manifold, releases, eta, eta_prime, step):
+    r"""The three statistics, rounded to a public grid so that no event can split a rounding atom.
+
+    With :math:`d_0 = d(y, \eta)`, :math:`d_1 = d(y, \eta')`, :math:`s = d(\eta, \eta')` and the grid step
+    :math:`h = s/G` (:func:`_grid_step`), the statistics are the integers
+
+    .. math::
+        K_0 = \operatorname{rint}(d_0/h), \qquad K_1 = \operatorname{rint}(d_1/h), \qquad
+        K_\Delta = \operatorname{clip}\big(\operatorname{rint}((d_0 - d_1)/h),\ -G,\ G\big).
+
+    **Why.** By the triangle inequality :math:`|d_0 - d_1| \le s`, and the law of :math:`d_0 - d_1` has
+    atoms exactly at :math:`\pm s` for every isotropic law on :math:`\mathbb R^1` and :math:`S^1` (every
+    release beyond :math:`\eta'` on the far side gives :math:`+s`) and a density piling up there in any
+    dimension. Computed in floating point, the atom is smeared over a few ulps, differently under
+    :math:`D` and :math:`D'` (the releases are :math:`\eta + z` and :math:`\eta' + z`, rounded differently),
+    so a raw threshold placed *at* the atom separates the two datasets by rounding alone and "refutes"
+    an exact mechanism. After rounding to the grid, :math:`\pm s` are the grid points :math:`\pm G`
+    (cell centres): a floating-point error below :math:`h/2` cannot move a release across a cell
+    boundary there, and every event :math:`\{K \ge k\}` / :math:`\{K \le k\}` contains an atom
+    entirely or not at all, under both datasets. In exact arithmetic the events are
+    :math:`\{T \ge (k - \tfrac12) h\}` and :math:`\{T < (k + \tfrac12) h\}`: thresholds half a cell
+    away from the atoms, strictly inside :math:`(-s, s)` at the extremes. The other cell boundaries
+    carry no atom of the ideal law, so rounding moves :math:`O(\text{ulp} \times \text{density})` of
+    probability there. The same grid (with :math:`0` a cell centre) is applied to the distances, which
+    guards an atom at :math:`d = 0`. ``_GRID`` = 1000 cells per :math:`s` cost no measurable power.
+
+    Any fixed function of the release is a valid statistic: releases whose distance overflows
+    (extreme SPD noise) get :math:`K_0, K_1 = +\infty` and :math:`K_\Delta = 0`.
+
+    Returns
+    -------
+    (dict, int)
+        Statistic name -> array of grid indices (floats holding integers, or ``inf``), and the number of
+        releases with :math:`|d_0 - d_1| > s + h/2` — impossible values whose rounding error exceeds the
+        tolerance :math:`h/2` (reported in the notes; 0 in every measured case).
+    """
+    shift = float(manifold._dist(eta, eta_prime))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         d0 = np.nan_to_num(manifold._dist(eta, releases), nan=np.inf)
         d1 = np.nan_to_num(manifold._dist(eta_prime, releases), nan=np.inf)
-        diff = np.where(np.isfinite(d0) & np.isfinite(d1), d0 - d1, 0.0)
-    return {"dist_to_mean": d0, "dist_to_neighbour_mean": d1, "distance_difference": diff}
+        finite = np.isfinite(d0) & np.isfinite(d1)
+        diff = np.where(finite, d0 - d1, 0.0)
+        stats = {
+            "dist_to_mean": np.rint(d0 / step),
+            "dist_to_neighbour_mean": np.rint(d1 / step),
+            "distance_difference": np.clip(np.rint(diff / step), -_GRID, _GRID),
+        }
+    beyond = int(np.count_nonzero(np.abs(diff) > shift + 0.5 * step))
+    return stats, beyond
+
+
+def _threshold_value(index, direction, step):
+    """The exact-arithmetic threshold of the grid event: half a cell below (``>=``) or above (``<=``)."""
+    return float((index - 0.5) * step) if direction == ">=" else float((index + 0.5) * step)
 
 
 def _candidate_thresholds(pooled, m):
@@ -480,6 +553,38 @@ def _public_options(name, manifold, center, radius, data, seed):
     return {}
 
 
+def _understate_noise(calibration, factor):
+    r"""The calibration with its noise shrunk by ``factor`` :math:`= s \in (0, 1)`, the claim untouched.
+
+    Scale parameters (``sigma``, ``sigma_first_stage``: Laplace and Gaussian laws, EW, tangent Gaussian) are
+    multiplied by :math:`s`; diffusion times ``t`` (Brownian motion, Langevin) by :math:`s^2` (the spread of
+    a diffusion is :math:`\propto \sqrt t`); the conformal rate :math:`\lambda^*` is divided by :math:`s`.
+    For a Laplace-type law :math:`\propto e^{-d(\eta, y)/\sigma}` the privacy loss of the pair is
+    :math:`d(\eta,\eta')/(s\sigma)`: the true :math:`\varepsilon` is the calibrated one divided by :math:`s`.
+
+    Returns
+    -------
+    (Calibration, str)
+        The modified calibration and a description of what was scaled.
+    """
+    noise = dict(calibration.noise)
+    if "lambda_star" in noise:
+        noise["lambda_star"] = noise["lambda_star"] / factor
+        how = "the rate λ* / s"
+    elif "t" in noise:
+        noise["t"] = noise["t"] * factor**2
+        how = "the diffusion time t × s²"
+    elif "sigma" in noise:
+        for key in ("sigma", "sigma_first_stage"):
+            if key in noise:
+                noise[key] = noise[key] * factor
+        how = "σ × s"
+    else:  # pragma: no cover - every registry mechanism has one of the keys above
+        raise InvalidParameterError(f"cannot understate the noise of {calibration.mechanism}: no noise scale among "
+                                    f"{sorted(noise)}", param="variant")
+    return dataclasses.replace(calibration, noise=noise), how
+
+
 def _fresh_releases(mechanism, target, sensitivity, options, data, center, size, seed_sequence):
     """One fresh calibration (new sanitisation noise) per release; a loop over releases is unavoidable."""
     seeds = seed_sequence.generate_state(2 * size).reshape(size, 2)
@@ -494,7 +599,7 @@ def _fresh_releases(mechanism, target, sensitivity, options, data, center, size,
 # ============================================================================ the audit
 def audit(mechanism_name, manifold, target, n_releases=DEFAULT_N_RELEASES, n=DEFAULT_N, radius=DEFAULT_RADIUS,
           alpha=DEFAULT_ALPHA, seed=0, variant=None, layout="boundary_point", delta=None, sensitivity_scale=None,
-          fresh_calibration=False, **options):
+          fresh_calibration=False, noise_scale=None, **options):
     r"""Empirical lower bound on the privacy loss of a mechanism releasing a Fréchet mean (SPEC §7).
 
     1. Neighbouring datasets :math:`D \sim D'` in the PUBLIC ball :math:`B(m_0, r)`, one record moved to the
@@ -534,7 +639,8 @@ def audit(mechanism_name, manifold, target, n_releases=DEFAULT_N_RELEASES, n=DEF
         ``None`` (the mechanism as offered) or one of :data:`VARIANTS`, each labelled non-DP:
         ``"data_footpoint"`` (EW mechanisms with :math:`p_0 = \eta`), ``"tangent_at_mean"``
         (tangent_gaussian, what it does on curved spaces), ``"understated_sensitivity"`` (any
-        mechanism calibrated with :math:`\Delta \times` ``sensitivity_scale``), ``"knn_data"`` (conformal
+        mechanism calibrated with :math:`\Delta \times` ``sensitivity_scale``), ``"understated_noise"`` (any
+        mechanism run with its calibrated noise × ``noise_scale``: a negative control), ``"knn_data"`` (conformal
         with the kNN graph on the data points).
     layout : {"boundary_point", "uniform_ball"}
         Neighbouring datasets (:func:`neighbouring_datasets`).
@@ -543,6 +649,9 @@ def audit(mechanism_name, manifold, target, n_releases=DEFAULT_N_RELEASES, n=DEF
         Not accepted for ε-DP and (ε, δ)-DP claims (their δ is the claim's own).
     sensitivity_scale : float, optional
         Only with ``variant="understated_sensitivity"``: factor in :math:`(0, 1)` (default 0.25).
+    noise_scale : float, optional
+        Only with ``variant="understated_noise"``: factor :math:`s \in (0, 1)` (default 0.5) applied to the
+        calibrated noise (:func:`_understate_noise`); the claim is not changed.
     fresh_calibration : bool, default False
         Conformal only: a fresh calibration (new sanitised density, from :math:`D` resp. :math:`D'`) for
         every release, auditing the whole mechanism's point output. Default: the density is sanitised
@@ -609,6 +718,14 @@ def audit(mechanism_name, manifold, target, n_releases=DEFAULT_N_RELEASES, n=DEF
         )
     else:
         scale = 1.0
+    if variant == "understated_noise":
+        noise_factor = UNDERSTATED_NOISE if noise_scale is None else check_real(
+            noise_scale, "noise_scale", low=0.0, high=1.0)
+    elif noise_scale is not None:
+        raise InvalidParameterError(
+            f"noise_scale applies only with variant='understated_noise'; got noise_scale={noise_scale!r} with "
+            f"variant={variant!r}", param="noise_scale",
+        )
     if variant == "data_footpoint" and "footpoint" in options:
         raise InvalidParameterError("footpoint is set to the private mean by variant='data_footpoint'; do not "
                                     "pass it", param="footpoint")
@@ -646,6 +763,13 @@ def audit(mechanism_name, manifold, target, n_releases=DEFAULT_N_RELEASES, n=DEF
         cal_prime = mechanism.calibrate(target, used, **{**base_options, "footpoint": eta_prime})
         releases_d = mechanism.sample(eta, calibration, n_releases, rng_d)
         releases_dp = mechanism.sample(eta_prime, cal_prime, n_releases, rng_dp)
+    elif variant == "understated_noise":
+        calibration = mechanism.calibrate(target, used, **base_options)
+        broken, how = _understate_noise(calibration, noise_factor)
+        releases_d = mechanism.sample(eta, broken, n_releases, rng_d)
+        releases_dp = mechanism.sample(eta_prime, broken, n_releases, rng_dp)
+        notes.append(f"negative control: calibrated as stated, then sampled with {how} (noise × {noise_factor:g}); "
+                     "the claim below is the calibration's, which these releases do not honour")
     else:
         calibration = mechanism.calibrate(target, used, **base_options)
         releases_d = mechanism.sample(eta, calibration, n_releases, rng_d)
@@ -660,16 +784,18 @@ def audit(mechanism_name, manifold, target, n_releases=DEFAULT_N_RELEASES, n=DEF
     claimed_eps, claim_delta, claim_note = claimed_approx_dp(calibration.achieved, conversion_delta)
     alpha_each = alpha / 2.0
     half = n_releases // 2
-    stats_d = _statistics(manifold, releases_d, eta, eta_prime)
-    stats_dp = _statistics(manifold, releases_dp, eta, eta_prime)
-    statistic, direction, threshold, positive = _select_event(
+    step = _grid_step(float(manifold._dist(eta, eta_prime)), sensitivity)
+    stats_d, beyond_d = _statistics(manifold, releases_d, eta, eta_prime, step)
+    stats_dp, beyond_dp = _statistics(manifold, releases_dp, eta, eta_prime, step)
+    statistic, direction, index, positive = _select_event(
         {k: v[:half] for k, v in stats_d.items()}, {k: v[:half] for k, v in stats_dp.items()}, claim_delta,
         alpha_each,
     )
+    threshold = _threshold_value(index, direction, step)
     eval_d, eval_dp = stats_d[statistic][half:], stats_dp[statistic][half:]
     m = eval_d.size
-    in_d = int(_counts(np.sort(eval_d), np.array([threshold]), direction)[0])
-    in_dp = int(_counts(np.sort(eval_dp), np.array([threshold]), direction)[0])
+    in_d = int(_counts(np.sort(eval_d), np.array([index]), direction)[0])
+    in_dp = int(_counts(np.sort(eval_dp), np.array([index]), direction)[0])
     tp, fp = (in_d, in_dp) if positive == "D" else (in_dp, in_d)
     eps_lb, tpr_lo, fpr_hi = _eps_bounds(np.array([tp]), m, np.array([fp]), m, claim_delta, alpha_each)
     eps_lb, tpr_lo, fpr_hi = float(eps_lb[0]), float(tpr_lo[0]), float(fpr_hi[0])
@@ -691,6 +817,12 @@ def audit(mechanism_name, manifold, target, n_releases=DEFAULT_N_RELEASES, n=DEF
         f"{n_releases} releases under each dataset; the event was chosen on the first {half} of each (statistics "
         f"{', '.join(_STATISTIC_TEXT.values())}; {2 * _N_LEVELS} quantile thresholds; both directions; either "
         f"dataset positive) and evaluated on the other {m}",
+        f"statistics rounded to a public grid of step h = d(η, η′)/{_GRID} = {step:.3g} before counting, so that "
+        f"thresholds sit half a cell away from the atoms of dist(release, η) − dist(release, η′) at ±d(η, η′) and "
+        f"floating-point rounding (far below h/2) cannot split them"
+        + ("" if beyond_d + beyond_dp == 0 else
+           f" — WARNING: {beyond_d + beyond_dp} releases gave |difference| > d(η, η′) + h/2, i.e. a rounding error "
+           f"above the tolerance h/2: the verdict may reflect floating-point error"),
         f"event S = {{{_STATISTIC_TEXT[statistic]} {direction} {threshold:.4g}}}: P_{positive.replace(chr(39), '′')}(S) "
         f"≈ TPR = {tpr:.4g} (≥ {tpr_lo:.4g}), P_{other}(S) ≈ FPR = {fpr:.4g} (≤ {fpr_hi:.4g}); Clopper–Pearson "
         f"bounds at level {alpha_each:g} each",
@@ -711,7 +843,8 @@ def audit(mechanism_name, manifold, target, n_releases=DEFAULT_N_RELEASES, n=DEF
         statistic=statistic, direction=direction, threshold=threshold, positive=positive,
         n_releases=n_releases, n_evaluation=m, confidence=1.0 - alpha, n=n, radius=radius,
         sensitivity=sensitivity, sensitivity_used=used, mean_shift=shift, mean_D=eta, mean_D_prime=eta_prime,
-        moved_from=data[moved], moved_to=neighbour[moved], values_D=eval_d, values_D_prime=eval_dp,
+        moved_from=data[moved], moved_to=neighbour[moved], values_D=eval_d * step, values_D_prime=eval_dp * step,
+        grid_step=step,
         releases_D=releases_d[half:half + keep], releases_D_prime=releases_dp[half:half + keep], notes=tuple(notes),
     )
 
