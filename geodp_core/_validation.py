@@ -19,6 +19,7 @@ __all__ = [
     "check_finite_array",
     "check_rng",
     "format_interval",
+    "check_real_array",
 ]
 
 
@@ -156,7 +157,7 @@ def check_finite_array(value, name, ndim=None, shape_tail=None, min_rows=None):
     if bad.any():
         idx = tuple(int(i) for i in np.argwhere(bad)[0])
         raise InvalidParameterError(
-            f"{name} must contain only finite numbers; got {arr[idx]!r} at index {idx}", param=name
+            f"{name} must contain only finite numbers; got {float(arr[idx])!r} at index {idx}", param=name
         )
     return arr
 
@@ -175,3 +176,28 @@ def check_rng(rng, name="rng"):
         f"{name} must be a numpy.random.Generator or a non-negative integer seed; got {_describe(rng)}",
         param=name,
     )
+
+
+def check_real_array(value, name, low=None, high=None, low_closed=False, high_closed=False):
+    """Validate a real scalar or array whose entries all lie in an interval; return a float ``ndarray``.
+
+    NaN, infinities, booleans, strings and complex numbers are rejected; the message names
+    the parameter, the first offending value (and its index for arrays) and the interval.
+    """
+    if isinstance(value, (bool, np.bool_, str)) or value is None:
+        check_real(value, name, low, high, low_closed, high_closed)  # raises with the scalar message
+    arr = check_finite_array(value, name)
+    bad = np.zeros(arr.shape, dtype=bool)
+    if low is not None:
+        bad |= (arr < low) if low_closed else (arr <= low)
+    if high is not None:
+        bad |= (arr > high) if high_closed else (arr >= high)
+    if bad.any():
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        where = f" at index {idx}" if idx else ""
+        raise InvalidParameterError(
+            f"{name} must contain only real numbers in {format_interval(low, high, low_closed, high_closed)}; "
+            f"got {float(arr[idx])!r}{where}",
+            param=name,
+        )
+    return arr

@@ -42,3 +42,29 @@ class UnavailableError(InvalidParameterError):
 
 class ConvergenceError(GeoDPError, RuntimeError):
     """An iterative solver (Fréchet mean, root finder) did not converge."""
+
+
+class CutLocusError(InvalidParameterError):
+    """A point lies on (or numerically at) the cut locus of the base point.
+
+    There the Riemannian logarithm is undefined (e.g. antipodal points on the
+    sphere: every great circle through the base point reaches them).
+    """
+
+
+class NonUniqueMeanError(InvalidParameterError):
+    """The Fréchet (p-)mean of the data is not unique (or the solver stopped at a non-minimiser).
+
+    Example: two antipodal points on the sphere, whose Fréchet function has a
+    whole great circle of minimisers; the data are not inside a ball of radius
+    below the uniqueness radius ``r*``.
+    """
+
+
+class NumericalOverflowError(InvalidParameterError):
+    """The arguments are valid mathematically, but the result is not representable in double precision.
+
+    The message names the argument responsible and the range where the result
+    can be computed (e.g. a hyperbolic tangent vector so long that
+    ``cosh`` overflows).
+    """

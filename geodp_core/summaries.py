@@ -18,12 +18,19 @@ Derivations, validity conditions and what was checked: ``docs/derivations/sensit
 Geodesic-regression energies live in a separate module.
 """
 
+import math
 from typing import NamedTuple
 
 import numpy as np
 
 from geodp_core._validation import check_finite_array, check_int, check_real, check_rng
-from geodp_core.exceptions import ConvergenceError, InvalidParameterError, OutsideBallError
+from geodp_core.exceptions import (
+    ConvergenceError,
+    InvalidParameterError,
+    NonUniqueMeanError,
+    NumericalOverflowError,
+    OutsideBallError,
+)
 from geodp_core.geometry.base import Manifold
 from geodp_core.geometry.euclidean import Euclidean
 from geodp_core.geometry.hyperbolic import minkowski_inner
@@ -217,7 +224,7 @@ def _solve_p_mean(manifold, points, weights, p, init, max_iter, tol, caller):
     step = 1.0
     iteration = 0
     while True:
-        threshold = tol * state.max_dist ** (p - 1.0)
+        threshold = max(tol, _gradient_noise(manifold, state.point)) * state.max_dist ** (p - 1.0)
         if state.stationarity <= threshold or state.normaliser == 0.0:
             return state.point
         # Machine-precision stop: the full Weiszfeld step |g|/A is below the resolution of the
@@ -265,6 +272,27 @@ def _solve_p_mean(manifold, points, weights, p, init, max_iter, tol, caller):
                 candidate, step = longer, 2.0 * step
         state = candidate
         iteration += 1
+
+
+def _gradient_noise(manifold, point):
+    r"""Relative rounding floor of the Riemannian gradient at ``point`` (a convergence tolerance can't be below it).
+
+    Logarithms computed from ambient coordinates of size :math:`X` carry absolute errors of order
+    :math:`\varepsilon X^2` on :math:`H^d` (:math:`X = x_0`) and :math:`\varepsilon\,\mathrm{cond}(P)`
+    on SPD(m) with the affine-invariant metric; elsewhere :math:`\varepsilon`. Returns
+    :math:`16\,\varepsilon\,\times` that scale. Without this floor the solver reports a
+    ``ConvergenceError`` for data far from the origin (e.g. around :math:`x_0 = 10^4` on :math:`H^1`)
+    although the mean is found to the available precision.
+    """
+    eps = np.finfo(float).eps
+    if manifold.name == "hyperbolic":
+        scale = float(point[0]) ** 2
+    elif isinstance(manifold, SPDAffine):
+        eig = np.linalg.eigvalsh(point)
+        scale = float(eig[-1] / eig[0]) if eig[0] > 0 else np.inf
+    else:
+        scale = 1.0
+    return 16.0 * eps * max(1.0, scale)
 
 
 def _line_derivative(manifold, state, candidate, direction):
@@ -337,7 +365,67 @@ def _p_mean(manifold, points, p, weights, init, max_iter, tol, caller):
     if points.shape[0] == 1:
         return points[0].copy()
     start = _initial_point(manifold, points, weights, p) if init is None else init
-    return _solve_p_mean(manifold, points, weights, p, start, max_iter, tol, caller)
+    result = _solve_p_mean(manifold, points, weights, p, start, max_iter, tol, caller)
+    if manifold.injectivity_radius < np.inf:
+        _check_strict_minimiser(manifold, result, points, weights, p, caller)
+    return result
+
+
+#: A data point within this geodesic distance of the cut locus of the result makes it a non-minimiser.
+_CUT_LOCUS_ATOL = 1e-7
+#: Smallest eigenvalue (relative) of the Hessian of F_2 accepted as a strict local minimum.
+_HESSIAN_RTOL = 1e-9
+
+
+def _check_strict_minimiser(manifold, result, points, weights, p, caller):
+    r"""Raise :class:`NonUniqueMeanError` unless ``result`` is a strict local minimiser of :math:`F_p` (sphere).
+
+    On a space with a cut locus (the sphere) a zero Riemannian gradient does not imply a minimum:
+
+    * a data point :math:`x_i` (with :math:`w_i > 0`) antipodal to :math:`y` contributes no gradient
+      (:math:`\mathrm{Log}_y x_i` is undefined, the solver uses 0), but :math:`d(\cdot, x_i)^p`
+      decreases at first order in *every* direction from :math:`y`: :math:`y` is not a minimiser
+      (e.g. the two points :math:`\pm e_3`, whose Fréchet means form the whole equator);
+    * for :math:`p = 2` the Hessian must be positive definite. With :math:`\theta_i = d(y, x_i)`
+      and :math:`u_i` the unit vector of :math:`\mathrm{Log}_y x_i` in an orthonormal frame,
+
+      .. math:: \mathrm{Hess}\,F_2(y) = \sum_i w_i \big[\theta_i\cot\theta_i\, I
+                + (1 - \theta_i\cot\theta_i)\, u_i u_i^T\big].
+
+    Uniqueness is guaranteed when the data lie in an open ball of radius :math:`< \pi/2`
+    (Afsari 2011); spread-out data with a strict local minimum are returned as found.
+    """
+    dists = manifold._dist(result, points)
+    live = weights > 0
+    cut = live & (dists >= manifold.injectivity_radius - _CUT_LOCUS_ATOL)
+    if cut.any():
+        idx = int(np.flatnonzero(cut)[0])
+        raise NonUniqueMeanError(
+            f"{caller}: the Fréchet mean is not unique (or not attained where the solver stopped): points[{idx}] "
+            f"is at the cut locus (antipode) of the stationary point found, so it is not a minimiser; the data are "
+            f"not inside a ball of radius < r* = {manifold.ball_radius_limit:.6g} (e.g. antipodal points)",
+            param="points",
+        )
+    if p != 2.0:
+        return
+    frame = manifold.tangent_frame(result)
+    coords = manifold._log(result, points) @ frame.T
+    theta = np.linalg.norm(coords, axis=-1)
+    nonzero = theta > 0
+    units = np.where(nonzero[:, None], coords / np.where(nonzero, theta, 1.0)[:, None], 0.0)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        tcot = np.where(nonzero, theta / np.tan(np.where(nonzero, theta, 1.0)), 1.0)
+    hessian = np.sum(weights[:, None, None] * (tcot[:, None, None] * np.eye(manifold.dim)
+                                               + (1.0 - tcot)[:, None, None] * units[:, :, None] * units[:, None, :]),
+                     axis=0)
+    smallest = float(np.linalg.eigvalsh(hessian)[0])
+    if not smallest > _HESSIAN_RTOL:
+        raise NonUniqueMeanError(
+            f"{caller}: the Fréchet mean is not unique: the stationary point found is not a strict local minimum "
+            f"(smallest Hessian eigenvalue {smallest:.3g} <= 0); the data are not inside a ball of radius "
+            f"< r* = {manifold.ball_radius_limit:.6g}",
+            param="points",
+        )
 
 
 def frechet_mean(manifold, points, weights=None, init=None, max_iter=DEFAULT_MAX_ITER, tol=DEFAULT_TOL):
@@ -435,7 +523,7 @@ def _check_ball_radius(radius, curvature_upper):
     kappa = check_real(curvature_upper, "curvature_upper")
     if kappa <= 0:
         return check_real(radius, "radius", low=0.0), kappa
-    limit = np.pi / (4.0 * np.sqrt(kappa))
+    limit = float(np.pi / (4.0 * np.sqrt(kappa)))
     radius = check_real(radius, "radius")
     if not 0.0 < radius < limit:
         raise InvalidParameterError(
@@ -452,6 +540,36 @@ def _b_kappa(length, kappa):
         return 1.0
     x = np.sqrt(kappa) * length
     return float(x / np.tan(x))
+
+
+def _b_kappa_checked(length, kappa, radius):
+    """:func:`_b_kappa`, refusing a radius so close to ``r*`` that ``b`` rounds to a non-positive value."""
+    b = _b_kappa(length, kappa)
+    if not b > 0:
+        raise NumericalOverflowError(
+            f"radius = {radius!r} is too close to r* = pi/(4 sqrt(kappa)) = {np.pi / (4.0 * np.sqrt(kappa))!r} "
+            f"for curvature_upper = {kappa!r}: 2r sqrt(kappa) cot(2r sqrt(kappa)) rounds to {b!r} <= 0",
+            param="radius",
+        )
+    return b
+
+
+def _exp_sensitivity(log_delta, n, radius):
+    """``exp(log_delta)`` as a positive finite float, or a clear error naming ``n`` / ``radius``."""
+    if log_delta > math.log(np.finfo(float).max):
+        raise NumericalOverflowError(
+            f"the sensitivity exp({log_delta:.6g}) overflows double precision: radius = {radius!r} is too large "
+            f"for n = {n}; use a smaller radius (the bound grows like radius / n)",
+            param="radius",
+        )
+    value = math.exp(log_delta)
+    if not value > 0:
+        raise NumericalOverflowError(
+            f"the sensitivity exp({log_delta:.6g}) underflows to 0 in double precision: n = {n} is too large "
+            f"(or radius = {radius!r} too small); a zero sensitivity would divide by zero downstream",
+            param="n",
+        )
+    return value
 
 
 def frechet_mean_sensitivity(n, radius, curvature_upper):
@@ -482,8 +600,9 @@ def frechet_mean_sensitivity(n, radius, curvature_upper):
     """
     n = check_int(n, "n", low=2)
     radius, kappa = _check_ball_radius(radius, curvature_upper)
-    h = _b_kappa(2.0 * radius, kappa)
-    return 2.0 * radius * (2.0 - h) / (n * h)
+    h = _b_kappa_checked(2.0 * radius, kappa, radius)
+    log_delta = math.log(2.0) + math.log(radius) + math.log(2.0 - h) - math.log(n) - math.log(h)
+    return _exp_sensitivity(log_delta, n, radius)
 
 
 def p_mean_sensitivity(n, radius, p, curvature_upper):
@@ -525,11 +644,11 @@ def p_mean_sensitivity(n, radius, p, curvature_upper):
     n = check_int(n, "n", low=2)
     p = check_real(p, "p", low=1.0)
     radius, kappa = _check_ball_radius(radius, curvature_upper)
-    b = _b_kappa(2.0 * radius, kappa)
-    log_n, log_2r, log_4r = np.log(n), np.log(2.0 * radius), np.log(4.0 * radius)
+    b = _b_kappa_checked(2.0 * radius, kappa, radius)
+    log_n, log_2r, log_4r = math.log(n), math.log(2.0) + math.log(radius), math.log(4.0) + math.log(radius)
     if p <= 2.0:
         log_delta = (p - 1.0) * (log_2r + np.log(2.0 - b)) - log_n - (p - 2.0) * log_4r - np.log(min(p - 1.0, b))
-        return float(np.exp(log_delta))
+        return _exp_sensitivity(float(log_delta), n, radius)
     if kappa <= 0:
         log_lambda = np.log(8.0) - p * np.log(2.0) - np.log(p)
         log_inner = np.log(p - 1.0) + (p - 2.0) * log_4r + log_2r - log_n - log_lambda
@@ -538,7 +657,7 @@ def p_mean_sensitivity(n, radius, p, curvature_upper):
             (p - 1.0) * np.log(2.0) + np.log(p) + np.log(p - 1.0) + (p - 2.0) * log_4r
             + np.log(2.0 - b) + log_2r - log_n - np.log(b)
         )
-    return float(np.exp(log_inner / (p - 1.0)))
+    return _exp_sensitivity(float(log_inner / (p - 1.0)), n, radius)
 
 
 # ------------------------------------------------------- empirical sensitivity

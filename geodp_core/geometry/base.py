@@ -10,11 +10,15 @@ from abc import ABC, abstractmethod
 import numpy as np
 
 from geodp_core._validation import check_finite_array, check_int, check_real, check_rng
-from geodp_core.exceptions import InvalidParameterError, OffManifoldError
+from geodp_core.exceptions import CutLocusError, InvalidParameterError, NumericalOverflowError, OffManifoldError
 
 __all__ = ["Manifold"]
 
 DEFAULT_ATOL = 1e-6
+
+#: A point closer than this (in geodesic distance) to the cut locus of the base point has no
+#: well-defined logarithm in double precision (the direction of the minimising geodesic is lost).
+CUT_LOCUS_ATOL = 1e-9
 
 
 class Manifold(ABC):
@@ -156,8 +160,16 @@ class Manifold(ABC):
 
     # ------------------------------------------------------ validated public
     def belongs(self, point, atol=DEFAULT_ATOL):
-        """Boolean array telling which points lie on the manifold (within ``atol``)."""
-        arr = np.asarray(point, dtype=float)
+        """Boolean array telling which points lie on the manifold (within ``atol``).
+
+        Never raises for array-like input: non-numeric, boolean or complex arrays,
+        NaN/inf entries and wrong trailing shapes give ``False``.
+        """
+        raw = np.asarray(point)
+        if raw.dtype == bool or not np.issubdtype(raw.dtype, np.number) or np.iscomplexobj(raw):
+            k = len(self.point_shape)
+            return np.zeros(raw.shape[: max(raw.ndim - k, 0)], dtype=bool)
+        arr = raw.astype(float)
         if arr.shape[arr.ndim - len(self.point_shape):] != tuple(self.point_shape) or arr.ndim < len(self.point_shape):
             return np.zeros(arr.shape[: max(arr.ndim - len(self.point_shape), 0)], dtype=bool)
         finite = np.isfinite(arr).reshape(arr.shape[: arr.ndim - len(self.point_shape)] + (-1,)).all(axis=-1)
@@ -180,10 +192,23 @@ class Manifold(ABC):
         ok = np.atleast_1d(self._belongs(arr, atol))
         if not ok.all():
             idx = int(np.flatnonzero(~ok.ravel())[0])
+            flat = arr.reshape((-1,) + tuple(self.point_shape))
+            hint = self._off_manifold_hint(flat[idx] if flat.shape[0] > idx else flat[0])
             raise OffManifoldError(
-                f"{name} must lie on {self.label} (tolerance {atol:g}); entry {idx} does not", param=name
+                f"{name} must lie on {self.label} (tolerance {atol:g}); entry {idx} does not{hint}", param=name
             )
         return arr
+
+    def _off_manifold_hint(self, point):
+        """Extra explanation appended to the off-manifold message (e.g. not representable)."""
+        return ""
+
+    def _at_cut_locus(self, base_point, point):
+        """Boolean array: is ``point`` (numerically) at the cut locus of ``base_point``?
+
+        Empty cut locus by default (Hadamard spaces); the sphere overrides it.
+        """
+        return np.zeros((), dtype=bool)
 
     def validate_dataset(self, points, name="points", min_points=1, atol=DEFAULT_ATOL):
         """Return ``points`` as an ``(n, *point_shape)`` float array of points on the manifold, ``n >= min_points``."""
@@ -220,15 +245,64 @@ class Manifold(ABC):
         return self._dist(a, b)
 
     def exp(self, base_point, tangent_vec):
-        """Riemannian exponential :math:`\\mathrm{Exp}_p(v)`, batched."""
+        """Riemannian exponential :math:`\\mathrm{Exp}_p(v)`, batched.
+
+        Returns
+        -------
+        ndarray
+            Finite points on the manifold (checked with :meth:`belongs`).
+
+        Raises
+        ------
+        OffManifoldError
+            ``base_point`` off the manifold, ``tangent_vec`` not tangent, NaN/inf.
+        NumericalOverflowError
+            If :math:`\\mathrm{Exp}_p(v)` is not representable in double precision
+            (e.g. :math:`\\cosh|v|` overflows on :math:`H^d`, :math:`e^{\\lambda}` on SPD);
+            the message gives the offending norm. Never returns NaN.
+        """
         base = self.validate_points(base_point, "base_point")
         vec = self.validate_tangent(base, tangent_vec)
-        return self._exp(base, vec)
+        with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
+            out = self._exp(base, vec)
+        ok = np.atleast_1d(self.belongs(out))
+        if not ok.all():
+            idx = int(np.flatnonzero(~ok.ravel())[0])
+            with np.errstate(over="ignore", invalid="ignore"):
+                norms = np.atleast_1d(np.broadcast_to(self.norm(base, vec), ok.shape)).ravel()
+            raise NumericalOverflowError(
+                f"tangent_vec is too long for {self.label} in double precision: Exp(base_point, tangent_vec) "
+                f"overflows or loses the manifold constraint for entry {idx} (norm {float(norms[idx]):.6g}); "
+                f"use tangent vectors with norm below about {self._exp_norm_hint()}",
+                param="tangent_vec",
+            )
+        return out
+
+    def _exp_norm_hint(self):
+        """Human-readable order of magnitude of the largest tangent norm :meth:`exp` can represent."""
+        return "700"
 
     def log(self, base_point, point):
-        """Riemannian logarithm :math:`\\mathrm{Log}_p(q)`, batched."""
+        """Riemannian logarithm :math:`\\mathrm{Log}_p(q)`, batched.
+
+        Raises
+        ------
+        CutLocusError
+            If ``point`` is (within geodesic distance ``CUT_LOCUS_ATOL = 1e-9``) at the cut
+            locus of ``base_point`` (antipodal points on the sphere): the logarithm is
+            undefined there (every direction gives a minimising geodesic).
+        """
         base = self.validate_points(base_point, "base_point")
         pts = self.validate_points(point, "point")
+        cut = np.atleast_1d(self._at_cut_locus(base, pts))
+        if cut.any():
+            idx = int(np.flatnonzero(cut.ravel())[0])
+            raise CutLocusError(
+                f"point (entry {idx}) is at the cut locus of base_point on {self.label} (geodesic distance within "
+                f"{CUT_LOCUS_ATOL:g} of the injectivity radius {self.injectivity_radius:.6g}, e.g. antipodal "
+                "points): log undefined, every direction is a minimising geodesic; move point or base_point",
+                param="point",
+            )
         return self._log(base, pts)
 
     def check_radius(self, radius, name="radius"):

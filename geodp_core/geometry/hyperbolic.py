@@ -2,10 +2,22 @@
 
 import numpy as np
 
+from geodp_core._validation import check_finite_array
+from geodp_core.exceptions import OffManifoldError
 from geodp_core.geometry.base import Manifold
 from geodp_core.geometry.functions import sinhc as _sinhc
 
-__all__ = ["Hyperbolic", "minkowski_inner"]
+__all__ = ["Hyperbolic", "minkowski_inner", "MAX_TIME_COORDINATE"]
+
+#: Largest time coordinate ``x0`` of a representable point: ``x0**2`` and every Minkowski
+#: product of two such points stay below the largest double (geodesic distance ~346 from the origin).
+MAX_TIME_COORDINATE = 1e150
+_EPS = np.finfo(float).eps
+#: Rounding slack of the membership test: a correctly rounded point of the sheet has
+#: |<x,x>_L + 1| <~ 4 eps x0^2; 32 eps x0^2 leaves a safety factor 8.
+_ROUNDING_SLACK = 32.0 * _EPS
+#: Poincaré radius used for points whose radius tanh(rho/2) rounds to 1 (rho >~ 36.7).
+_MAX_BALL_RADIUS = 1.0 - 4.0 * _EPS
 
 
 def minkowski_inner(x, y):
@@ -89,7 +101,39 @@ class Hyperbolic(Manifold):
         return np.concatenate([ps[..., :, None], np.swapaxes(lower, -1, -2)], axis=-1)
 
     def _belongs(self, point, atol):
-        return (np.abs(minkowski_inner(point, point) + 1.0) <= atol * (1.0 + point[..., 0] ** 2)) & (point[..., 0] > 0)
+        r"""On the upper sheet within ``atol`` in the scale :math:`\lambda = \sqrt{-\langle x,x\rangle_L}`.
+
+        A point :math:`x = \lambda y` with :math:`y \in H^d` is accepted when
+
+        .. math:: |\lambda^2 - 1| = |(x_0 - |\bar x|)(x_0 + |\bar x|) - 1| \le 2\,\mathrm{atol} + 32\,\varepsilon\, x_0^2,
+
+        (the product form has no cancellation; the second term is the rounding error of a
+        correctly rounded point of the sheet, :math:`\varepsilon` the machine epsilon), and
+        :math:`0 < x_0 \le 10^{150}` (:data:`MAX_TIME_COORDINATE`). So a point on the light cone
+        (:math:`\lambda = 0`) is rejected whenever it differs from the sheet in double precision
+        (:math:`x_0 \lesssim 10^7`); the old test :math:`|\langle x,x\rangle_L + 1| \le \mathrm{atol}(1 + x_0^2)`
+        accepted :math:`(10^3, 10^3, 0)`.
+        """
+        x0 = point[..., 0]
+        spatial = np.linalg.norm(point[..., 1:], axis=-1)
+        representable = (x0 > 0) & (x0 <= MAX_TIME_COORDINATE)
+        x0_safe = np.where(representable, x0, 1.0)
+        lam2 = (x0_safe - spatial) * (x0_safe + spatial)
+        tol = 2.0 * atol + _ROUNDING_SLACK * x0_safe**2
+        with np.errstate(invalid="ignore"):
+            return representable & (np.abs(lam2 - 1.0) <= tol)
+
+    def _off_manifold_hint(self, point):
+        x0 = float(point[0])
+        if np.isfinite(x0) and x0 > MAX_TIME_COORDINATE:
+            return (f" (its time coordinate x0 = {x0:.3g} exceeds {MAX_TIME_COORDINATE:g}: points farther than "
+                    "about 346 from the origin are not representable in double precision)")
+        if np.isfinite(x0) and x0 <= 0:
+            return f" (x0 = {x0:.6g} <= 0: the hyperboloid model uses the upper sheet x0 > 0)"
+        return " (the hyperboloid model needs <x, x>_L = -x0^2 + |x_1:|^2 = -1 with x0 > 0)"
+
+    def _exp_norm_hint(self):
+        return "346 minus the distance of base_point from the origin (cosh overflows beyond)"
 
     def _is_tangent(self, base_point, tangent_vec, atol):
         dot = minkowski_inner(base_point, tangent_vec)
@@ -116,15 +160,49 @@ class Hyperbolic(Manifold):
         return np.concatenate([x0, spatial], axis=-1)
 
     def to_poincare(self, points):
-        r"""Poincaré-ball coordinates :math:`b = \bar x / (1 + x_0)`."""
-        pts = np.asarray(points, dtype=float)
-        return pts[..., 1:] / (1.0 + pts[..., :1])
+        r"""Poincaré-ball coordinates :math:`b = \bar x / (1 + x_0)`, :math:`|b| = \tanh(\rho/2) < 1`.
+
+        :math:`\rho` is the distance from the origin. For :math:`\rho \gtrsim 36.7`,
+        :math:`\tanh(\rho/2)` rounds to 1 in double precision; such points are returned at
+        radius :math:`1 - 4\varepsilon` (the largest radius that maps back to a finite point),
+        in their exact direction, so the result always lies in the open unit ball.
+
+        Raises
+        ------
+        OffManifoldError
+            If a point is not on the hyperboloid (see :meth:`belongs`).
+        """
+        pts = self.validate_points(points, "points")
+        ball = pts[..., 1:] / (1.0 + pts[..., :1])
+        radius = np.linalg.norm(ball, axis=-1, keepdims=True)
+        too_far = radius > _MAX_BALL_RADIUS
+        return np.where(too_far, ball * (_MAX_BALL_RADIUS / np.where(too_far, radius, 1.0)), ball)
 
     def from_poincare(self, ball_points):
-        r"""Hyperboloid point from Poincaré-ball coordinates :math:`|b| < 1`."""
-        b = np.asarray(ball_points, dtype=float)
-        sq = np.sum(b * b, axis=-1, keepdims=True)
-        return np.concatenate([1.0 + sq, 2.0 * b], axis=-1) / (1.0 - sq)
+        r"""Hyperboloid point from Poincaré-ball coordinates :math:`|b| < 1`.
+
+        .. math:: x = \frac{(1 + |b|^2,\ 2b)}{1 - |b|^2}, \qquad 1 - |b|^2 = (1 - |b|)(1 + |b|),
+
+        then :math:`x_0 = \sqrt{1 + |\bar x|^2}` recomputed (rounding only).
+
+        Raises
+        ------
+        OffManifoldError
+            If ``ball_points`` has the wrong trailing shape, NaN/inf, or a point with
+            :math:`|b| \ge 1` (not in the open ball).
+        """
+        b = check_finite_array(ball_points, "ball_points", shape_tail=(self.dim,))
+        radius = np.linalg.norm(b, axis=-1, keepdims=True)
+        outside = radius >= 1.0
+        if outside.any():
+            idx = int(np.flatnonzero(outside.ravel())[0])
+            raise OffManifoldError(
+                f"ball_points must lie in the open unit ball |b| < 1 (the Poincaré ball); entry {idx} has "
+                f"|b| = {float(radius.ravel()[idx])!r}",
+                param="ball_points",
+            )
+        denom = (1.0 - radius) * (1.0 + radius)
+        return self.projection(np.concatenate([1.0 + radius**2, 2.0 * b], axis=-1) / denom)
 
     def to_display(self, points):
         return self.to_poincare(points)

@@ -86,6 +86,11 @@ class _SPDBase(Manifold):
         err = np.max(np.abs(tangent_vec - np.swapaxes(tangent_vec, -1, -2)), axis=(-1, -2))
         return err <= atol * (1.0 + np.max(np.abs(tangent_vec), axis=(-1, -2)))
 
+    def _exp_norm_hint(self):
+        return ("18 (beyond, the condition number exp(lambda_max - lambda_min) of the result can exceed "
+                "1/eps ~ 4.5e15 and the matrix is no longer positive definite in floating point; "
+                "exp(lambda) overflows beyond 709)")
+
     def to_display(self, points):
         """Upper-triangular coordinates ``(a, b, c)`` of ``[[a, b], [b, c]]`` for SPD(2)."""
         pts = np.asarray(points, dtype=float)

@@ -2,7 +2,9 @@
 
 import numpy as np
 
-from geodp_core.geometry.base import Manifold
+from geodp_core._validation import check_real_array
+from geodp_core.exceptions import InvalidParameterError
+from geodp_core.geometry.base import CUT_LOCUS_ATOL, Manifold
 from geodp_core.geometry.functions import sinc as _sinc
 
 __all__ = ["Sphere"]
@@ -47,9 +49,32 @@ class Sphere(Manifold):
         return np.arctan2(np.linalg.norm(perp, axis=-1), cos)
 
     def _exp(self, base_point, tangent_vec):
-        norm = np.linalg.norm(tangent_vec, axis=-1)[..., None]
-        out = np.cos(norm) * base_point + _sinc(norm) * tangent_vec
+        r"""``cos|v| p + sin|v| v/|v|`` for any finite ``v``.
+
+        :math:`|v|` is computed as :math:`s\,|v/s|` with :math:`s = \max_k |v_k|`, so huge vectors
+        (``1e300``) do not overflow when squared; ``cos``/``sin`` reduce the double :math:`|v|`
+        modulo :math:`2\pi` exactly, so the result is a point of the sphere for every norm
+        below the largest double (for :math:`|v| \gtrsim 10^{16}` the rounding of :math:`|v|`
+        itself exceeds :math:`2\pi`: the point is valid but the angle is meaningless).
+        """
+        vec = np.asarray(tangent_vec, dtype=float)
+        scale = np.max(np.abs(vec), axis=-1, keepdims=True)
+        safe = np.where(scale > 0, scale, 1.0)
+        direction = vec / safe
+        rel = np.linalg.norm(direction, axis=-1, keepdims=True)
+        norm = rel * safe
+        unit = direction / np.where(rel > 0, rel, 1.0)
+        small = norm < 1.0  # sinc form: exact in the limit |v| -> 0
+        out = np.cos(norm) * base_point + np.where(small, _sinc(np.where(small, norm, 0.0)) * vec,
+                                                   np.sin(norm) * unit)
         return out / np.linalg.norm(out, axis=-1, keepdims=True)
+
+    def _exp_norm_hint(self):
+        return "1.7e308 (the sphere's exponential is periodic: every representable norm works)"
+
+    def _at_cut_locus(self, base_point, point):
+        r"""Antipodal within :data:`CUT_LOCUS_ATOL`: :math:`\pi - d(p, q) \le 10^{-9}`."""
+        return self._dist(base_point, point) >= np.pi - CUT_LOCUS_ATOL
 
     def _log(self, base_point, point):
         cos = np.sum(base_point * point, axis=-1)[..., None]
@@ -102,14 +127,56 @@ class Sphere(Manifold):
         point = np.asarray(point, dtype=float)
         return point / np.linalg.norm(point, axis=-1, keepdims=True)
 
+    def _require_s2(self, method):
+        if self.dim != 2:
+            raise InvalidParameterError(
+                f"{method} needs the sphere S^2 (latitude/longitude); got {self.label}", param="manifold"
+            )
+
     def to_lat_lon(self, points):
-        """Latitude and longitude in degrees of points on :math:`S^2`."""
-        pts = np.asarray(points, dtype=float)
+        r"""Latitude in :math:`[-90, 90]` and longitude in :math:`[-180, 180]` (degrees) of points on :math:`S^2`.
+
+        .. math:: \mathrm{lat} = \arcsin x_2, \qquad \mathrm{lon} = \operatorname{atan2}(x_1, x_0).
+
+        Raises
+        ------
+        OffManifoldError
+            If a point is not on :math:`S^2` (NaN/inf, wrong shape, norm not 1).
+        """
+        self._require_s2("to_lat_lon")
+        pts = self.validate_points(points, "points")
+        pts = pts / np.linalg.norm(pts, axis=-1, keepdims=True)  # within tolerance: numerical drift only
         lat = np.degrees(np.arcsin(np.clip(pts[..., 2], -1.0, 1.0)))
         lon = np.degrees(np.arctan2(pts[..., 1], pts[..., 0]))
         return lat, lon
 
     def from_lat_lon(self, lat, lon):
-        """Points on :math:`S^2` from latitude/longitude in degrees."""
-        la, lo = np.radians(np.asarray(lat, dtype=float)), np.radians(np.asarray(lon, dtype=float))
-        return np.stack([np.cos(la) * np.cos(lo), np.cos(la) * np.sin(lo), np.sin(la)], axis=-1)
+        r"""Points on :math:`S^2` from latitude/longitude in degrees.
+
+        .. math:: x = (\cos\phi\cos\lambda,\ \cos\phi\sin\lambda,\ \sin\phi).
+
+        Parameters
+        ----------
+        lat : float or array_like
+            Latitude :math:`\phi \in [-90, 90]`.
+        lon : float or array_like
+            Longitude :math:`\lambda \in [-180, 360]` (both the ``[-180, 180]`` and the
+            ``[0, 360]`` conventions are accepted); broadcast against ``lat``.
+
+        Raises
+        ------
+        InvalidParameterError
+            NaN/inf, booleans, or values outside these ranges (the message names ``lat``
+            or ``lon``, the value and the range).
+        """
+        self._require_s2("from_lat_lon")
+        lat = check_real_array(lat, "lat", low=-90.0, high=90.0, low_closed=True, high_closed=True)
+        lon = check_real_array(lon, "lon", low=-180.0, high=360.0, low_closed=True, high_closed=True)
+        try:
+            np.broadcast_shapes(lat.shape, lon.shape)
+        except ValueError:
+            raise InvalidParameterError(
+                f"lon must broadcast against lat; got shapes {lat.shape} and {lon.shape}", param="lon"
+            ) from None
+        la, lo = np.radians(lat), np.radians(lon)
+        return np.stack(np.broadcast_arrays(np.cos(la) * np.cos(lo), np.cos(la) * np.sin(lo), np.sin(la)), axis=-1)
