@@ -102,6 +102,7 @@ _STATISTIC_TEXT = {
 _LAYOUT_TEXT = {"boundary_point": "n copies of one boundary point", "uniform_ball": "uniform in the ball"}
 _N_LEVELS = 30  # quantile levels per tail for the candidate thresholds
 _LOOSE_LEVEL = 0.3  # one-sided level of the tie-break score (selection only)
+_SELECTION_LEVEL = 1e-5  # strictest one-sided level at which candidate events are scored (selection only)
 _GRID = 1000  # grid cells per mean shift d(η, η′) that the statistics are rounded to (see _statistics)
 
 # variant -> (title, mechanisms it applies to, explanation)
@@ -526,7 +527,16 @@ def _eps_bounds(tp, m_pos, fp, m_neg, delta, alpha_each):
 
 
 def _select_event(stats_d, stats_dp, delta, alpha_each):
-    """Best event on the selection half: (statistic, direction, threshold, positive)."""
+    """Best event on the selection half: (statistic, direction, grid index of the threshold, positive).
+
+    Candidates are scored by the bound they would give at the strict level
+    ``min(alpha_each, _SELECTION_LEVEL)``, not at ``alpha_each``: a rare event whose apparent ratio on the
+    selection half is mostly noise (a handful of counts) then loses to a frequent one, which curbs the
+    winner's curse on the evaluation half (measured: the minimum bound over 8 seeds rises from 0.72 to 1.40
+    on H² with half the noise, 4000 releases). Validity does not depend on it: the evaluation half is
+    independent of whatever the selection does.
+    """
+    level = min(alpha_each, _SELECTION_LEVEL)
     best, best_score = None, -np.inf
     for name in STATISTICS:
         a, b = np.sort(stats_d[name]), np.sort(stats_dp[name])
@@ -534,7 +544,7 @@ def _select_event(stats_d, stats_dp, delta, alpha_each):
         for direction in ("<=", ">="):
             ca, cb = _counts(a, thresholds, direction), _counts(b, thresholds, direction)
             for positive, (tp, mp, fp, mn) in (("D", (ca, a.size, cb, b.size)), ("D'", (cb, b.size, ca, a.size))):
-                eps, _, _ = _eps_bounds(tp, mp, fp, mn, delta, alpha_each)
+                eps, _, _ = _eps_bounds(tp, mp, fp, mn, delta, level)
                 # tie-breaks (all bounds 0, e.g. a very private mechanism): the same bound at a loose level,
                 # then a smoothed likelihood ratio, so that the event shown is still the most telling one
                 loose, _, _ = _eps_bounds(tp, mp, fp, mn, delta, _LOOSE_LEVEL)
@@ -556,6 +566,8 @@ def _public_options(name, manifold, center, radius, data, seed):
         options = {"data": data, "seed": seed, "sampler": "vertex"}
         if manifold.name == "hyperbolic":
             options.update(domain_center=center, domain_radius=min(4.0, max(2.0, 1.25 * radius)))
+            if "ball_center" in getattr(mechanism_class(name), "_OPTION_NAMES", ()):  # the public data ball
+                options.update(radius=radius, ball_center=center)
         return options
     return {}
 
