@@ -116,7 +116,14 @@ def _wood_cosines(kappa, p, n, rng):
     Returns ``(t, one_minus_t)``. Acceptance rate is above ~0.65 (measured) for every :math:`\kappa, p`.
     """
     a = p - 1.0
-    b = a / (2.0 * kappa + np.sqrt(4.0 * kappa**2 + a**2))
+    # b = a / (2 kappa + sqrt(4 kappa^2 + a^2)) without overflow (kappa up to 1.8e308) or 0/0 (kappa = 0)
+    h = kappa / a
+    if h >= 1.0:
+        g = 0.5 / h
+        b = g / (1.0 + np.hypot(1.0, g))
+    else:
+        b = 1.0 / (2.0 * h + np.hypot(2.0 * h, 1.0))
+    b = max(b, np.finfo(float).tiny)  # kappa > 9e307: keep b a normal double (the draws are then t = 1)
     one_minus_x0 = 2.0 * b / (1.0 + b)
     x0 = 1.0 - one_minus_x0
     log_one_minus_x0_sq = np.log(one_minus_x0) + np.log1p(x0)
@@ -248,6 +255,24 @@ def _unit_frame_coords(rng, n, dim):
     return coords / np.linalg.norm(coords, axis=1, keepdims=True)
 
 
+def _uniform_ball_radii(space, dim, radius, n, rng, radial_law):
+    r"""Radii of the uniform law in a geodesic ball of radius ``radius`` (any positive radius).
+
+    Euclidean space, or a radius below ``1e-8`` where :math:`J(r)` equals :math:`r^{d-1}` to
+    within :math:`(d-1)r^2/6 < 10^{-16}` (double precision): exact :math:`R\,U^{1/d}`. Otherwise
+    :class:`~geodp_core.geometry.radial.RadialLaw`; its refusals (radius beyond its
+    double-precision range, e.g. :math:`H^d` with huge ``radius``) are re-raised naming ``radius``.
+    """
+    from geodp_core.geometry.radial import SCALE_MIN
+
+    if space == "euclidean" or radius < SCALE_MIN:
+        return radius * rng.random(n) ** (1.0 / dim)
+    try:
+        return radial_law(space, dim, "uniform", radius).sample(n, rng)
+    except InvalidParameterError as exc:
+        raise type(exc)(f"radius = {radius!r} cannot be sampled on {space}: {exc}", param="radius") from exc
+
+
 def sample_uniform_ball(manifold, center, radius, n, rng):
     r"""Uniform sample (w.r.t. Riemannian volume) in the geodesic ball :math:`B(c, R)`.
 
@@ -290,12 +315,16 @@ def sample_uniform_ball(manifold, center, radius, n, rng):
     if manifold.name == "spd" and manifold.metric == "affine":
         from geodp_core.geometry.spd_polar import sample_spd_polar
 
-        points = sample_spd_polar(center, "uniform", radius, n, rng)
+        try:
+            points = sample_spd_polar(center, "uniform", radius, n, rng)
+        except InvalidParameterError as exc:
+            raise type(exc)(f"radius = {radius!r} cannot be sampled on {manifold.label}: {exc}",
+                            param="radius") from exc
         return finalise_points(manifold, points, n, ("radius", radius))
     from geodp_core.geometry.radial import RadialLaw
 
     space = manifold.constant_curvature_space or "euclidean"  # flat SPD metrics are Euclidean in the chart
-    radii = RadialLaw(space, manifold.dim, "uniform", radius).sample(n, rng)
+    radii = _uniform_ball_radii(space, manifold.dim, radius, n, rng, RadialLaw)
     coords = _unit_frame_coords(rng, n, manifold.dim) * np.asarray(radii)[:, None]
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
         points = manifold._exp(center, manifold.from_frame(center, coords))

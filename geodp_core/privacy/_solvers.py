@@ -3,7 +3,7 @@
 import numpy as np
 from scipy import optimize
 
-from geodp_core.exceptions import ConvergenceError
+from geodp_core.exceptions import ConvergenceError, NumericalOverflowError
 
 __all__ = ["largest_feasible", "bracket_increasing"]
 
@@ -50,17 +50,34 @@ def largest_feasible(excess, lo, hi, what):
     raise ConvergenceError(f"could not verify {what} on the safe side after {_MAX_NUDGES} nudges")
 
 
-def bracket_increasing(excess, start, what, max_steps=200):
-    """Find ``lo < hi`` with ``excess(lo) <= 0 < excess(hi)`` by doubling/halving from ``start``."""
+def bracket_increasing(excess, start, what, max_steps=2200, param=None):
+    """Find ``lo < hi`` with ``excess(lo) <= 0 < excess(hi)`` by doubling/halving from ``start``.
+
+    ``max_steps = 2200`` doublings/halvings cover the whole double range (``5e-324`` to
+    ``1.8e308``), so a failure means the root is not representable: it raises
+    :class:`~geodp_core.exceptions.NumericalOverflowError` (a ``ValueError``) naming ``param``.
+    """
     lo = hi = float(start)
     for _ in range(max_steps):
         if excess(hi) > 0.0:
             break
+        if not np.isfinite(hi * 2.0):
+            raise NumericalOverflowError(
+                f"{what} is not representable in double precision (it exceeds {hi:.3g}) for {param} "
+                "this extreme; use a less extreme value",
+                param=param,
+            )
         lo, hi = hi, hi * 2.0
-    else:
+    else:  # pragma: no cover - the loop above overflows first
         raise ConvergenceError(f"could not bracket {what}: excess stays <= 0 up to {hi!r}")
     for _ in range(max_steps):
         if excess(lo) <= 0.0:
             return lo, hi
+        if lo / 2.0 == 0.0:
+            raise NumericalOverflowError(
+                f"{what} underflows double precision (it is below {lo:.3g}) for {param} this extreme; "
+                "use a less extreme value",
+                param=param,
+            )
         hi, lo = lo, lo / 2.0
-    raise ConvergenceError(f"could not bracket {what}: excess stays > 0 down to {lo!r}")
+    raise ConvergenceError(f"could not bracket {what}: excess stays > 0 down to {lo!r}")  # pragma: no cover

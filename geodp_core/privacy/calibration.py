@@ -18,7 +18,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from geodp_core.exceptions import InvalidParameterError, UnavailableError
+from geodp_core.exceptions import InvalidParameterError, NumericalOverflowError, UnavailableError
 from geodp_core.privacy._solvers import bracket_increasing, largest_feasible
 from geodp_core.privacy.conversions import (
     _eps_dp_to_gdp,
@@ -73,13 +73,27 @@ def _check_target(target):
     return target
 
 
-def _shrink_until(value, ok):
-    """Decrease ``value`` by relative 1e-12 steps until ``ok(value)`` (safe side)."""
+def _shrink_until(value, ok, target=None):
+    """Decrease ``value`` by relative 1e-12 steps until ``ok(value)`` (safe side).
+
+    A value that is not a positive finite double (overflow/underflow of the budget formula
+    for an extreme target) raises :class:`NumericalOverflowError` naming ``target``.
+    """
+    value = float(value)
+    if not (np.isfinite(value) and value > 0.0):
+        raise NumericalOverflowError(
+            f"the native budget for target {target} is {value!r}, not a positive finite double: the target is "
+            "too extreme for double precision; choose a less extreme target",
+            param="target",
+        )
     for _ in range(_MAX_NUDGES):
         if ok(value):
             return float(value)
         value = value * (1.0 - _NUDGE)
-    raise AssertionError("calibration could not be verified on the safe side")  # pragma: no cover
+    raise NumericalOverflowError(  # pragma: no cover - defensive
+        f"the budget for target {target} could not be verified on the safe side in double precision",
+        param="target",
+    )
 
 
 def pure_dp_budget(target):
@@ -119,7 +133,7 @@ def pure_dp_budget(target):
             "ε-DP implies (ε, δ)-DP for every δ ≥ 0 (δ unused: the mechanism achieves δ = 0)",
         )
     if isinstance(target, GDP):
-        eps = _shrink_until(float(_gdp_to_eps_dp(target.mu)), lambda e: _eps_dp_to_gdp(e) <= target.mu)
+        eps = _shrink_until(float(_gdp_to_eps_dp(target.mu)), lambda e: _eps_dp_to_gdp(e) <= target.mu, target)
         return Budget(
             eps, "pure_dp", GDP(float(_eps_dp_to_gdp(eps))),
             "ε-DP implies μ-GDP with μ = -2 Φ^{-1}(1/(1+e^ε)) (Dong, Roth & Su 2022); "
@@ -140,7 +154,7 @@ def pure_dp_budget(target):
             "ε-DP implies (α, ε(α))-RDP, ε(α) = log(e^{αε}/(e^ε+1) + e^ε e^{-αε}/(e^ε+1))/(α-1) "
             "(heat-diffusion paper eq. 12); largest ε with ε(α) ≤ target, root-found",
         )
-    eps = _shrink_until(np.sqrt(2.0 * target.rho), lambda x: x**2 / 2.0 <= target.rho)
+    eps = _shrink_until(np.sqrt(2.0 * target.rho), lambda x: x**2 / 2.0 <= target.rho, target)
     return Budget(
         eps, "pure_dp", ZCDP(eps**2 / 2.0),
         "ε-DP implies (ε²/2)-zCDP (Bun & Steinke 2016, Prop. 1.4); ε = sqrt(2ρ)",
@@ -188,13 +202,13 @@ def gdp_budget(target):
         )
     if isinstance(target, RDP):
         alpha = target.alpha
-        mu = _shrink_until(np.sqrt(2.0 * target.eps / alpha), lambda m: alpha * m**2 / 2.0 <= target.eps)
+        mu = _shrink_until(np.sqrt(2.0 * target.eps / alpha), lambda m: alpha * m**2 / 2.0 <= target.eps, target)
         return Budget(
             mu, "gdp", RDP(alpha, alpha * mu**2 / 2.0),
             "μ-GDP implies (α, αμ²/2)-RDP (Rényi divergence of N(0,1) and N(μ,1)); μ = sqrt(2ε/α)",
         )
     if isinstance(target, ZCDP):
-        mu = _shrink_until(np.sqrt(2.0 * target.rho), lambda m: m**2 / 2.0 <= target.rho)
+        mu = _shrink_until(np.sqrt(2.0 * target.rho), lambda m: m**2 / 2.0 <= target.rho, target)
         return Budget(
             mu, "gdp", ZCDP(mu**2 / 2.0),
             "μ-GDP implies (μ²/2)-zCDP (Rényi divergence of N(0,1) and N(μ,1)); μ = sqrt(2ρ)",
@@ -238,7 +252,7 @@ def zcdp_budget(target):
         return Budget(target.rho, "zcdp", target, "native ρ-zCDP")
     if isinstance(target, RDP):
         alpha = target.alpha
-        rho = _shrink_until(target.eps / alpha, lambda r: r * alpha <= target.eps)
+        rho = _shrink_until(target.eps / alpha, lambda r: r * alpha <= target.eps, target)
         return Budget(
             rho, "zcdp", RDP(alpha, rho * alpha),
             "ρ-zCDP is (α, ρα)-RDP for every α > 1; ρ = ε/α",
@@ -249,7 +263,7 @@ def zcdp_budget(target):
         def excess(rho):
             return _zcdp_to_approx_dp_unclipped(rho, log_delta)[0] - eps
 
-        lo, hi = bracket_increasing(excess, 1.0, "rho")
+        lo, hi = bracket_increasing(excess, 1.0, "rho", param="target")
         rho = largest_feasible(excess, lo, hi, "rho")
         achieved_eps = max(_zcdp_to_approx_dp_unclipped(rho, log_delta)[0], 0.0)
         return Budget(

@@ -10,7 +10,7 @@ import numpy as np
 from scipy import optimize, special
 
 from geodp_core._validation import check_finite_array, check_real
-from geodp_core.exceptions import InvalidParameterError
+from geodp_core.exceptions import InvalidParameterError, NumericalOverflowError
 from geodp_core.privacy._checks import check_real_or_array, return_like
 
 __all__ = [
@@ -45,7 +45,8 @@ def _log_gdp_delta(mu, eps):
         tail = a < 0
         if tail.any():
             at, bt, et, mt = a[tail], b[tail], eps[tail], mu[tail]
-            exponent = et / 2.0 - et**2 / (2.0 * mt**2) - mt**2 / 8.0
+            # written with eps/mu and mu/2 so that no square overflows before the sum does
+            exponent = et / 2.0 - 0.5 * (et / mt) ** 2 - 0.5 * (mt / 2.0) ** 2
             diff = special.erfcx(-at / _SQRT2) - special.erfcx(-bt / _SQRT2)
             out[tail] = exponent - _LOG2 + np.log(diff)
         # Regime a >= 0 (b < 0 always): Phi(a) - Phi(b) = (erf(a/sqrt2) + erf(-b/sqrt2))/2
@@ -76,11 +77,28 @@ def log_gdp_delta(mu, eps):
     Returns
     -------
     float or numpy.ndarray
+
+    Raises
+    ------
+    NumericalOverflowError
+        Where the log is not computable (huge ``eps/mu``: :math:`\\delta` is far below the
+        smallest double and the two terms cancel).
     """
     mu_arr, mu_scalar = check_real_or_array(mu, "mu", low=0.0)
     eps_arr, eps_scalar = check_real_or_array(eps, "eps", low=0.0, low_closed=True)
     _check_broadcast(("mu", mu_arr), ("eps", eps_arr))
-    return return_like(_log_gdp_delta(mu_arr, eps_arr), mu_scalar and eps_scalar)
+    value = _log_gdp_delta(mu_arr, eps_arr)
+    bad = ~np.isfinite(value)
+    if bad.any():
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        m, e = np.broadcast_arrays(mu_arr, eps_arr)
+        raise NumericalOverflowError(
+            f"log delta_mu(eps) is not computable in double precision for mu = {float(m[idx])!r}, "
+            f"eps = {float(e[idx])!r} (eps/mu too large: delta underflows far below 1e-308 and its log "
+            "cancels); gdp_delta returns 0 there",
+            param="mu",
+        )
+    return return_like(value, mu_scalar and eps_scalar)
 
 
 def gdp_delta(mu, eps):
@@ -133,6 +151,20 @@ def _check_broadcast(*named_arrays):
 # ---------------------------------------------------------------------------
 # eps-DP <-> mu-GDP
 # ---------------------------------------------------------------------------
+#: Largest mu for which gdp_to_eps_dp (~ mu^2/8) is a finite double.
+MAX_GDP_MU = 3.7e154
+
+
+def _check_finite_result(value, name, arg, why, limit):
+    """Raise :class:`NumericalOverflowError` naming ``name`` where ``value`` is not finite."""
+    bad = ~np.isfinite(np.asarray(value, dtype=float))
+    if bad.any():
+        idx = tuple(int(i) for i in np.argwhere(bad)[0])
+        got = float(np.broadcast_to(arg, bad.shape)[idx])
+        raise NumericalOverflowError(
+            f"{name} = {got!r} is too large: {why} in double precision; {name} must be in (0, {limit:g}]",
+            param=name,
+        )
 def _eps_dp_to_gdp(eps):
     eps = np.asarray(eps, dtype=float)
     small = eps <= 1.0
@@ -198,9 +230,16 @@ def gdp_to_eps_dp(mu):
     -------
     float or numpy.ndarray
         :math:`\\varepsilon > 0`.
+
+    Raises
+    ------
+    NumericalOverflowError
+        For :math:`\\mu > 3.7\\cdot 10^{154}` (:math:`\\varepsilon \\approx \\mu^2/8` overflows).
     """
     mu_arr, scalar = check_real_or_array(mu, "mu", low=0.0)
-    return return_like(_gdp_to_eps_dp(mu_arr), scalar)
+    value = _gdp_to_eps_dp(mu_arr)
+    _check_finite_result(value, "mu", mu_arr, "eps = log(Phi(mu/2)/Phi(-mu/2)) ~ mu^2/8 overflows", MAX_GDP_MU)
+    return return_like(value, scalar)
 
 
 # ---------------------------------------------------------------------------
@@ -376,21 +415,33 @@ def rdp_curve_to_approx_dp(alphas, eps_rdp_values, delta):
     return float(converted[best]), float(alphas[best])
 
 
-def _zcdp_objective(alpha, rho, log_delta):
-    return _cks_unclipped(alpha, rho * alpha, log_delta)
+def _zcdp_objective_log_s(log_s, rho, log_delta):
+    r"""CKS conversion of :math:`(\alpha, \rho\alpha)`-RDP written in :math:`t = \log(\alpha - 1)`.
+
+    With :math:`s = \alpha - 1 = e^t`:
+    :math:`\rho(1 + s) + t - \log(1 + s) - (\log\delta + \log(1 + s))/s`, free of the
+    rounding :math:`1 + s = 1` that made the :math:`\alpha` form return NaN for huge :math:`\rho`
+    (optimal :math:`s \approx \sqrt{\log(1/\delta)/\rho}` below machine epsilon).
+    """
+    log_s = np.asarray(log_s, dtype=float)
+    with np.errstate(over="ignore"):
+        s = np.exp(log_s)
+        log1p_s = np.where(log_s > 700.0, log_s, np.log1p(s))
+        inv_s = np.exp(-log_s)
+        return rho * (1.0 + s) + log_s - log1p_s - (log_delta + log1p_s) * inv_s
 
 
 def _zcdp_to_approx_dp_unclipped(rho, log_delta):
     """min over alpha > 1 of the CKS conversion of (alpha, rho*alpha)-RDP; returns (value, alpha)."""
     # Grid over log(alpha - 1), then Brent refinement between the neighbours of the best node.
     # The Mironov optimum alpha = 1 + sqrt(log(1/delta)/rho) sets the scale.
-    centre = np.log(np.sqrt(-log_delta / rho))
+    centre = 0.5 * (np.log(-log_delta) - np.log(rho))
     log_s = centre + np.linspace(-12.0, 12.0, 241)
-    values = _zcdp_objective(1.0 + np.exp(log_s), rho, log_delta)
-    best = int(np.argmin(values))
+    values = _zcdp_objective_log_s(log_s, rho, log_delta)
+    best = int(np.nanargmin(values))
     lo, hi = log_s[max(best - 1, 0)], log_s[min(best + 1, log_s.size - 1)]
     res = optimize.minimize_scalar(
-        lambda t: _zcdp_objective(1.0 + np.exp(t), rho, log_delta),
+        lambda t: float(_zcdp_objective_log_s(t, rho, log_delta)),
         bounds=(lo, hi),
         method="bounded",
         options={"xatol": 1e-12},

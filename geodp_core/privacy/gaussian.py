@@ -3,7 +3,7 @@
 import numpy as np
 
 from geodp_core._validation import check_real
-from geodp_core.exceptions import InvalidParameterError
+from geodp_core.exceptions import InvalidParameterError, NumericalOverflowError
 from geodp_core.privacy._solvers import bracket_increasing, largest_feasible
 from geodp_core.privacy.conversions import _gdp_profile_ok, _log_gdp_delta
 
@@ -19,7 +19,7 @@ def _gdp_mu_for_approx_dp(eps, delta):
     def excess(mu):
         return float(_log_gdp_delta(mu, eps)) - log_delta
 
-    lo, hi = bracket_increasing(excess, 1.0, "mu")
+    lo, hi = bracket_increasing(excess, 1.0, "the GDP parameter mu", param="eps")
     mu = largest_feasible(excess, lo, hi, "mu")
     for _ in range(_MAX_NUDGES):  # also holds after exp (delta itself, not only its log)
         if _gdp_profile_ok(mu, eps, delta):
@@ -54,6 +54,17 @@ def gdp_mu_for_approx_dp(eps, delta):
     return _gdp_mu_for_approx_dp(eps, delta)
 
 
+def _check_sigma(sigma, sensitivity, mu):
+    """Refuse a sigma that overflows (huge sensitivity, tiny eps) or underflows to 0."""
+    if not (np.isfinite(sigma) and sigma > 0.0 and np.isfinite(sigma * (1.0 + 1e-9))):
+        raise NumericalOverflowError(
+            f"sensitivity = {sensitivity!r} gives sigma = sensitivity / mu = {sensitivity!r} / {mu!r}, which is not "
+            "a positive finite double; use a sensitivity in a range where sigma is representable "
+            "(or a less extreme eps/delta)",
+            param="sensitivity",
+        )
+
+
 def analytic_gaussian_sigma(eps, delta, sensitivity):
     """Analytic Gaussian mechanism (Balle & Wang 2018, Thm. 8): the smallest admissible :math:`\\sigma`.
 
@@ -83,11 +94,19 @@ def analytic_gaussian_sigma(eps, delta, sensitivity):
     -------
     float
         :math:`\\sigma > 0`.
+
+    Raises
+    ------
+    NumericalOverflowError
+        If :math:`\\sigma` overflows or underflows double precision (e.g. ``sensitivity = 1e308``
+        with a tiny ``eps``), naming ``sensitivity``.
     """
     eps = check_real(eps, "eps", low=0.0, low_closed=True)
     delta = check_real(delta, "delta", low=0.0, high=1.0)
     sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
-    sigma = sensitivity / _gdp_mu_for_approx_dp(eps, delta)
+    mu = _gdp_mu_for_approx_dp(eps, delta)
+    sigma = sensitivity / mu
+    _check_sigma(sigma, sensitivity, mu)
     for _ in range(_MAX_NUDGES):
         if _gdp_profile_ok(sensitivity / sigma, eps, delta):
             return float(sigma)
@@ -135,4 +154,6 @@ def classical_gaussian_sigma(eps, delta, sensitivity):
         )
     delta = check_real(delta, "delta", low=0.0, high=1.0)
     sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
-    return float(sensitivity * np.sqrt(2.0 * np.log(1.25 / delta)) / eps)
+    sigma = float(sensitivity * np.sqrt(2.0 * np.log(1.25 / delta)) / eps)
+    _check_sigma(sigma, sensitivity, eps / np.sqrt(2.0 * np.log(1.25 / delta)))
+    return sigma

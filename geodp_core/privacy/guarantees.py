@@ -208,8 +208,15 @@ def guarantee_from_dict(data):
     Returns
     -------
     Guarantee
+
+    Raises
+    ------
+    InvalidParameterError
+        If ``data`` is not a mapping, ``notion`` is unknown, a parameter is missing, an
+        unknown key is present, or a value is not a finite real number in its range
+        (booleans and numeric strings are refused).
     """
-    if not hasattr(data, "get"):
+    if not hasattr(data, "get") or not hasattr(data, "keys"):
         raise InvalidParameterError(
             f"data must be a mapping with a 'notion' key; got {type(data).__name__}", param="data"
         )
@@ -222,4 +229,12 @@ def guarantee_from_dict(data):
             f"data for notion {notion!r} must contain {', '.join(names)}; missing {', '.join(missing)}",
             param="data",
         )
+    unknown = [k for k in data if k != "notion" and k not in names]
+    if unknown:
+        raise InvalidParameterError(
+            f"data for notion {notion!r} must contain only the keys 'notion', {', '.join(map(repr, names))}; "
+            f"got unknown key(s) {', '.join(map(repr, unknown))}",
+            param="data",
+        )
+    # the constructors reject NaN, inf, booleans, strings and out-of-range values, naming the key
     return cls(**{n: data[n] for n in names})
