@@ -102,7 +102,7 @@ def run_conformal_lab(space, data_kind, n, spread, ball_radius, eps_total, eps_p
                    mesh_size=mesh_size, upsilon=upsilon, smoothing_time=smoothing_time, laplacian=laplacian,
                    sampler=sampler, radius=ball_radius)
     if space == "hyperbolic":
-        options["domain_radius"] = domain_radius
+        options.update(domain_radius=domain_radius, ball_center=center)
     mechanism = get_mechanism("conformal", manifold)
     calibration = mechanism.calibrate(target, sensitivity, **options)
     releases = mechanism.sample(true_mean, calibration, n_releases, np.random.default_rng(streams[2]))

@@ -148,7 +148,8 @@ def mechanism_options(name, manifold, center, points, scenario):
         options = {"data": points, "seed": noise_seed}
         if manifold.name == "hyperbolic":
             # PUBLIC meshed domain: a ball around the public centre that contains the public data ball
-            options.update(domain_center=center, domain_radius=min(4.0, max(2.0, 1.25 * scenario.radius)))
+            options.update(domain_center=center, domain_radius=min(4.0, max(2.0, 1.25 * scenario.radius)),
+                           radius=scenario.radius, ball_center=center)
         return options
     return {}
 

@@ -25,6 +25,7 @@ Stage 2 (:math:`\varepsilon_{conf}`)
 Derivation: ``docs/derivations/conformal.md``.
 """
 
+import collections
 import functools
 import math
 from dataclasses import dataclass
@@ -86,6 +87,14 @@ _MAX_PROBES = 150_000
 _ENVELOPE_GRID = 20_001
 _ENVELOPE_SLOPE = 400.0  # > 2 x the largest slope (186.4) of the tabulated Hessian profile
 _OFFSET = 1.0  # super-source offset in Dijkstra (keeps zero source costs as edges)
+_MESH_REGISTRY_SIZE = 16  # LRU bound of the module-level mesh registry
+_SIGMA_CAP = 300.0  # |sigma| <= 300: phi = e^(2 sigma) stays finite (public post-processing clip)
+_MAX_NOISE_SCALE = 1e150  # largest per-vertex Laplace scale of the density sanitisation
+_MAX_LAMBDA = 1e12  # lambda* above this: noise below the resolution of double-precision positions
+_FAILURE_PROBABILITY = 1e-12  # public bound on P(fixed proposal budget yields < size acceptances)
+_MIN_ACCEPTANCE = 1e-5  # smallest public lower bound of the acceptance rate the continuous sampler accepts
+_MAX_PROPOSALS = 4_000_000  # largest fixed proposal budget of one sample() call
+_PROPOSAL_CHUNK = 65_536  # proposals evaluated per vectorised chunk (memory bound)
 
 
 # ------------------------------------------------------------------- kernel
@@ -241,7 +250,7 @@ def _kernel_mass_bound_cached(mesh_key, bandwidth):
     return KernelMassBound(bound, probe_max, float(delta), int(len(probes)), method)
 
 
-_MESH_REGISTRY = {}
+_MESH_REGISTRY = collections.OrderedDict()  # key -> mesh, least recently used first, at most 16 entries
 
 
 def _mesh_key(mesh):
@@ -250,6 +259,9 @@ def _mesh_key(mesh):
     else:
         key = ("hyperbolic_ball", mesh.n_vertices, float(mesh.domain_radius), mesh.reference_coords.tobytes())
     _MESH_REGISTRY.setdefault(key, mesh)
+    _MESH_REGISTRY.move_to_end(key)
+    while len(_MESH_REGISTRY) > _MESH_REGISTRY_SIZE:
+        _MESH_REGISTRY.popitem(last=False)
     return key
 
 
@@ -453,68 +465,237 @@ class ConformalFields:
         out = 0.5 * _DIM * np.log(phi_hat) - lambda_star * rho
         return np.where(self.mesh.contains(points), out, -np.inf)
 
-    def sample_continuous(self, center, lambda_star, size, rng, max_rounds=200):
-        r"""Exact rejection sampler of the continuous law :math:`\propto \hat\phi^{d/2} e^{-\lambda^*\rho^*(\eta, z)}\,d\mu`.
+    @functools.cached_property
+    def inner_radius(self):
+        """Public radius :math:`R_{in}` of the closed geodesic ball :math:`B(o, R_{in})` inside the meshed domain
+        (see :func:`domain_inner_radius`)."""
+        return domain_inner_radius(self.mesh)
 
-        Envelope: :math:`\hat\phi^{d/2}e^{-\lambda^*\rho^*} \le \phi_{\max}\,e^{-\lambda^*\sqrt{\phi_{\min}}\,\mathrm{dist}(\eta, z)}`,
-        proposed exactly as a Riemannian Laplace law of scale :math:`1/(\lambda^*\sqrt{\phi_{\min}})` around
-        :math:`\eta` (radius from :class:`~geodp_core.geometry.radial.RadialLaw`, uniform direction). On
-        :math:`H^2`, when that scale is not below 0.9 (Laplace not normalisable or poorly sampled), the
-        proposal is uniform in :math:`B(\eta, \mathrm{dist}(\eta, o) + R) \supset` domain, with envelope
-        :math:`\phi_{\max}`. Accepted with probability (target / envelope); points outside the meshed domain
-        are rejected.
+    def project_to_domain(self, center):
+        r"""Metric projection of ``center`` onto the closed public ball :math:`B(o, R_{in})` (identity on :math:`S^2`).
+
+        :math:`\Pi(\eta) = \mathrm{Exp}_o\big(\min(1, R_{in}/\mathrm{dist}(o, \eta))\,\mathrm{Log}_o\eta\big)`. On a
+        Hadamard space a closed geodesic ball is convex, so :math:`\Pi` is 1-Lipschitz:
+        :math:`\mathrm{dist}(\Pi\eta, \Pi\eta') \le \mathrm{dist}(\eta, \eta')`, and the sensitivity (hence the
+        guarantee) of the summary is unchanged. It depends on public inputs only.
+        """
+        center = np.asarray(center, dtype=float)
+        if self.mesh.kind == "sphere":
+            return center
+        manifold = self.manifold
+        origin = np.asarray(self.mesh.domain_center, dtype=float)
+        radius = float(manifold._dist(origin, center))
+        target = self.inner_radius
+        if radius <= target:
+            return center
+        tangent = manifold._log(origin, center) * (target / radius)
+        return manifold.projection(manifold._exp(origin, tangent))
+
+    def continuous_plan(self, lambda_star):
+        r"""Public plan of the continuous rejection sampler: proposal law and a lower bound of its acceptance rate.
+
+        Target (unnormalised, on the domain :math:`D`): :math:`\pi_\eta(z) = \hat\phi(z)\,e^{-\lambda^*\rho^*(\eta, z)}`
+        with :math:`\sqrt{\phi_{\min}}\,\mathrm{dist}(\eta,z) \le \rho^*(\eta,z) \le \sqrt{\hat\phi(z)}\,\mathrm{dist}(\eta,z)`.
+        With :math:`a = \lambda^*\sqrt{\phi_{\max}}`, :math:`b = \lambda^*\sqrt{\phi_{\min}}`, for every :math:`\eta` in the
+        public ball :math:`B(o, R_{in}) \subset D` (where the sampler is always called, after projection):
+
+        * ``"laplace"`` proposal (Riemannian Laplace of scale :math:`1/b` around :math:`\eta`, envelope
+          :math:`\phi_{\max}e^{-b\,\mathrm{dist}}`): acceptance :math:`\ge \frac{\phi_{\min}}{\phi_{\max}}\frac{I_a}{Z_b}`;
+        * ``"uniform"`` proposal (uniform on :math:`S^2`, or on the public ball :math:`B(o, R) \supset D`; envelope
+          :math:`\phi_{\max}`): acceptance :math:`\ge \frac{\phi_{\min}}{\phi_{\max}}\frac{I_a}{|U|}`,
+
+        :math:`Z_b = \int_M e^{-b\,\mathrm{dist}(\eta, z)}dz` (:math:`2\pi(1+e^{-b\pi})/(1+b^2)` on :math:`S^2`,
+        :math:`2\pi/(b^2-1)` on :math:`H^2`), :math:`I_a \le \inf_\eta \int_{D} e^{-a\,\mathrm{dist}(\eta, z)}dz`
+        (:func:`_laplace_mass_lower_bound`). The plan with the larger bound is used. Everything here is a function
+        of public inputs and of the sanitised :math:`\phi` (already released), never of :math:`\eta`.
+
+        Returns
+        -------
+        dict
+            ``proposal`` ("laplace" or "uniform"), ``scale`` (Laplace scale or uniform-ball radius),
+            ``acceptance_lower_bound``, ``proposals_for_one`` and, when the sampler cannot run, ``unavailable``
+            (the public reason).
+        """
+        kind = "sphere" if self.mesh.kind == "sphere" else "hyperbolic"
+        lam = float(lambda_star)
+        b = lam * math.sqrt(self.phi_min)
+        mass = _target_mass_lower_bound(kind, lam, self.phi_min, self.phi_max, self.inner_radius)
+        if kind == "sphere":
+            uniform = ("uniform", math.pi, mass / (self.phi_max * 4.0 * math.pi))
+        else:
+            R = float(self.mesh.domain_radius)
+            uniform = ("uniform", R, mass / (self.phi_max * 2.0 * math.pi * (math.cosh(R) - 1.0)))
+        plans = [uniform]
+        if b > 0 and 1e-8 <= 1.0 / b <= 1e8 and (kind == "sphere" or 1.0 / b <= 0.9):
+            whole = (2.0 * math.pi * (1.0 + math.exp(-b * math.pi)) / (1.0 + b * b) if kind == "sphere"
+                     else 2.0 * math.pi / (b * b - 1.0))
+            plans.append(("laplace", 1.0 / b, mass / (self.phi_max * whole)))
+        proposal, scale, rate = max(plans, key=lambda plan: plan[2])
+        rate = float(min(rate, 1.0))
+        plan = dict(proposal=proposal, scale=float(scale), acceptance_lower_bound=rate)
+        if not (rate >= _MIN_ACCEPTANCE):
+            plan["unavailable"] = (
+                f"the continuous sampler's public lower bound of the acceptance rate is {rate:.3g} < {_MIN_ACCEPTANCE:g} "
+                f"(φ_max/φ_min = {self.phi_max / self.phi_min:.3g}, λ* = {lam:.3g}); use sampler='vertex', or a larger eps_phi / "
+                "density_floor / upsilon (a flatter φ)"
+            )
+        else:
+            plan["proposals_for_one"] = proposals_needed(1, rate)
+        return plan
+
+    def sample_continuous(self, center, lambda_star, size, rng, plan=None):
+        r"""Exact rejection sampler of the continuous law :math:`\propto \hat\phi^{d/2} e^{-\lambda^*\rho^*(\eta, z)}\,d\mu`
+        on the meshed domain, with a number of proposals fixed by PUBLIC quantities.
+
+        ``center`` is first projected onto the public ball (:meth:`project_to_domain`, 1-Lipschitz). The proposal
+        and envelope come from :meth:`continuous_plan` (public). Exactly
+        :math:`N = ` :func:`proposals_needed` ``(size, p_lb)`` proposals are drawn and evaluated, in chunks of
+        fixed public sizes, whatever :math:`\eta` is, so that the random numbers consumed and the work done do not
+        depend on :math:`\eta`; the first ``size`` accepted proposals are returned (accepted proposals are i.i.d.
+        from the target). :math:`N` is chosen so that fewer than ``size`` acceptances has probability
+        :math:`\le 10^{-12}` for every :math:`\eta` (Chernoff bound with the public rate :math:`p_{lb}`); only then,
+        further chunks are drawn until ``size`` points are accepted (the law stays exact; only the amount of
+        work then depends on :math:`\eta`, with probability :math:`\le 10^{-12}`). It never fails for an
+        :math:`\eta`-dependent reason.
 
         Raises
         ------
         UnavailableError
-            If the summary lies outside the meshed domain, or ``size`` points are not accepted within a bounded
-            number of proposals (never returns fewer, never loops for long).
+            Decided by public inputs only: the plan is unavailable (acceptance bound below ``1e-5``), or the fixed
+            budget for ``size`` exceeds ``4e6`` proposals (draw fewer points per call).
         """
         from geodp_core.geometry.radial import get_radial_law
 
         manifold = self.manifold
-        center = np.asarray(center, dtype=float)
-        if not bool(np.all(self.mesh.contains(center[None]))):
+        if plan is None:
+            plan = self.continuous_plan(lambda_star)
+        if "unavailable" in plan:
+            raise UnavailableError(plan["unavailable"], param="sampler")
+        n_total = proposals_needed(size, plan["acceptance_lower_bound"])
+        if n_total > _MAX_PROPOSALS:
             raise UnavailableError(
-                "the summary lies outside the public meshed domain of the conformal mechanism; choose a public "
-                "domain (domain_center, domain_radius) that contains the public data ball, or use sampler='vertex'",
-                param="domain_radius",
+                f"size={size} needs a fixed budget of {n_total} proposals (public acceptance bound "
+                f"{plan['acceptance_lower_bound']:.3g}) > {_MAX_PROPOSALS}; draw fewer points per call or use "
+                "sampler='vertex'",
+                param="size",
             )
+        center = self.project_to_domain(center)
         rho_vertices = self.rho_star(center)
         root_min = math.sqrt(self.phi_min)
-        scale = 1.0 / (lambda_star * root_min)
-        space = "sphere" if self.mesh.kind == "sphere" else "hyperbolic"
-        if space == "sphere" or scale < 0.9:
-            law = get_radial_law(space, _DIM, "laplace", float(np.clip(scale, 1e-8, 1e8)))
-            log_envelope = lambda radius: -lambda_star * root_min * radius  # noqa: E731
-        else:
-            reach = float(manifold._dist(center, self.mesh.domain_center)) + self.mesh.domain_radius
-            law = get_radial_law(space, _DIM, "uniform", reach)
-            log_envelope = lambda radius: np.zeros_like(radius)  # noqa: E731
         log_phi_max = 0.5 * _DIM * math.log(self.phi_max)
-        accepted, total, seen, batch = [], 0, 0, max(64, 2 * size)
-        budget = 50 * size + 5_000_000  # total proposals before giving up (bounded work, never a busy loop)
-        for _ in range(max_rounds):
-            if seen >= budget:
-                break
-            radii = law.sample(batch, rng)
-            directions = manifold.random_unit_tangent(center, batch, rng)
-            proposals = manifold._exp(center, radii[:, None] * directions)
+        space = "sphere" if self.mesh.kind == "sphere" else "hyperbolic"
+        if plan["proposal"] == "laplace":
+            law = get_radial_law(space, _DIM, "laplace", plan["scale"])
+            base = center
+        else:
+            law = get_radial_law(space, _DIM, "uniform", plan["scale"])
+            base = manifold.default_center() if space == "sphere" else np.asarray(self.mesh.domain_center, float)
+
+        def chunk(n):
+            radii = law.sample(n, rng)
+            directions = manifold.random_unit_tangent(base, n, rng)
+            proposals = manifold._exp(base, radii[:, None] * directions)
             rho, phi_hat = self.conformal_distance(center, proposals, rho_vertices)
-            log_ratio = (0.5 * _DIM * np.log(phi_hat) - lambda_star * rho) - (log_phi_max + log_envelope(radii))
-            keep = (np.log(rng.random(batch)) < log_ratio) & self.mesh.contains(proposals)
-            accepted.append(proposals[keep])
-            total += int(keep.sum())
-            seen += batch
-            if total >= size:
-                return np.concatenate(accepted)[:size]
-            rate = max(total, 1) / seen
-            batch = int(min(1_000_000, max(64, 1.2 * (size - total) / rate)))
-        raise UnavailableError(
-            f"the conformal rejection sampler accepted only {total} of {size} points after {seen} proposals "
-            "(the summary is far from the meshed domain, or phi varies too much); use sampler='vertex'",
-            param="sampler",
-        )
+            log_envelope = log_phi_max - (lambda_star * root_min * radii if plan["proposal"] == "laplace" else 0.0)
+            log_ratio = (0.5 * _DIM * np.log(phi_hat) - lambda_star * rho) - log_envelope
+            with np.errstate(divide="ignore"):
+                keep = (np.log(rng.random(n)) < log_ratio) & self.mesh.contains(proposals)
+            return proposals[keep]
+
+        accepted, total, drawn = [], 0, 0
+        while drawn < n_total:  # fixed public number of chunks, all evaluated
+            n = min(_PROPOSAL_CHUNK, n_total - drawn)
+            got = chunk(n)
+            accepted.append(got)
+            total += len(got)
+            drawn += n
+        while total < size:  # probability <= 1e-12 for every eta: keep the law exact rather than fail
+            got = chunk(_PROPOSAL_CHUNK)
+            accepted.append(got)
+            total += len(got)
+        return np.concatenate(accepted)[:size]
+
+
+def proposals_needed(size, acceptance_lower_bound, failure_probability=_FAILURE_PROBABILITY):
+    r"""Smallest public proposal budget :math:`N` with :math:`P[\mathrm{Bin}(N, p) < k] \le` ``failure_probability``
+    for every acceptance rate :math:`p \ge p_{lb}`.
+
+    Chernoff: :math:`P[\mathrm{Bin}(N,p) < k] \le \exp(-(Np - k)^2/(2Np))` for :math:`Np \ge k`; it is
+    :math:`\le e^{-x}` once :math:`Np \ge k + x + \sqrt{x^2 + 2kx}`, :math:`x = \log(1/\text{failure})`.
+    """
+    x = math.log(1.0 / failure_probability)
+    k = float(size)
+    mean = k + x + math.sqrt(x * x + 2.0 * k * x)
+    return int(math.ceil(mean / acceptance_lower_bound))
+
+
+def domain_inner_radius(mesh):
+    r"""Radius of the largest closed geodesic ball :math:`B(o, R_{in})` inside the meshed domain (public).
+
+    On :math:`S^2` the whole sphere is meshed: :math:`\pi`. On :math:`H^2` the domain is the Euclidean-convex
+    disk polygon of the boundary ring (Poincaré coordinates around :math:`o`); it contains the Euclidean disk of
+    radius :math:`\rho = \min_k(-c_k)` (unit half-plane normals, offsets :math:`c_k`), i.e. the geodesic ball of
+    radius :math:`2\,\mathrm{artanh}\,\rho`, less :math:`10^{-9}` for rounding.
+    """
+    if mesh.kind == "sphere":
+        return math.pi
+    _, offsets = mesh._hull_equations
+    rho = float(np.min(-offsets))
+    return float(max(2.0 * math.atanh(min(rho, 1.0 - 1e-16)) - 1e-9, 0.0))
+
+
+def _sinh_laplace_integral(c, x):
+    r""":math:`F_c(x) = \int_0^x e^{-cr}\sinh r\,dr = \frac12[E(c-1, x) - E(c+1, x)]`, :math:`E(k, x) = (1-e^{-kx})/k`."""
+    x = np.asarray(x, dtype=float)
+
+    def e(k):
+        return x if abs(k) < 1e-12 else -np.expm1(-k * x) / k
+
+    return 0.5 * (e(c - 1.0) - e(c + 1.0))
+
+
+def _sin_laplace_integral(c, lo, hi):
+    r""":math:`\int_{lo}^{hi} e^{-cr}\sin r\,dr`, antiderivative :math:`-e^{-cr}(c\sin r + \cos r)/(1 + c^2)`."""
+    def prim(r):
+        return -math.exp(-c * r) * (c * math.sin(r) + math.cos(r)) / (1.0 + c * c)
+
+    return prim(hi) - prim(lo) if hi > lo else 0.0
+
+
+def _target_mass_lower_bound(kind, lambda_star, phi_min, phi_max, inner_radius, n_angles=2048):
+    r"""Public lower bound of :math:`\inf_{\eta}\int_D \hat\phi(z)e^{-\lambda^*\rho^*(\eta, z)}dz` over :math:`\eta \in B(o, R_{in})`.
+
+    From :math:`\rho^*(\eta, z) \le \sqrt{\hat\phi(z)}\,\mathrm{dist}(\eta, z)` and :math:`\hat\phi \in [\phi_{\min}, \phi_{\max}]`,
+    the integrand is at least :math:`g(t) = \min(\phi_{\min}e^{-bt}, \phi_{\max}e^{-at})` with :math:`t = \mathrm{dist}(\eta, z)`,
+    :math:`a = \lambda^*\sqrt{\phi_{\max}}`, :math:`b = \lambda^*\sqrt{\phi_{\min}}` (:math:`\phi\,e^{-\lambda\sqrt\phi\,t}` is
+    unimodal in :math:`\phi`); the two branches cross at :math:`t^* = \log(\phi_{\max}/\phi_{\min})/(a - b)`.
+
+    * :math:`S^2` (:math:`D = S^2`): :math:`2\pi\int_0^\pi g(t)\sin t\,dt`, exact, for every :math:`\eta`.
+    * :math:`H^2`: :math:`D \supset B(o, R_{in})`; in polar coordinates around :math:`\eta` (angle :math:`\theta` from
+      the direction of :math:`o`, :math:`s = \mathrm{dist}(o, \eta)`) the ball ends at
+      :math:`\ell(\theta) = \psi + \mathrm{arccosh}(\cosh R_{in}/\sqrt{A^2 - B^2})`, :math:`A = \cosh s`,
+      :math:`B = \sinh s\cos\theta`, :math:`\tanh\psi = B/A` (hyperbolic law of cosines), and
+      :math:`\int_0^\ell g(t)\sinh t\,dt` is closed form. Periodic trapezoid rule in :math:`\theta`; evaluated at 9
+      offsets :math:`s \in [0, R_{in}]` (the integral decreases with :math:`s`), minimum times 0.9 (quadrature safety).
+    """
+    lam = float(lambda_star)
+    a, b = lam * math.sqrt(phi_max), lam * math.sqrt(phi_min)
+    t_star = (math.log(phi_max) - math.log(phi_min)) / (a - b) if a - b > 1e-300 and phi_max > phi_min else math.inf
+    if kind == "sphere":
+        cut = min(t_star, math.pi)
+        return 2.0 * math.pi * (phi_min * _sin_laplace_integral(b, 0.0, cut)
+                                + phi_max * _sin_laplace_integral(a, cut, math.pi))
+    theta = (np.arange(n_angles) + 0.5) * (2.0 * np.pi / n_angles)
+    values = []
+    for s in np.linspace(0.0, inner_radius, 9):
+        A = math.cosh(s)
+        B = math.sinh(s) * np.cos(theta)
+        ell = np.arctanh(B / A) + np.arccosh(np.maximum(math.cosh(inner_radius) / np.sqrt(A * A - B * B), 1.0))
+        near = _sinh_laplace_integral(b, np.minimum(ell, t_star))
+        far = (_sinh_laplace_integral(a, np.maximum(ell, t_star)) - _sinh_laplace_integral(a, t_star)
+               if math.isfinite(t_star) else 0.0)
+        values.append(float(np.mean(phi_min * near + phi_max * far) * 2.0 * np.pi))
+    return 0.9 * min(values)
 
 
 def _helmholtz_fem(mesh, rhs_field, upsilon):
@@ -605,7 +786,7 @@ class Conformal(Mechanism):
 
     _OPTION_NAMES = (
         "data", "seed", "eps_phi", "bandwidth", "mesh_size", "upsilon", "smoothing_time", "laplacian", "knn",
-        "density_floor", "domain_radius", "domain_center", "n", "radius", "sampler",
+        "density_floor", "domain_radius", "domain_center", "n", "radius", "ball_center", "sampler",
     )
 
     @classmethod
@@ -683,12 +864,38 @@ class Conformal(Mechanism):
                     )
         sampler = check_option(options.get("sampler", "continuous"), "sampler", SAMPLERS)
         n = check_int(options.get("n", len(data)), "n", low=2)
-        radius = options.get("radius")
+        radius, ball_center = options.get("radius"), options.get("ball_center")
+        if hyperbolic and (radius is None or ball_center is None):
+            missing = "radius" if radius is None else "ball_center"
+            raise InvalidParameterError(
+                f"{missing} is required on H^2: the PUBLIC data ball B(ball_center, radius) (the ball the data were "
+                "clipped to) must be checked to lie inside the public meshed domain B(domain_center, domain_radius)",
+                param=missing,
+            )
         if radius is not None:
             radius = check_real(radius, "radius", low=0.0, high=manifold.ball_radius_limit)
+        if ball_center is not None:
+            ball_center = manifold.validate_points(ball_center, "ball_center", single=True)
         return dict(data=data, rng=rng, eps_phi=float(eps_phi), bandwidth=bandwidth, mesh_size=mesh_size,
                     upsilon=upsilon, smoothing_time=smoothing_time, laplacian=laplacian, knn=knn, density_floor=floor,
-                    domain_radius=domain_radius, domain_center=domain_center, n=n, radius=radius, sampler=sampler)
+                    domain_radius=domain_radius, domain_center=domain_center, n=n, radius=radius,
+                    ball_center=ball_center, sampler=sampler)
+
+    def _check_ball_in_domain(self, mesh, inner_radius, opts):
+        r"""Refuse (public inputs only) when the public data ball :math:`B(m_0, r)` is not inside :math:`B(o, R_{in})`,
+        the closed geodesic ball inside the meshed domain: :math:`\mathrm{dist}(o, m_0) + r \le R_{in}`."""
+        if mesh.kind == "sphere":
+            return
+        center, radius = opts["ball_center"], opts["radius"]
+        offset = float(self.manifold._dist(np.asarray(mesh.domain_center, dtype=float), center))
+        if offset + radius > inner_radius:
+            raise UnavailableError(
+                f"the public data ball B(ball_center, radius={radius:g}) reaches {offset + radius:.6g} from "
+                f"domain_center, beyond R_in = {inner_radius:.6g}, the largest geodesic ball inside the meshed domain "
+                f"B(domain_center, domain_radius={mesh.domain_radius:g}); choose domain_radius ≥ "
+                f"{offset + radius:.3g} × 1.05 (at most 4), or a domain_center closer to the ball centre",
+                param="domain_radius",
+            )
 
     def build_mesh(self, mesh_size, domain_radius=None, domain_center=None):
         """The public mesh used on this manifold (sphere, or the ball ``B(domain_center, domain_radius)``)."""
@@ -709,7 +916,15 @@ class Conformal(Mechanism):
         kernel_bound = kernel_mass_bound(mesh, bandwidth)
         n = len(data)
         l1_sensitivity = 2.0 * kernel_bound.bound / n
-        scales = l1_sensitivity / (eps_phi * mesh.lumped_mass)
+        with np.errstate(over="ignore", divide="ignore"):
+            scales = l1_sensitivity / (eps_phi * mesh.lumped_mass)
+        if not (np.all(np.isfinite(scales)) and float(np.max(scales)) <= _MAX_NOISE_SCALE):
+            raise InvalidParameterError(
+                f"eps_phi={eps_phi!r} is too small for this mesh and n={n}: the per-vertex Laplace scale "
+                f"Δ₁/(ε_φ w_j) reaches {float(np.max(scales)):.3g} > {_MAX_NOISE_SCALE:g} (not computable in double "
+                "precision); choose a larger eps_phi (or fewer, larger cells)",
+                param="eps_phi",
+            )
         f = intrinsic_kde(mesh, data, bandwidth)
         f_tilde = f + rng.laplace(0.0, scales)
         clipped = np.maximum(f_tilde, density_floor)
@@ -719,9 +934,13 @@ class Conformal(Mechanism):
             sigma = _helmholtz_fem(mesh, c_tilde - u, upsilon)
         else:
             sigma = _knn_sigma(mesh, data, u, c_tilde, upsilon, bandwidth, knn)
+        # public post-processing clip |sigma| <= 300 keeps phi = e^(2 sigma) finite and positive
+        sigma = np.clip(np.nan_to_num(sigma, nan=0.0, posinf=_SIGMA_CAP, neginf=-_SIGMA_CAP), -_SIGMA_CAP, _SIGMA_CAP)
         phi = np.exp(2.0 * sigma)
-        bounds = (math.exp(2.0 * (c_tilde - float(u.max())) / upsilon),
-                  math.exp(2.0 * (c_tilde - float(u.min())) / upsilon))
+        with np.errstate(over="ignore", invalid="ignore"):
+            exponents = np.array([2.0 * (c_tilde - float(u.max())) / upsilon, 2.0 * (c_tilde - float(u.min())) / upsilon])
+        exponents = np.clip(np.nan_to_num(exponents, nan=0.0), -2.0 * _SIGMA_CAP, 2.0 * _SIGMA_CAP)
+        bounds = (float(np.exp(exponents[0])), float(np.exp(exponents[1])))
         for arr in (f, f_tilde, u, sigma, phi, scales):
             arr.setflags(write=False)
         return ConformalFields(
@@ -738,8 +957,19 @@ class Conformal(Mechanism):
         opts = self._parse_options(eps, options)
         eps_phi = opts["eps_phi"]
         eps_conf = eps - eps_phi
-        while eps_phi + eps_conf > eps:  # safe side in floating point
-            eps_conf = np.nextafter(eps_conf, 0.0)
+        for _ in range(4):  # safe side in floating point (one or two ulps at most)
+            if eps_phi + eps_conf <= eps:
+                break
+            eps_conf = float(np.nextafter(eps_conf, 0.0))
+        if not (eps_conf > 0.0 and eps_phi + eps_conf <= eps):
+            raise InvalidParameterError(
+                f"eps_phi={eps_phi!r} leaves no positive budget ε_conf = ε - ε_φ for stage 2 (ε = {eps!r}); choose "
+                f"eps_phi in (0, {eps!r}) well below ε",
+                param="eps_phi",
+            )
+        mesh = self.build_mesh(opts["mesh_size"], opts["domain_radius"], opts["domain_center"])
+        inner_radius = domain_inner_radius(mesh)
+        self._check_ball_in_domain(mesh, inner_radius, opts)
         fields = self.build_fields(
             opts["data"], opts["rng"], eps_phi, opts["bandwidth"], opts["mesh_size"], opts["upsilon"],
             opts["smoothing_time"], opts["laplacian"], opts["knn"], opts["density_floor"], opts["domain_radius"],
@@ -750,10 +980,29 @@ class Conformal(Mechanism):
         if self.manifold.name == "sphere" and sensitivity > math.pi:
             effective = math.pi
             notes.append(f"sensitivity {sensitivity:g} > π = diameter of the sphere; using Δ = π (dist ≤ π always)")
+        elif self.manifold.name == "hyperbolic" and sensitivity > 2.0 * inner_radius:
+            effective = 2.0 * inner_radius
+            notes.append(f"sensitivity {sensitivity:g} > 2 R_in = {effective:.6g}, the diameter of the public ball the "
+                         "summary is projected onto; using Δ = 2 R_in")
         conformal_sensitivity = math.sqrt(fields.phi_max) * effective
-        lambda_star = eps_conf / (2.0 * conformal_sensitivity)
-        while 2.0 * lambda_star * conformal_sensitivity > eps_conf:
-            lambda_star = np.nextafter(lambda_star, 0.0)
+        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+            lambda_star = float(np.float64(eps_conf) / (2.0 * np.float64(conformal_sensitivity)))
+        if not (math.isfinite(lambda_star) and lambda_star <= _MAX_LAMBDA):
+            raise UnavailableError(
+                f"the rate λ* = ε_conf/(2 √φ_max Δ) = {lambda_star:.3g} exceeds {_MAX_LAMBDA:g} (target {target.describe()}, "
+                f"sensitivity {sensitivity!r}): the noise would be below the resolution of double-precision positions; "
+                "choose a smaller budget or a larger sensitivity",
+                param="target",
+            )
+        for _ in range(4):  # safe side in floating point
+            if 2.0 * lambda_star * conformal_sensitivity <= eps_conf:
+                break
+            lambda_star = float(np.nextafter(lambda_star, 0.0))
+        plan = None
+        if opts["sampler"] == "continuous":
+            plan = fields.continuous_plan(lambda_star)
+            if "unavailable" in plan:
+                raise UnavailableError(plan["unavailable"], param="sampler")
         mesh, kb = fields.mesh, fields.kernel_bound
         where = "S^2" if mesh.kind == "sphere" else (
             f"the PUBLIC geodesic ball B(o, R = {mesh.domain_radius:g}) of H^2 (the releases live in this ball)"
@@ -774,11 +1023,20 @@ class Conformal(Mechanism):
             "in η, so the likelihood ratio and the normaliser ratio are each ≤ e^(ε_conf/2); " + (
                 "release Z with density ∝ φ̂(z) exp(-λ* ρ*(η, z)) (ρ* extended to every z by min{√φ̂(z) dist(η, z), "
                 "ρ*(η, x_j) + √φ_j dist(x_j, z) over the 3 nearest vertices}, still √φ_max-Lipschitz), sampled "
-                "exactly by rejection from a Riemannian Laplace envelope of scale 1/(λ* √φ_min)"
+                f"exactly by rejection ({plan['proposal']} proposal) with a PUBLIC number of proposals per call: the "
+                f"acceptance rate is ≥ {plan['acceptance_lower_bound']:.3g} for every η (a public bound), and "
+                "enough proposals are drawn that fewer than the requested points are accepted with probability "
+                "≤ 1e-12; random numbers used and work done do not depend on η, and the sampler cannot fail "
+                "(in that 1e-12 event it draws more, keeping the law exact)"
                 if opts["sampler"] == "continuous" else
                 "vertex j with probability ∝ w_j φ_j exp(-λ* ρ*(η, x_j)), then a uniform point of its public "
                 "barycentric cell (data-independent post-processing; the output resolution is the mesh spacing "
                 f"≈ {mesh.mean_edge_length:.3g})"),
+            ("the summary η is first projected onto the closed PUBLIC geodesic ball B(o, R_in = "
+             f"{inner_radius:.6g}) inside the meshed domain (identity when η is inside, always the case for data in "
+             "the stated public ball): on a Hadamard space this metric projection is 1-Lipschitz, so the sensitivity "
+             "and the guarantee are unchanged, and no release can fail or change behaviour because η is far away"
+             if mesh.kind != "sphere" else "the whole sphere is meshed: every summary lies in the domain"),
             f"total ε_φ + ε_conf = {eps_phi + eps_conf:.6g} by sequential composition (paper Theorem V.1); the "
             "sanitised density and φ are part of the release. Each further point released from the same "
             "calibration spends another ε_conf",
@@ -805,7 +1063,9 @@ class Conformal(Mechanism):
             "conformal_sensitivity": conformal_sensitivity,
         }
         stored = {k: v for k, v in opts.items() if k not in ("data", "rng")}
-        stored.update(fields=fields, sensitivity_used=effective)
+        stored.update(fields=fields, sensitivity_used=effective, inner_radius=inner_radius, continuous_plan=plan)
+        if plan is not None:
+            noise["acceptance_lower_bound"] = plan["acceptance_lower_bound"]
         return self._make_calibration(
             target, budget.achieved, PureDP(eps_phi + float(eps_conf)), sensitivity, noise=noise, label=label,
             notes=notes, options=stored,
@@ -815,8 +1075,9 @@ class Conformal(Mechanism):
     def _sample(self, center, calibration, size, rng):
         fields = calibration.options["fields"]
         lambda_star = calibration.noise["lambda_star"]
+        center = fields.project_to_domain(center)  # public, 1-Lipschitz (identity on S^2)
         if calibration.options.get("sampler", "continuous") == "continuous":
-            return fields.sample_continuous(center, lambda_star, size, rng)
+            return fields.sample_continuous(center, lambda_star, size, rng, plan=calibration.options.get("continuous_plan"))
         vertices = fields.sample_vertices(center, lambda_star, size, rng)
         return fields.mesh.sample_in_cells(vertices, rng)
 

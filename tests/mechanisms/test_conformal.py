@@ -38,7 +38,8 @@ HYPER_DATA = sample_wrapped_normal_mixture(
     H2, [ORIGIN, H2.exp(ORIGIN, np.array([0.0, 0.7, 0.0]))], [0.3, 0.2], [0.7, 0.3], 300, np.random.default_rng(12)
 )
 SPHERE_OPTS = {"data": SPHERE_DATA, "seed": 0, "mesh_size": 300, "bandwidth": 0.6}
-HYPER_OPTS = {"data": HYPER_DATA, "seed": 0, "mesh_size": 300, "bandwidth": 0.6, "domain_radius": 1.5}
+HYPER_OPTS = {"data": HYPER_DATA, "seed": 0, "mesh_size": 300, "bandwidth": 0.6, "domain_radius": 1.5, "radius": 1.2,
+              "ball_center": ORIGIN}
 UNAVAILABLE = [("spd", 2, "affine"), ("euclidean", 2), ("sphere", 3), ("hyperbolic", 3), ("sphere", 1)]
 
 
@@ -301,7 +302,8 @@ def test_continuous_sampler_matches_its_density_with_varying_phi(sphere_cal):
     fields = dataclasses.replace(fields, phi=phi, phi_min=float(phi.min()), phi_max=float(phi.max()))
     lam = 4.0
     eta = point_near(S2, NORTH, [0.3, 0.1])
-    z = fields.sample_continuous(eta, lam, 20_000, np.random.default_rng(10))
+    rng = np.random.default_rng(10)  # 4 calls: each call's fixed public proposal budget stays below the cap
+    z = np.concatenate([fields.sample_continuous(eta, lam, 5_000, rng) for _ in range(4)])
     grid = fibonacci_sphere(200_000)  # equal-area quadrature nodes
     logp = fields.log_density(eta, grid, lam)
     weights = np.exp(logp - logp.max())
@@ -379,13 +381,13 @@ def test_hyperbolic_ball_domain_with_public_center():
     data = sample_wrapped_normal_mixture(H2, [center], [0.3], [1.0], 200, np.random.default_rng(1))
     mech = get_mechanism("conformal", H2)
     cal = mech.calibrate(PureDP(2.0), 0.05, data=data, seed=4, mesh_size=200, bandwidth=0.6, domain_radius=1.2,
-                         domain_center=center)
+                         domain_center=center, radius=1.0, ball_center=center)
     mesh = cal.options["fields"].mesh
     assert np.allclose(mesh.domain_center, center)
     for sampler in ("continuous", "vertex"):
         c = cal if sampler == "continuous" else mech.calibrate(
             PureDP(2.0), 0.05, data=data, seed=4, mesh_size=200, bandwidth=0.6, domain_radius=1.2,
-            domain_center=center, sampler="vertex")
+            domain_center=center, radius=1.0, ball_center=center, sampler="vertex")
         z = mech.sample(point_near(H2, center, [0.2, 0.1]), c, 500, np.random.default_rng(2))
         assert H2.belongs(z).all()
         assert np.all(H2.dist(center, z) <= 1.2 + 1e-9)
