@@ -1,11 +1,21 @@
-"""Audit: an empirical lower bound on ε beside each mechanism's claim (SPEC §7)."""
+"""Audit: an empirical lower bound on ε beside each mechanism's claim, and negative controls that must fail."""
 
 import pandas as pd
 import streamlit as st
 
 from geodp_app.ui import errors_shown_here, honesty_badge
-from geodp_core.audit import AUDIT_PRESETS, VARIANT_INFO, VARIANTS, audit, audit_all, variant_applies
-from geodp_core.geometry import get_manifold
+from geodp_core.audit import (
+    AUDIT_PRESETS,
+    NOT_AUDITED,
+    SLOW_RELEASES,
+    VARIANT_INFO,
+    VARIANTS,
+    audit,
+    audit_all,
+    audit_space_manifold,
+    control_noise_scale,
+    variant_applies,
+)
 from geodp_core.mechanisms import MECHANISM_NAMES, availability_table, mechanism_class
 from geodp_core.privacy import ApproxDP, PureDP
 from geodp_core.viz.audit import audit_claim_figure, audit_comparison_figure, audit_statistic_figure
@@ -15,15 +25,16 @@ st.caption(
     "An audit cannot prove a guarantee, but it can refute one. Two neighbouring datasets D, D′ whose means are far "
     "apart, many releases under each, and one event S that is much likelier under one of them: "
     "ε ≥ log((P(S | D) − δ)/P(S | D′)) for any (ε, δ)-DP mechanism. With confidence bounds on both "
-    "probabilities this is a lower bound on the true ε. It must stay below the claim — and it does not for the "
-    "labelled non-DP variants."
+    "probabilities this is a lower bound on the true ε. It must stay below the claim for a correct mechanism — and "
+    "it must exceed the claim for the negative controls, claims known to be false, or the audit has no power."
 )
 
-SPACES = {"sphere": "Sphere S²", "hyperbolic": "Hyperbolic H²", "spd": "SPD(2), affine-invariant"}
+SPACES = {"sphere": "Sphere S²", "hyperbolic": "Hyperbolic H²", "spd": "SPD(2), affine-invariant",
+          "circle": "Circle S¹", "line": "Real line R¹"}
 NOTIONS = {"pure_dp": "ε-DP", "approx_dp": "(ε, δ)-DP"}
 EPS_GRID = [0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0]
 DELTA_GRID = [1e-7, 1e-6, 1e-5, 1e-4, 1e-3]
-RELEASE_GRID = [500, 1000, 1500, 2000, 4000, 8000, 16000]
+RELEASE_GRID = [500, 1000, 1500, 2000, 4000, 8000, 16000, 50000, 100000]
 FRESH_CAP = 1500
 NO_VARIANT = "none"
 DEFAULTS = {"audit_space": "sphere", "audit_mechanism": "riemannian_laplace", "audit_notion": "pure_dp",
@@ -34,7 +45,7 @@ for _key, _value in DEFAULTS.items():  # defaults through the Session State only
 
 
 def _manifold(space):
-    return get_manifold("spd", 2, "affine") if space == "spd" else get_manifold(space, 2)
+    return audit_space_manifold(space)
 
 
 def _target(notion, eps, delta):
@@ -43,14 +54,17 @@ def _target(notion, eps, delta):
 
 @st.cache_data(show_spinner="Auditing: releases under D and D′…", max_entries=64)
 def _cached_audit(space, mechanism, variant, notion, eps, delta, n, radius, n_releases, alpha, seed):
-    return audit(mechanism, _manifold(space), _target(notion, eps, delta), n_releases=n_releases, n=n,
-                 radius=radius, alpha=alpha, seed=seed, variant=variant)
+    manifold = _manifold(space)
+    extra = ({"noise_scale": control_noise_scale(manifold, n=n, radius=radius, seed=seed)}
+             if variant == "understated_noise" else {})
+    return audit(mechanism, manifold, _target(notion, eps, delta), n_releases=n_releases, n=n,
+                 radius=radius, alpha=alpha, seed=seed, variant=variant, **extra)
 
 
-@st.cache_data(show_spinner="Auditing every mechanism here…", max_entries=16)
-def _cached_audit_all(space, notion, eps, delta, n, radius, n_releases, alpha, seed):
+@st.cache_data(show_spinner="Auditing every mechanism and the negative controls…", max_entries=16)
+def _cached_audit_all(space, notion, eps, delta, n, radius, n_releases, alpha, seed, include_slow):
     return audit_all(_manifold(space), _target(notion, eps, delta), n_releases=n_releases, n=n, radius=radius,
-                     alpha=alpha, seed=seed)
+                     alpha=alpha, seed=seed, include_slow=include_slow)
 
 
 def _apply_preset():
@@ -71,6 +85,16 @@ def _variant_title(variant):
     return "none (the mechanism as offered)" if variant == NO_VARIANT else VARIANT_INFO[variant][0] + " — not DP"
 
 
+def _verdict(row):
+    """Verdict cell of the comparison table, with what a sound audit should say."""
+    if row["status"] != "ok":
+        return {"unavailable": "unavailable here", "not run": "not run"}.get(row["status"], row["status"])
+    verdict = "REFUTED" if row["refuted"] else "not refuted"
+    if row["role"] == "negative control":
+        return verdict + (" (as it should be)" if row["refuted"] else " (this control is not caught at these settings)")
+    return verdict + ("" if not row["refuted"] else " (a correct mechanism must never be refuted)")
+
+
 controls, main = st.columns([1, 3], gap="large")
 with controls:
     st.subheader("Controls")
@@ -79,7 +103,8 @@ with controls:
                       "the labelled non-DP variants exceed it.")
     st.button("Apply showcase", key="audit_apply", on_click=_apply_preset, icon=":material/tune:")
     space = st.radio("Manifold", list(SPACES), format_func=SPACES.get, key="audit_space",
-                     help="m₀ (the PUBLIC ball centre) is the north pole, the origin of H², the identity matrix.")
+                     help="m₀ (the PUBLIC ball centre) is the north pole, the origin of H², the identity matrix, 0 on R¹. "
+                          "On the circle and the line the audit's bound can come close to the claim.")
     manifold = _manifold(space)
     availability = availability_table(manifold)
     mechanism = st.selectbox(
@@ -94,10 +119,14 @@ with controls:
                 st.caption(f"**{mechanism_class(m).title}**: {reason}")
     variants = [NO_VARIANT] + [v for v in VARIANTS if variant_applies(v, mechanism)]
     variant = st.selectbox("Variant", variants, format_func=_variant_title, key=f"audit_variant_{mechanism}",
-                           help="Labelled non-DP variants (SPEC §8): the audit should refute their claim "
-                                "for suitable settings.")
+                           help="Variants labelled \"no formal guarantee\" and negative controls: the audit "
+                                "should refute their claim for suitable settings.")
     if variant != NO_VARIANT:
         st.caption(VARIANT_INFO[variant][2])
+    if variant == "understated_noise":
+        st.caption("Here the noise is halved where the two neighbouring means are (nearly) as far apart as the public "
+                   "sensitivity allows, and quartered where they are not (the sphere at moderate radius), so that "
+                   "the true ε is at least 1.5 × the claim.")
     notion = st.radio("Target guarantee", list(NOTIONS), format_func=NOTIONS.get, key="audit_notion",
                       horizontal=True, help="Gaussian-type mechanisms need (ε, δ).")
     eps = st.select_slider("ε  (more privacy ⟵ ⟶ less privacy)", EPS_GRID, key="audit_eps",
@@ -109,7 +138,7 @@ with controls:
                         help="Records per dataset; the sensitivity Δ scales as 1/n (n = 2 makes Δ large).")
     radius = st.number_input(
         "Public ball radius r", min_value=0.01, max_value=5.0, step=0.05, key="audit_radius",
-        help="PUBLIC bound: the data lie in B(m₀, r). Must be below r* = π/4 on S² (any r > 0 on H², SPD).",
+        help="PUBLIC bound: the data lie in B(m₀, r). Must be below r* = π/4 on S² and S¹ (any r > 0 on H², SPD, R¹).",
     )
     n_releases = st.select_slider("Releases per dataset", RELEASE_GRID, key="audit_releases",
                                   help="Half choose the event, half evaluate it. More releases: a tighter bound.")
@@ -176,24 +205,48 @@ with main:
                 st.markdown(f"- {note}")
 
     st.divider()
-    st.subheader("Every mechanism at these settings")
-    st.caption("The same datasets, target and number of releases for every mechanism, plus the cheap non-DP "
-               "variants (data-dependent footpoint) and a power check (Riemannian Laplace with Δ/4). "
-               "The kNN conformal variant is left out (slow).")
+    st.subheader("Exact mechanisms and negative controls at these settings")
+    st.caption(
+        "The same datasets, target and number of releases (at most 4000) for every mechanism, beside negative "
+        "controls — claims known to be false, which a useful audit must catch: the Riemannian Laplace run with "
+        "less noise than it claims (half, or a quarter where the mean shift is well below the sensitivity), the "
+        "exponential-wrapped mechanisms with their "
+        "footpoint at the private mean (Hadamard spaces), and, on request, the conformal mechanism with its graph "
+        "built on the data points."
+    )
+    include_slow = st.checkbox(
+        "Include the data-point graph control (slow)", key="audit_include_slow",
+        help=f"A fresh density sanitisation for every release: about 20 s for {SLOW_RELEASES} releases per dataset on "
+             "S². With so few releases it is not refuted — not being refuted is not a guarantee.",
+    )
     if st.button("Audit every mechanism", key="audit_all_button", icon=":material/checklist:"):
         st.session_state["audit_show_all"] = True
     if st.session_state.get("audit_show_all"):
         rows = None
         with errors_shown_here():
             rows = _cached_audit_all(space, notion, float(eps), float(delta), int(n), float(radius),
-                                     int(min(n_releases, 4000)), round(1.0 - confidence, 6), int(seed))
+                                     int(min(n_releases, 4000)), round(1.0 - confidence, 6), int(seed),
+                                     bool(include_slow))
         if rows is not None:
             if any(r["status"] == "ok" for r in rows):
                 st.plotly_chart(audit_comparison_figure(rows), key="audit_all_chart", width="stretch")
             table = pd.DataFrame([{
-                "mechanism": r["name"], "label": r["label"],
+                "audited": r["name"],
+                "kind": "exact mechanism" if r["role"] == "mechanism" and r["label"] == "exact" else (
+                    "mechanism" if r["role"] == "mechanism" else "negative control"),
+                "guarantee label": r["label"],
                 "claimed ε": r["claimed_eps"], "lower bound": r["eps_lower_bound"],
-                "refuted": ("yes" if r["refuted"] else "no") if r["status"] == "ok" else "",
+                "verdict": _verdict(r),
                 "note": r["reason"],
-            } for r in rows])
+            } for r in rows] + [{
+                "audited": title, "kind": "negative control", "guarantee label": "no formal guarantee",
+                "claimed ε": None, "lower bound": None, "verdict": "not audited here", "note": reason,
+            } for title, reason in NOT_AUDITED])
             st.dataframe(table, hide_index=True, width="stretch")
+            missed = [r["name"] for r in rows if r["role"] == "negative control" and r["status"] == "ok"
+                      and not r["refuted"]]
+            if missed:
+                st.caption("Not caught at these settings: " + "; ".join(missed) + ". A negative control is only "
+                           "refuted where its flaw is large next to ε and to the confidence margin — e.g. the "
+                           "data-dependent footpoint needs a large mean shift (try H² with n = 2, r = 2), and "
+                           "the data-point graph hides behind the density sanitisation noise.")

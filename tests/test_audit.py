@@ -19,6 +19,7 @@ import pytest
 from scipy import stats
 from streamlit.testing.v1 import AppTest
 
+import geodp_core.audit as audit_module
 from geodp_core.audit import (
     _GRID,
     AUDIT_PRESETS,
@@ -32,6 +33,7 @@ from geodp_core.audit import (
     claimed_approx_dp,
     clopper_pearson,
     control_noise_scale,
+    mean_shift_ratio,
     neighbouring_datasets,
 )
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
@@ -380,7 +382,8 @@ def test_knn_data_variant_runs_with_fresh_calibrations():
 
 def test_audit_all_rows():
     rows = audit_all(H2, PureDP(1.0), n_releases=400, mechanisms=["riemannian_laplace", "ew_laplace",
-                                                                   "riemannian_gaussian", "conformal"])
+                                                                   "riemannian_gaussian"])
+    rows += audit_all(S2, PureDP(1.0), n_releases=400, mechanisms=["conformal"])
     by_name = {(r["mechanism"], r["variant"]): r for r in rows}
     assert by_name[("riemannian_gaussian", None)]["status"] == "unavailable"
     assert by_name[("riemannian_laplace", None)]["status"] == "ok"
@@ -405,23 +408,27 @@ def test_audit_all_negative_controls_on_the_line_and_the_sphere():
                      mechanisms=["riemannian_laplace", "ew_laplace"])
     verdicts = {(r["mechanism"], r["variant"]): r["verdict"] for r in rows if r["status"] == "ok"}
     assert verdicts == {("riemannian_laplace", None): "not refuted", ("ew_laplace", None): "not refuted",
-                        ("riemannian_laplace", "understated_noise"): "refuted",
-                        ("ew_laplace", "data_footpoint"): "not refuted"}  # flat: the footpoint does not matter
-    assert control_noise_scale(R1) == 0.5 and control_noise_scale(S2) == 0.25 and control_noise_scale(H2) == 0.5
+                        ("riemannian_laplace", "understated_noise"): "refuted"}
+    (flat,) = [r for r in rows if r["variant"] == "data_footpoint"]  # flat: Exp/Log are isometries, exactly DP
+    assert flat["status"] == "not run" and "flat" in flat["reason"]
+    assert control_noise_scale(R1) == 0.5 and control_noise_scale(H2) == 0.5
+    assert control_noise_scale(S2) == 0.25 and mean_shift_ratio(S2) == pytest.approx(0.473, abs=1e-3)
+    assert control_noise_scale(S1, n=2, radius=0.1) == 0.5 and mean_shift_ratio(S1, n=2, radius=0.1) > 0.97
 
 
 @pytest.mark.slow
-def test_audit_all_runs_the_data_point_graph_on_request():
+def test_audit_all_runs_the_data_point_graph_on_request(monkeypatch):
+    monkeypatch.setattr(audit_module, "SLOW_RELEASES", 150)  # the cap of the slow rows (500 on the page)
     rows = audit_all(S2, PureDP(1.0), n_releases=4000, mechanisms=["conformal"], include_slow=True)
     (row,) = [r for r in rows if r["variant"] == "knn_data"]
-    assert row["status"] == "ok" and row["n_releases"] == 500 and row["label"] == "no formal guarantee"
+    assert row["status"] == "ok" and row["n_releases"] == 150 and row["label"] == "no formal guarantee"
     with pytest.raises(InvalidParameterError, match="include_slow"):
         audit_all(S2, PureDP(1.0), include_slow="yes")
 
 
 def test_not_audited_controls_say_why():
     (title, reason), = NOT_AUDITED
-    assert "τ" in title and "too slow" in reason
+    assert "τ" in title and "not feasible in page time" in reason
 
 
 def test_figures():
@@ -532,3 +539,49 @@ def test_page_bad_input_and_unavailable():
     at.radio(key="audit_space").set_value("sphere").run()
     assert not at.exception, at.exception
     assert any("Hadamard" in w.value for w in at.warning)
+
+
+def _visible_text(at):
+    parts = [e.value for kind in ("markdown", "caption", "warning", "error", "info", "title", "subheader")
+             for e in getattr(at, kind)]
+    parts += [w.label for w in list(at.selectbox) + list(at.radio) + list(at.button) + list(at.checkbox)]
+    parts += [str(w.help or "") for w in list(at.selectbox) + list(at.radio) + list(at.checkbox)]
+    return "\n".join(parts)
+
+
+def test_page_shows_negative_controls_with_verdicts():
+    at = _page()
+    at.radio(key="audit_space").set_value("line").run()
+    at.button(key="audit_all_button").click().run()
+    assert not at.exception, at.exception
+    table = at.dataframe[0].value
+    verdict = dict(zip(table["audited"], table["verdict"]))
+    assert verdict["Riemannian Laplace"] == "not refuted"
+    assert verdict["Riemannian Laplace [understated noise: × 0.5]"] == "REFUTED (as it should be)"
+    kinds = dict(zip(table["audited"], table["kind"]))
+    assert kinds["Riemannian Laplace"] == "exact mechanism"
+    # every negative control is listed, run or not, each with a verdict or the reason it was not run
+    controls = table[table["kind"] == "negative control"]
+    for needle in ("understated noise", "data-dependent footpoint", "kNN graph on the data points", "τ"):
+        assert controls["audited"].str.contains(needle, regex=False).any(), needle
+    assert (controls["verdict"] != "").all()
+    assert any("not feasible in page time" in str(note) for note in controls["note"])
+    # human text only: no registry names, option codes or internal references
+    text = _visible_text(at) + "\n" + table.to_string()
+    for code in ("pure_dp", "approx_dp", "ew_laplace", "riemannian_laplace", "knn_data", "SPEC", "§", ".md",
+                 "understated_noise", "data_footpoint"):
+        assert code not in text, code
+
+
+def test_page_negative_control_preset_on_the_circle():
+    at = _page()
+    at.selectbox(key="audit_preset").set_value("Negative control: half the noise on the circle S¹ (n = 2, r = 0.1)")
+    at.button(key="audit_apply").click().run()
+    assert not at.exception, at.exception
+    assert any("Visibly broken claim" in w.value for w in at.warning)
+    at.selectbox(key="audit_preset").set_value("Exact: Riemannian Laplace on the line R¹ (bound close to the claim)")
+    at.button(key="audit_apply").click().run()
+    assert not at.exception, at.exception
+    assert not at.warning
+    bound = float([m.value for m in at.metric if m.label.startswith("Lower bound")][0])
+    assert bound > 0.85  # claim 1: sharp in 1-D

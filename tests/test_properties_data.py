@@ -187,3 +187,39 @@ def test_regression_sensitivity_extremes():
     assert summaries.frechet_mean_sensitivity(10, 1e308, 0.0) == pytest.approx(2e307, rel=1e-12)
     with pytest.raises(InvalidParameterError, match="radius"):
         summaries.p_mean_sensitivity(2, 1e308, 3.0, 0.0)  # overflows: a clear error naming radius
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(st.one_of(st.just(0.0), exponent_floats(-320, 308)), st.integers(1, 200))
+def test_vmf_mean_resultant_length_any_kappa(kappa, d):
+    from geodp_core.data import vmf_mean_resultant_length
+
+    outcome("vmf_mrl", lambda: vmf_mean_resultant_length(kappa, d), True, names=("sphere_dim",),
+            check=lambda a: 0.0 <= a <= 1.0, allow_refusal=True)
+
+
+@settings(max_examples=40, **SETTINGS)
+@given(exponent_floats(-300, 300))
+def test_vmf_kappa_from_std_any_std(std):
+    from geodp_core.data import vmf_kappa_from_std
+
+    outcome("kappa_from_std", lambda: vmf_kappa_from_std(std), True, names=("std",),
+            check=lambda k: k >= 0, allow_refusal=True)
+
+
+def test_regression_vmf_helpers_extremes():
+    from geodp_core.data import vmf_kappa_from_std, vmf_mean_resultant_length
+
+    assert vmf_mean_resultant_length(1e300, 2) == 1.0  # was NaN
+    assert vmf_mean_resultant_length(1e-300, 100) == pytest.approx(1e-300 / 101)  # was NaN
+    assert vmf_mean_resultant_length(1e7, 2) == pytest.approx(1.0 - 1e-7, rel=1e-15)
+    with pytest.raises(InvalidParameterError, match="std"):
+        vmf_kappa_from_std(1e-200)  # was ZeroDivisionError
+    assert vmf_kappa_from_std(1e200) == 0.0  # was OverflowError
+
+
+def test_regression_small_hyperbolic_mesh():
+    from geodp_core.geometry.mesh import hyperbolic_ball_mesh
+
+    mesh = hyperbolic_ball_mesh(50, 1e-12)  # was ZeroDivisionError
+    assert np.all(np.isfinite(mesh.vertices)) and mesh.lumped_mass.sum() > 0

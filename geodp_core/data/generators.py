@@ -16,7 +16,7 @@ import scipy.stats
 
 from geodp_core._validation import check_finite_array, check_int, check_real, check_rng
 from geodp_core.data._common import check_manifold, finalise_points, standard_frame_coords
-from geodp_core.exceptions import InvalidParameterError
+from geodp_core.exceptions import InvalidParameterError, NumericalOverflowError
 from geodp_core.geometry import get_manifold
 
 __all__ = [
@@ -84,7 +84,13 @@ def vmf_kappa_from_std(std):
     float
     """
     std = check_real(std, "std", low=0.0)
-    return 1.0 / std**2
+    kappa = (1.0 / std) / std  # no OverflowError from std**2; a huge std gives kappa -> 0 (uniform)
+    if not np.isfinite(kappa):
+        raise NumericalOverflowError(
+            f"std = {std!r} is too small: kappa = 1/std^2 overflows double precision; std must be >= 7.5e-155",
+            param="std",
+        )
+    return float(kappa)
 
 
 def vmf_mean_resultant_length(kappa, sphere_dim):
@@ -98,11 +104,22 @@ def vmf_mean_resultant_length(kappa, sphere_dim):
     from scipy.special import ive
 
     kappa = check_real(kappa, "kappa", low=0.0, low_closed=True)
-    sphere_dim = check_int(sphere_dim, "sphere_dim", low=1)
+    sphere_dim = check_int(sphere_dim, "sphere_dim", low=1, high=10**6)
     if kappa == 0.0:
         return 0.0
     p = sphere_dim + 1
-    return float(ive(p / 2.0, kappa) / ive(p / 2.0 - 1.0, kappa))
+    if kappa < 1e-8:  # A_p(kappa) = (kappa/p)(1 - kappa^2/(p^2 (p+2)) + ...): exact in double precision
+        return kappa / p
+    if kappa >= 1e6 * p * p:  # A_p = 1 - (p-1)/(2 kappa) - (p-1)(p-3)/(8 kappa^2) + O(p^3/kappa^3)
+        return float(1.0 - (p - 1.0) / (2.0 * kappa) - (p - 1.0) * (p - 3.0) / (8.0 * kappa * kappa))
+    value = float(ive(p / 2.0, kappa) / ive(p / 2.0 - 1.0, kappa))
+    if not (np.isfinite(value) and 0.0 <= value <= 1.0):
+        raise NumericalOverflowError(
+            f"the Bessel ratio A_p(kappa) is not computable in double precision for kappa = {kappa!r} and "
+            f"sphere_dim = {sphere_dim} (the Bessel functions underflow); use a smaller sphere_dim",
+            param="sphere_dim",
+        )
+    return value
 
 
 def _wood_cosines(kappa, p, n, rng):

@@ -459,7 +459,7 @@ def sphere_mesh(n_vertices):
 
 # ----------------------------------------------------------- hyperbolic ball
 def _ball_spacing(radius, n_vertices):
-    area = 2.0 * math.pi * (math.cosh(radius) - 1.0)
+    area = 4.0 * math.pi * math.sinh(0.5 * radius) ** 2  # = 2 pi (cosh R - 1), without cancellation at small R
     return math.sqrt(2.0 * area / (math.sqrt(3.0) * n_vertices))
 
 

@@ -4,7 +4,8 @@ r"""Plotly figures of the empirical privacy audit (:mod:`geodp_core.audit`; no S
   (red when the bound exceeds the claim) and the uncorrected point estimate;
 * :func:`audit_statistic_figure` — the distinguishing statistic under :math:`D` and :math:`D'`
   (evaluation releases), the threshold and the event;
-* :func:`audit_comparison_figure` — claimed vs lower bound for several audits (one row each).
+* :func:`audit_comparison_figure` — claimed vs lower bound for several audits (one row each), the
+  negative controls marked apart.
 """
 
 import numpy as np
@@ -118,13 +119,17 @@ def audit_statistic_figure(result, n_bins=60, height=360):
 
 
 def audit_comparison_figure(rows, height=None):
-    """Claimed ε (open circle) and empirical lower bound (filled, red if above the claim), one row per audit.
+    """Claimed ε (open circle) and empirical lower bound, one row per audit.
+
+    The bound is red when it exceeds the claim (claim refuted), green otherwise; circles for the
+    mechanisms, diamonds for the negative controls (claims known to be false, which a sound and
+    useful audit refutes).
 
     Parameters
     ----------
     rows : sequence of dict
-        Each with ``name`` (str), ``claimed_eps`` and ``eps_lower_bound`` (floats); rows whose
-        ``status`` is not ``"ok"`` are skipped.
+        Each with ``name`` (str), ``claimed_eps`` and ``eps_lower_bound`` (floats), optionally ``role``
+        (``"mechanism"`` or ``"negative control"``); rows whose ``status`` is not ``"ok"`` are skipped.
 
     Returns
     -------
@@ -137,6 +142,7 @@ def audit_comparison_figure(rows, height=None):
     names = [str(r["name"]) for r in ok]
     claimed = np.array([float(r["claimed_eps"]) for r in ok])
     bounds = np.array([float(r["eps_lower_bound"]) for r in ok])
+    control = np.array([r.get("role", "mechanism") == "negative control" for r in ok], dtype=bool)
     refuted = bounds > claimed
     fig = go.Figure()
     for name, c, b in zip(names, claimed, bounds):
@@ -144,14 +150,19 @@ def audit_comparison_figure(rows, height=None):
                                  showlegend=False, hoverinfo="skip"))
     fig.add_trace(go.Scatter(x=claimed, y=names, mode="markers", name="claimed ε",
                              marker=dict(symbol="circle-open", size=13, color=AUDIT_COLORS["claim"], line=dict(width=2))))
-    fig.add_trace(go.Scatter(
-        x=bounds, y=names, mode="markers", name="empirical lower bound",
-        marker=dict(size=12, color=[AUDIT_COLORS["refuted" if r else "ok"] for r in refuted]),
-        text=["REFUTED" if r else "not refuted" for r in refuted],
-        hovertemplate="%{y}: lower bound %{x:.4g} (%{text})<extra></extra>",
-    ))
+    for mask, label, symbol in ((~control, "lower bound: mechanism", "circle"),
+                                (control, "lower bound: negative control (should be refuted)", "diamond")):
+        if not mask.any():
+            continue
+        idx = np.flatnonzero(mask)
+        fig.add_trace(go.Scatter(
+            x=bounds[idx], y=[names[i] for i in idx], mode="markers", name=label,
+            marker=dict(symbol=symbol, size=12, color=[AUDIT_COLORS["refuted" if refuted[i] else "ok"] for i in idx]),
+            text=["REFUTED" if refuted[i] else "not refuted" for i in idx],
+            hovertemplate="%{y}: lower bound %{x:.4g} (%{text})<extra></extra>",
+        ))
     fig.update_xaxes(title="ε", rangemode="tozero")
     fig.update_yaxes(autorange="reversed")
-    fig.update_layout(height=height or 120 + 34 * max(len(names), 1), legend=dict(orientation="h", y=-0.2),
-                      title="Claimed ε vs empirical lower bound", **_LAYOUT)
+    fig.update_layout(height=height or 140 + 34 * max(len(names), 1), legend=dict(orientation="h", y=-0.2),
+                      title="Claimed ε vs empirical lower bound (red: claim refuted)", **_LAYOUT)
     return fig
