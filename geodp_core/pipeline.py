@@ -1,0 +1,301 @@
+r"""One scenario, one pipeline: prepare the data once, evaluate a mechanism once.
+
+:func:`prepare` is the ONE place where a :class:`~geodp_core.scenario.Scenario`'s data are generated
+(or loaded, or taken from an upload), clipped to the public ball :math:`B(m_0, r)` and summarised:
+
+.. math::
+    \hat\eta = \arg\min_{m} \sum_i \mathrm{dist}(m, x_i)^2, \qquad
+    \Delta = \Delta(n, r, \kappa_{\max}) \quad\text{(public: from } n, r \text{ and the curvature bound only).}
+
+:func:`evaluate` is the ONE place where a mechanism is calibrated to a target (public options only:
+footpoint and anchor = the public centre :math:`m_0`) and sampled, with one error policy: it never raises,
+so one mechanism's failure never hides another's. Every page and study goes through these two functions.
+
+Randomness: the data use the first child of ``SeedSequence(scenario.seed)``; callers pass the release
+generator explicitly.
+"""
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from geodp_core.data import clip_to_ball, load_dataset
+from geodp_core.data import generators as gen
+from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
+from geodp_core.mechanisms import get_mechanism
+from geodp_core.summaries import frechet_mean, frechet_mean_sensitivity
+
+__all__ = [
+    "Prepared",
+    "Outcome",
+    "prepare",
+    "evaluate",
+    "resample",
+    "public_center",
+    "public_options",
+    "data_stream",
+    "mean_and_standard_error",
+]
+
+#: Parameters of core errors that mean "the public ball centre cannot be used" (reported as center_offset).
+_CENTER_PARAMS = ("tangent_vec", "base_point", "center", "mean_direction", "mean_directions", "centers",
+                  "footpoint", "anchor")
+#: Parameters of core errors that mean "the uploaded points cannot be used" (reported as upload).
+_UPLOAD_PARAMS = ("points", "data", "x", "upload", "file")
+#: Real datasets a scenario can name (loaded, not generated; ``n`` and ``spread`` do not apply).
+REAL_DATASETS = ("cities", "connectomes", "karate")
+
+
+def mean_and_standard_error(values):
+    """Mean and standard error of the mean (``nan`` when undefined) of a sample of distances."""
+    values = np.asarray(values, dtype=float)
+    if values.size == 0:
+        return float("nan"), float("nan")
+    se = float(np.std(values, ddof=1) / np.sqrt(values.size)) if values.size > 1 else float("nan")
+    return float(np.mean(values)), se
+
+
+@dataclass(frozen=True)
+class Prepared:
+    """A scenario's data and their summary, computed once (:func:`prepare`).
+
+    ``center`` and ``sensitivity`` are public (from the scenario only); ``data``, ``n_clipped`` and
+    ``true_mean`` are private: shown to the data owner, never part of a release.
+    """
+
+    scenario: object
+    manifold: object
+    center: np.ndarray
+    data: np.ndarray
+    n_clipped: int
+    true_mean: np.ndarray
+    sensitivity: float
+    data_note: str = ""
+
+
+@dataclass
+class Outcome:
+    """What one mechanism did: ``status`` is ``"ok"``, ``"unavailable"`` (with ``reason``) or ``"error"``."""
+
+    name: str
+    title: str
+    status: str
+    reason: str = ""
+    calibration: object = None
+    releases: np.ndarray = None
+    distances: np.ndarray = None
+    utility_bound: float = None
+
+    @property
+    def label(self):
+        return self.calibration.label if self.calibration is not None else "unavailable"
+
+    @property
+    def mean_distance(self):
+        return mean_and_standard_error([] if self.distances is None else self.distances)[0]
+
+    @property
+    def standard_error(self):
+        return mean_and_standard_error([] if self.distances is None else self.distances)[1]
+
+
+def data_stream(scenario):
+    """The data's random stream: the first child of ``SeedSequence(scenario.seed)``."""
+    return np.random.SeedSequence(scenario.seed).spawn(1)[0]
+
+
+def _renamed(exc, param):
+    """A copy of an InvalidParameterError naming ``param`` (same class and message)."""
+    try:
+        return type(exc)(str(exc), param=param)
+    except TypeError:
+        return InvalidParameterError(str(exc), param=param)
+
+
+def public_center(scenario, manifold=None):
+    """The PUBLIC ball centre :math:`m_0 = \\mathrm{Exp}_o(\\text{center\\_offset})` (never from data)."""
+    manifold = manifold or scenario.build_manifold()
+    base = manifold.default_center()
+    if not scenario.center_offset:
+        return base
+    try:
+        return manifold.exp(base, manifold.from_frame(base, np.asarray(scenario.center_offset, dtype=float)))
+    except InvalidParameterError as exc:
+        raise _renamed(exc, "center_offset") from exc
+
+
+def _mixture_layout(manifold, center, radius, n_components):
+    """Public component centres spread on a circle of radius ``radius/2`` around the centre."""
+    angles = 2 * np.pi * np.arange(n_components) / n_components
+    coords = np.zeros((n_components, manifold.dim))
+    coords[:, 0] = 0.5 * radius * np.cos(angles)
+    if manifold.dim > 1:
+        coords[:, 1] = 0.5 * radius * np.sin(angles)
+    return manifold.exp(center, manifold.from_frame(center, coords))
+
+
+def _make_data(scenario, manifold, center, rng, points=None):
+    """Generate (or take) the private dataset; returns ``(points, note)``."""
+    kind, n, spread = scenario.data, scenario.n, scenario.spread
+    if kind == "upload":
+        if points is None:
+            raise InvalidParameterError("data is 'upload' but no file was uploaded", param="upload")
+        return manifold.validate_points(points, "upload"), "uploaded file"
+    if kind in REAL_DATASETS:
+        dataset = load_dataset(kind, **({"sub_block": scenario.dim} if kind == "connectomes" else {}))
+        return np.asarray(dataset.points, dtype=float), dataset.description
+    spread = max(spread, 1e-3)
+    if kind == "vmf":
+        kappa = gen.vmf_kappa_from_std(spread)
+        return gen.sample_von_mises_fisher(center, kappa, n, rng), f"von Mises–Fisher, kappa = 1/std² = {kappa:.3g}"
+    if kind == "vmf_mixture":
+        means = _mixture_layout(manifold, center, scenario.radius, 3)
+        kappas = [gen.vmf_kappa_from_std(s) for s in (spread, spread / 3.0, 2.0 * spread)]
+        pts = gen.sample_vmf_mixture(means, kappas, [0.5, 0.3, 0.2], n, rng)
+        return pts, "mixture of 3 vMF components (weights 0.5/0.3/0.2, heterogeneous spreads)"
+    if kind == "uniform_ball":
+        return gen.sample_uniform_ball(manifold, center, spread, n, rng), f"uniform in a geodesic ball of radius {spread:g}"
+    if kind == "wrapped_normal":
+        return gen.sample_wrapped_normal(manifold, center, spread, n, rng), f"wrapped normal, std {spread:g}"
+    if kind == "wrapped_normal_mixture":
+        centers = _mixture_layout(manifold, center, scenario.radius, 2)
+        pts = gen.sample_wrapped_normal_mixture(manifold, centers, [spread, spread / 3.0], [0.7, 0.3], n, rng)
+        return pts, "mixture of 2 wrapped normals (weights 0.7/0.3)"
+    if kind == "wishart":
+        m = manifold.m
+        dof = m - 1.0 + 1.0 / spread**2
+        pts = gen.sample_wishart(m, dof, center / dof, n, rng)
+        return pts, f"Wishart, {dof:.3g} degrees of freedom, mean = the public centre"
+    raise InvalidParameterError(f"unknown data kind {kind!r}", param="data")
+
+
+def prepare(scenario, points=None):
+    """Data, public centre, clipping, true mean and public sensitivity of a scenario.
+
+    Parameters
+    ----------
+    scenario : Scenario
+    points : array_like, optional
+        Uploaded points when ``scenario.data == "upload"``.
+
+    Returns
+    -------
+    Prepared
+
+    Raises
+    ------
+    InvalidParameterError
+        Naming the scenario control at fault: ``upload`` for uploaded points that cannot be used (e.g. a
+        point at the cut locus of the public centre), ``center_offset`` for a centre that cannot be used.
+    """
+    manifold = scenario.build_manifold()
+    center = public_center(scenario, manifold)
+    rng = np.random.default_rng(data_stream(scenario))
+    try:
+        raw, note = _make_data(scenario, manifold, center, rng, points)
+        data, n_clipped = clip_to_ball(manifold, raw, center, scenario.radius)
+    except InvalidParameterError as exc:
+        param = getattr(exc, "param", None)
+        if scenario.data == "upload" and param in _UPLOAD_PARAMS:
+            raise _renamed(exc, "upload") from exc
+        if param in _CENTER_PARAMS:
+            raise _renamed(exc, "center_offset") from exc
+        raise
+    if not np.all(np.isfinite(data)):
+        raise InvalidParameterError(
+            "the data could not be represented in double precision around this public centre; move the centre "
+            "closer to the canonical point", param="center_offset" if scenario.center_offset else "spread",
+        )
+    true_mean = frechet_mean(manifold, data)
+    sensitivity = float(frechet_mean_sensitivity(len(data), scenario.radius, manifold.curvature_bounds[1]))
+    return Prepared(scenario, manifold, center, data, int(n_clipped), true_mean, sensitivity, note)
+
+
+def public_options(name, prepared):
+    """Public calibration options of mechanism ``name`` (footpoint, anchor = the PUBLIC centre; never the data).
+
+    The conformal mechanism sanitises its density from the data inside its own privacy budget; its
+    sanitisation noise has its own stream, independent of the data stream. On :math:`H^2` it gets the
+    public meshed domain, a ball around the public centre containing the public data ball.
+    """
+    center, scenario, manifold = prepared.center, prepared.scenario, prepared.manifold
+    if name in ("ew_laplace", "ew_gaussian"):
+        return {"footpoint": center}
+    if name == "langevin":
+        return {"anchor": center}
+    if name == "conformal":
+        noise_seed = int(np.random.SeedSequence([scenario.seed, 7919]).generate_state(1)[0])
+        options = {"data": prepared.data, "seed": noise_seed}
+        if manifold.name == "hyperbolic":
+            options.update(domain_center=center, domain_radius=min(4.0, max(2.0, 1.25 * scenario.radius)),
+                           radius=scenario.radius, ball_center=center)
+        return options
+    return {}
+
+
+def _internal(title, exc):
+    return f"internal error in {title} ({type(exc).__name__}); the other mechanisms are unaffected"
+
+
+def _failure(name, title, exc, calibration=None, stage=""):
+    """The outcome of a failed stage: a clear message for a ValueError, a short note for anything else."""
+    if isinstance(exc, UnavailableError):
+        return Outcome(name, title, "unavailable", str(exc), calibration)
+    if isinstance(exc, (GeoDPError, ValueError)):
+        return Outcome(name, title, "error", f"{stage}{exc}", calibration)
+    return Outcome(name, title, "error", _internal(title, exc), calibration)
+
+
+def evaluate(prepared, mechanism_name, target, n_releases, rng, **options):
+    """Calibrate one mechanism to ``target`` and draw ``n_releases`` releases around the true mean.
+
+    Parameters
+    ----------
+    prepared : Prepared
+    mechanism_name : str
+        Registry name.
+    target : Guarantee
+        The ONE target every mechanism is calibrated to.
+    n_releases : int
+    rng : numpy.random.Generator
+    **options
+        Public calibration options overriding :func:`public_options`.
+
+    Returns
+    -------
+    Outcome
+        Never raises: a ``ValueError`` (or geodp_core error) becomes the reason (``"unavailable"`` for an
+        :class:`~geodp_core.exceptions.UnavailableError`), any other exception a short internal-error note.
+    """
+    name, title = mechanism_name, mechanism_name
+    try:
+        mechanism = get_mechanism(name, prepared.manifold)
+        title = mechanism.title or name
+        ok, reason = mechanism.available()
+        if not ok:
+            return Outcome(name, title, "unavailable", reason)
+        calibration = mechanism.calibrate(target, prepared.sensitivity, **{**public_options(name, prepared), **options})
+    except Exception as exc:  # noqa: BLE001 - one error policy, isolated to this mechanism
+        return _failure(name, title, exc)
+    outcome = Outcome(name, title, "ok", "", calibration)
+    outcome = resample(prepared, outcome, n_releases, rng)
+    if outcome.status == "ok":
+        try:
+            outcome.utility_bound = mechanism.utility_bound(calibration, center=prepared.true_mean)
+        except Exception:  # noqa: BLE001 - a bound we cannot evaluate is simply not shown
+            outcome.utility_bound = None
+    return outcome
+
+
+def resample(prepared, outcome, n_releases, rng):
+    """New releases for a calibrated outcome (same data, mean and calibration); never raises."""
+    if outcome.calibration is None:
+        return outcome
+    try:
+        mechanism = get_mechanism(outcome.name, prepared.manifold)
+        releases = mechanism.sample(prepared.true_mean, outcome.calibration, n_releases, rng)
+        distances = prepared.manifold.dist(prepared.true_mean, releases)
+    except Exception as exc:  # noqa: BLE001
+        return _failure(outcome.name, outcome.title, exc, outcome.calibration, stage="sampling failed: ")
+    return Outcome(outcome.name, outcome.title, "ok", "", outcome.calibration, releases, distances,
+                   outcome.utility_bound)

@@ -1,0 +1,100 @@
+"""pipeline.prepare / pipeline.evaluate: the one place data are prepared and mechanisms are evaluated."""
+
+import dataclasses
+
+import numpy as np
+import pytest
+
+from geodp_core import pipeline
+from geodp_core.exceptions import InvalidParameterError
+from geodp_core.pipeline import evaluate, prepare, public_options
+from geodp_core.privacy import GDP, PureDP
+from geodp_core.scenario import Scenario
+from geodp_core.summaries import frechet_mean, frechet_mean_sensitivity
+
+
+def test_prepare_clips_summarises_and_is_reproducible():
+    scenario = Scenario(n=60, seed=4, spread=0.6, radius=0.5)
+    a, b = prepare(scenario), prepare(scenario)
+    np.testing.assert_array_equal(a.data, b.data)
+    M = a.manifold
+    assert M.belongs(a.data).all()
+    assert np.all(M.dist(a.center, a.data) <= scenario.radius * (1 + 1e-9))
+    assert a.n_clipped > 0  # spread 0.6 > radius 0.5: some records were clipped
+    np.testing.assert_allclose(a.true_mean, frechet_mean(M, a.data))
+    assert a.sensitivity == pytest.approx(frechet_mean_sensitivity(60, 0.5, 1.0))
+    with pytest.raises(dataclasses.FrozenInstanceError):
+        a.sensitivity = 0.0
+
+
+def test_public_quantities_never_depend_on_the_data():
+    one = prepare(Scenario(seed=1, n=30, spread=0.1, center_offset=(0.3, -0.2)))
+    two = prepare(Scenario(seed=2, n=30, spread=0.9, center_offset=(0.3, -0.2)))
+    assert not np.allclose(one.data, two.data)
+    np.testing.assert_array_equal(one.center, two.center)
+    assert one.sensitivity == two.sensitivity
+    for name in ("ew_laplace", "langevin"):
+        opts_one, opts_two = public_options(name, one), public_options(name, two)
+        for key in opts_one:
+            np.testing.assert_array_equal(opts_one[key], opts_two[key])
+            np.testing.assert_array_equal(opts_one[key], one.center)
+
+
+def test_data_stream_is_the_explorers():
+    from geodp_core.explorer import run_scenario
+
+    scenario = Scenario(n=25, seed=9, n_releases=3, mechanisms=("riemannian_laplace", "riemannian_gaussian"))
+    prepared, result = prepare(scenario), run_scenario(scenario)
+    np.testing.assert_array_equal(prepared.data, result.data)
+    np.testing.assert_array_equal(prepared.true_mean, result.true_mean)
+    assert prepared.sensitivity == result.sensitivity
+
+
+def test_evaluate_ok_and_unavailable():
+    prepared = prepare(Scenario(n=40))
+    ok = evaluate(prepared, "riemannian_laplace", PureDP(1.0), 25, np.random.default_rng(0))
+    assert ok.status == "ok" and ok.label == "exact"
+    assert ok.releases.shape == (25, 3) and prepared.manifold.belongs(ok.releases).all()
+    np.testing.assert_allclose(ok.distances, prepared.manifold.dist(prepared.true_mean, ok.releases))
+    unavailable = evaluate(prepared, "ew_laplace", PureDP(1.0), 5, np.random.default_rng(0))
+    assert unavailable.status == "unavailable" and "Hadamard" in unavailable.reason
+    assert unavailable.releases is None
+
+
+@pytest.mark.parametrize("exc", [ZeroDivisionError("x"), OverflowError("y"), RecursionError(), KeyError("k")])
+@pytest.mark.parametrize("stage", ["calibrate", "sample"])
+def test_evaluate_isolates_every_exception_type(monkeypatch, exc, stage):
+    from geodp_core.mechanisms.riemannian_laplace import RiemannianLaplace
+
+    def broken(*args, **kwargs):
+        raise exc
+
+    monkeypatch.setattr(RiemannianLaplace, stage, broken)
+    prepared = prepare(Scenario(n=20))
+    outcome = evaluate(prepared, "riemannian_laplace", PureDP(1.0), 5, np.random.default_rng(0))
+    assert outcome.status == "error"
+    assert type(exc).__name__ in outcome.reason and "internal error" in outcome.reason
+    other = evaluate(prepared, "riemannian_gaussian", GDP(1.0), 5, np.random.default_rng(0))
+    assert other.status == "ok"
+
+
+def test_evaluate_reports_value_errors_with_their_message(monkeypatch):
+    from geodp_core.mechanisms.riemannian_laplace import RiemannianLaplace
+
+    def refuse(*args, **kwargs):
+        raise InvalidParameterError("sigma must be below 3; got 4", param="sigma")
+
+    monkeypatch.setattr(RiemannianLaplace, "calibrate", refuse)
+    outcome = evaluate(prepare(Scenario(n=20)), "riemannian_laplace", PureDP(1.0), 5, np.random.default_rng(0))
+    assert outcome.status == "error" and outcome.reason == "sigma must be below 3; got 4"
+
+
+def test_errors_name_the_control_at_fault():
+    with pytest.raises(InvalidParameterError) as info:
+        prepare(Scenario(data="upload"))
+    assert info.value.param == "upload"
+    antipode = -np.asarray(prepare(Scenario()).center)[None, :]
+    with pytest.raises(InvalidParameterError) as info:
+        prepare(Scenario(data="upload"), points=antipode)
+    assert info.value.param == "upload"
+
