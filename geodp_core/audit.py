@@ -39,6 +39,7 @@ from geodp_core._validation import check_int, check_option, check_real
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
 from geodp_core.geometry.base import Manifold
 from geodp_core.mechanisms import LABEL_NO_GUARANTEE, MECHANISM_NAMES, get_mechanism, mechanism_class
+from geodp_core.pipeline import public_options
 from geodp_core.privacy import (
     GDP,
     RDP,
@@ -558,19 +559,12 @@ def _select_event(stats_d, stats_dp, delta, alpha_each):
 
 # ============================================================================ releases
 def _public_options(name, manifold, center, radius, data, seed):
-    """Public calibration options, as in the Explorer (footpoint/anchor = the public centre)."""
-    if name in ("ew_laplace", "ew_gaussian"):
-        return {"footpoint": center}
-    if name == "langevin":
-        return {"anchor": center}
+    """Public calibration options as in the Explorer (:func:`geodp_core.pipeline.public_options`); the conformal
+    mechanism uses its vertex sampler (exact for the law it samples, fast)."""
+    options = public_options(name, manifold, center, radius, data, seed)
     if name == "conformal":
-        options = {"data": data, "seed": seed, "sampler": "vertex"}
-        if manifold.name == "hyperbolic":
-            options.update(domain_center=center, domain_radius=min(4.0, max(2.0, 1.25 * radius)))
-            if "ball_center" in getattr(mechanism_class(name), "_OPTION_NAMES", ()):  # the public data ball
-                options.update(radius=radius, ball_center=center)
-        return options
-    return {}
+        options["sampler"] = "vertex"
+    return options
 
 
 def _understate_noise(calibration, factor):

@@ -33,6 +33,7 @@ __all__ = [
     "resample",
     "public_center",
     "public_options",
+    "scenario_options",
     "data_stream",
     "mean_and_standard_error",
 ]
@@ -211,26 +212,31 @@ def prepare(scenario, points=None):
     return Prepared(scenario, manifold, center, data, int(n_clipped), true_mean, sensitivity, note)
 
 
-def public_options(name, prepared):
+def public_options(name, manifold, center, radius, data, noise_seed):
     """Public calibration options of mechanism ``name`` (footpoint, anchor = the PUBLIC centre; never the data).
 
-    The conformal mechanism sanitises its density from the data inside its own privacy budget; its
-    sanitisation noise has its own stream, independent of the data stream. On :math:`H^2` it gets the
-    public meshed domain, a ball around the public centre containing the public data ball.
+    The conformal mechanism sanitises its density from ``data`` inside its own privacy budget, with its own
+    noise seed; on :math:`H^2` it gets the public meshed domain, a ball around the public centre that
+    contains the public data ball :math:`B(m_0, r)`.
     """
-    center, scenario, manifold = prepared.center, prepared.scenario, prepared.manifold
     if name in ("ew_laplace", "ew_gaussian"):
         return {"footpoint": center}
     if name == "langevin":
         return {"anchor": center}
     if name == "conformal":
-        noise_seed = int(np.random.SeedSequence([scenario.seed, 7919]).generate_state(1)[0])
-        options = {"data": prepared.data, "seed": noise_seed}
+        options = {"data": data, "seed": int(noise_seed)}
         if manifold.name == "hyperbolic":
-            options.update(domain_center=center, domain_radius=min(4.0, max(2.0, 1.25 * scenario.radius)),
-                           radius=scenario.radius, ball_center=center)
+            options.update(domain_center=center, domain_radius=min(4.0, max(2.0, 1.25 * radius)),
+                           radius=radius, ball_center=center)
         return options
     return {}
+
+
+def scenario_options(name, prepared):
+    """:func:`public_options` for a prepared scenario; the density-sanitisation noise has its own stream."""
+    noise_seed = np.random.SeedSequence([prepared.scenario.seed, 7919]).generate_state(1)[0]
+    return public_options(name, prepared.manifold, prepared.center, prepared.scenario.radius, prepared.data,
+                          noise_seed)
 
 
 def _internal(title, exc):
@@ -259,7 +265,7 @@ def evaluate(prepared, mechanism_name, target, n_releases, rng, **options):
     n_releases : int
     rng : numpy.random.Generator
     **options
-        Public calibration options overriding :func:`public_options`.
+        Public calibration options overriding :func:`scenario_options`.
 
     Returns
     -------
@@ -274,7 +280,7 @@ def evaluate(prepared, mechanism_name, target, n_releases, rng, **options):
         ok, reason = mechanism.available()
         if not ok:
             return Outcome(name, title, "unavailable", reason)
-        calibration = mechanism.calibrate(target, prepared.sensitivity, **{**public_options(name, prepared), **options})
+        calibration = mechanism.calibrate(target, prepared.sensitivity, **{**scenario_options(name, prepared), **options})
     except Exception as exc:  # noqa: BLE001 - one error policy, isolated to this mechanism
         return _failure(name, title, exc)
     outcome = Outcome(name, title, "ok", "", calibration)

@@ -7,7 +7,7 @@ import pytest
 
 from geodp_core import pipeline
 from geodp_core.exceptions import InvalidParameterError
-from geodp_core.pipeline import evaluate, prepare, public_options
+from geodp_core.pipeline import evaluate, prepare, scenario_options
 from geodp_core.privacy import GDP, PureDP
 from geodp_core.scenario import Scenario
 from geodp_core.summaries import frechet_mean, frechet_mean_sensitivity
@@ -34,7 +34,7 @@ def test_public_quantities_never_depend_on_the_data():
     np.testing.assert_array_equal(one.center, two.center)
     assert one.sensitivity == two.sensitivity
     for name in ("ew_laplace", "langevin"):
-        opts_one, opts_two = public_options(name, one), public_options(name, two)
+        opts_one, opts_two = scenario_options(name, one), scenario_options(name, two)
         for key in opts_one:
             np.testing.assert_array_equal(opts_one[key], opts_two[key])
             np.testing.assert_array_equal(opts_one[key], one.center)
