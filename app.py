@@ -4,6 +4,8 @@ from pathlib import Path
 
 import streamlit as st
 
+from geodp_app.url_params import clean_url
+
 st.set_page_config(page_title="GeoDP Explorer", page_icon=":material/public:", layout="wide")
 st.logo(str(Path(__file__).parent / "assets" / "logo.svg"), size="large")
 
@@ -23,4 +25,5 @@ PAGES = {
     ],
 }
 
+clean_url()  # before any widget reads the URL: bad values are reported, never crash a page
 st.navigation(PAGES).run()

@@ -1,29 +1,19 @@
-"""Cached entry points into geodp_core, keyed by plain values (Scenario JSON, bytes)."""
+"""Cached entry points into geodp_core, keyed by plain values (Scenario JSON, an upload's hash).
 
-import numpy as np
+Every cache is bounded (``max_entries``) and expires (``ttl``): results may be computed from private
+uploads, which must not stay in server memory indefinitely.
+"""
+
 import streamlit as st
 
 from geodp_core.explorer import run_scenario
 from geodp_core.scenario import Scenario
 
-
-@st.cache_data(show_spinner="Computing releases…", max_entries=64)
-def cached_run(scenario_json, upload=None):
-    """Run a scenario; ``upload`` is ``(shape, float64 bytes)`` of the uploaded points, or None."""
-    return run_scenario(Scenario.from_json(scenario_json), points=points_from_key(upload))
+#: Lifetime of every cached result in the app (seconds).
+CACHE_TTL = 3600
 
 
-def points_from_key(upload):
-    """Inverse of :func:`upload_key` (``None`` stays ``None``)."""
-    if upload is None:
-        return None
-    shape, raw = upload
-    return np.frombuffer(raw, dtype=np.float64).reshape(shape)
-
-
-def upload_key(points):
-    """Hashable ``(shape, bytes)`` form of uploaded points for the cache."""
-    if points is None:
-        return None
-    arr = np.ascontiguousarray(points, dtype=np.float64)
-    return arr.shape, arr.tobytes()
+@st.cache_data(show_spinner="Computing releases…", max_entries=32, ttl=CACHE_TTL)
+def cached_run(scenario_json, upload_digest=None, _points=None):
+    """Run a scenario; ``_points`` are the uploaded points (not hashed), identified by ``upload_digest``."""
+    return run_scenario(Scenario.from_json(scenario_json), points=_points)

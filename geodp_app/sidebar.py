@@ -5,14 +5,24 @@ Every scenario widget is keyed by the Scenario field name and bound to the URL
 beside the control that caused them; the user's settings and upload survive.
 """
 
+import hashlib
+
 import numpy as np
 import streamlit as st
 
+from geodp_app.urlstate import url_note
 from geodp_core.data import parse_points
 from geodp_core.exceptions import GeoDPError
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import MECHANISM_NAMES, availability_table, mechanism_class
-from geodp_core.scenario import NOTION_NAMES, PRESETS, Scenario, data_kinds_for, preset_scenario
+from geodp_core.scenario import (
+    MAX_SCENARIO_JSON_CHARS,
+    NOTION_NAMES,
+    PRESETS,
+    Scenario,
+    data_kinds_for,
+    preset_scenario,
+)
 
 SPACE_LABELS = {
     "sphere": "Sphere Sᵈ",
@@ -56,19 +66,25 @@ def _mechanism_title(name):
     return mechanism_class(name).title or name
 
 
+def mechanism_titles():
+    """``{registry name: title}`` of every mechanism (the multiselect writes titles into the URL)."""
+    return {name: _mechanism_title(name) for name in MECHANISM_NAMES}
+
+
 def scenario_sidebar():
     """Render the scenario controls in the sidebar.
 
     Returns
     -------
-    (Scenario or None, ndarray or None)
+    (Scenario or None, ndarray or None, show_error)
         The validated scenario (``None`` if a control is invalid: the message is shown
-        beside it) and the uploaded points (``None`` unless the data kind is ``upload``).
+        beside it), the uploaded points (``None`` unless the data kind is ``upload``) and
+        ``show_error(exc)``, which shows an error raised later by a computation on this
+        scenario beside the control that produced it (see :data:`CONTROL_OF_PARAM`).
     """
     sb = st.sidebar
     sb.header("Scenario")
-    slots = {}
-    _url_notices(sb)
+    slots = {"general": sb.container()}
     _presets_and_loader(sb)
 
     manifold = sb.selectbox(
@@ -76,7 +92,9 @@ def scenario_sidebar():
         help="The space the private data live in: " + "; ".join(f"{k} = {v}" for k, v in SPACE_LABELS.items()),
         **_BIND,
     )
+    url_note("manifold", manifold, sb)
     sb.caption(SPACE_LABELS[manifold])
+    slots["manifold"] = sb.empty()
     is_spd = manifold == "spd"
     dim = sb.number_input(
         "Matrix size m" if is_spd else "Dimension d", min_value=2 if is_spd else 1, max_value=4 if is_spd else 10,
@@ -84,6 +102,7 @@ def scenario_sidebar():
         help="SPD(m) has intrinsic dimension m(m+1)/2." if is_spd else "Intrinsic dimension (S², H² are drawn in 3D / the disk).",
         **_BIND,
     )
+    url_note("dim", dim, sb)
     slots["dim"] = sb.empty()
     metric = ""
     if is_spd:
@@ -92,12 +111,15 @@ def scenario_sidebar():
             help="Affine-invariant (curved, Hadamard) or one of the two flat metrics (log-Euclidean, log-Cholesky).",
             **_BIND,
         )
+        url_note("metric", metric, sb)
+    slots["metric"] = sb.empty()
 
     kinds = data_kinds_for(manifold)
     data = sb.selectbox(
         "Data", kinds, key="data",
         help="The private dataset (synthetic generators, geomstats' real data, or your file).", **_BIND,
     )
+    url_note("data", data, sb)
     sb.caption(DATA_LABELS[data])
     slots["data"] = sb.empty()
     upload_points = None
@@ -108,11 +130,15 @@ def scenario_sidebar():
         "Data spread (radians)", min_value=WIDGET_RANGES["spread"][0], max_value=WIDGET_RANGES["spread"][1], value=DEFAULT.spread, step=0.01, key="spread",
         help="vMF std (κ = 1/std²), wrapped-normal std, or the radius of a uniform data ball.", **_BIND,
     )
-    n = sb.number_input("Records n", min_value=2, max_value=100_000, value=DEFAULT.n, step=10, key="n",
+    url_note("spread", spread, sb)
+    slots["spread"] = sb.empty()
+    n = sb.number_input("Records n", min_value=WIDGET_RANGES["n"][0], max_value=WIDGET_RANGES["n"][1],
+                        value=DEFAULT.n, step=10, key="n",
                         help="Number of private records (ignored for real data and uploads).", **_BIND)
+    url_note("n", n, sb)
     slots["n"] = sb.empty()
 
-    r_max = _radius_max(manifold, dim, metric)
+    r_max = radius_max(manifold, dim, metric)
     radius = sb.slider(
         "Public ball radius r", min_value=0.05, max_value=r_max, value=min(DEFAULT.radius, r_max),
         step=0.01, key="radius",
@@ -123,6 +149,7 @@ def scenario_sidebar():
         ),
         **_BIND,
     )
+    url_note("radius", radius, sb)
     slots["radius"] = sb.empty()
     with sb.expander("Public ball centre m₀"):
         center_text = st.text_input(
@@ -130,6 +157,7 @@ def scenario_sidebar():
             help="Comma-separated frame coordinates; empty = north pole / origin / identity. Public, never from the data.",
             **_BIND,
         )
+        url_note("center_offset", center_text)
         slots["center_offset"] = st.empty()
 
     sb.subheader("Mechanisms")
@@ -139,6 +167,7 @@ def scenario_sidebar():
         format_func=_mechanism_title,
         help="Unavailable mechanisms stay listed; the result panel gives the reason.", **_BIND,
     )
+    url_note("mechanisms", mechanisms, sb)
     unavailable = [_mechanism_title(m) for m in MECHANISM_NAMES if not table.get(m, (True,))[0]]
     if unavailable:
         sb.caption("Unavailable on this manifold: " + ", ".join(unavailable) + " (reasons in the result panel).")
@@ -150,38 +179,52 @@ def scenario_sidebar():
                           help="Every mechanism is calibrated to this ONE target, natively or by a valid conversion: "
                           + "; ".join(f"{k} = {v}" for k, v in NOTION_LABELS.items()),
                           **_BIND)
+    url_note("notion", notion, sb)
     sb.caption(NOTION_LABELS[notion])
+    slots["notion"] = sb.empty()
     values = dict(eps=DEFAULT.eps, delta=DEFAULT.delta, mu=DEFAULT.mu, alpha=DEFAULT.alpha, rho=DEFAULT.rho)
     if notion in ("pure_dp", "approx_dp", "rdp"):
         values["eps"] = sb.select_slider(
             "ε  (← more privacy · more accuracy →)", options=EPS_GRID, value=DEFAULT.eps, key="eps",
             help="Privacy budget on a log scale. Smaller ε = stronger privacy = more noise.", **_BIND,
         )
+        url_note("eps", values["eps"], sb)
         if values["eps"] > 10:
             sb.warning(f"ε = {values['eps']:g} is a very weak guarantee (e^ε ≈ {np.exp(values['eps']):.3g}).")
     if notion == "approx_dp":
         values["delta"] = sb.select_slider("δ", options=DELTA_GRID, value=DEFAULT.delta,
                                            key="delta", help="Failure probability; keep it below 1/n.", **_BIND)
+        url_note("delta", values["delta"], sb)
     if notion == "gdp":
         values["mu"] = sb.select_slider("μ  (← more privacy · more accuracy →)", options=MU_GRID, value=DEFAULT.mu,
                                         key="mu", help="Gaussian DP: as hard to distinguish as N(0,1) from N(μ,1).",
                                         **_BIND)
+        url_note("mu", values["mu"], sb)
     if notion == "rdp":
         values["alpha"] = sb.number_input("Rényi order α", min_value=WIDGET_RANGES["alpha"][0], max_value=WIDGET_RANGES["alpha"][1], value=DEFAULT.alpha,
                                           key="alpha", help="Order of the Rényi divergence (α > 1).", **_BIND)
+        url_note("alpha", values["alpha"], sb)
     if notion == "zcdp":
         values["rho"] = sb.select_slider("ρ  (← more privacy · more accuracy →)",
                                          options=RHO_GRID, value=DEFAULT.rho,
                                          key="rho", help="zero-concentrated DP: (α, ρα)-RDP for every α.", **_BIND)
-    slots["eps"] = slots["delta"] = slots["mu"] = slots["alpha"] = slots["rho"] = sb.empty()
+        url_note("rho", values["rho"], sb)
+    slots["eps"] = slots["delta"] = slots["mu"] = slots["alpha"] = slots["rho"] = slots["target"] = sb.empty()
 
     sb.subheader("Randomness")
-    seed = sb.number_input("Seed", min_value=0, max_value=2**32 - 1, value=DEFAULT.seed, step=1, key="seed",
+    seed = sb.number_input("Seed", min_value=WIDGET_RANGES["seed"][0], max_value=WIDGET_RANGES["seed"][1],
+                           value=DEFAULT.seed, step=1, key="seed",
                            help="Seeds the data and the releases so the same seed reproduces the run (teaching). A real release must use "
                                 "fresh, secret randomness: a known seed lets anyone subtract the noise.", **_BIND)
+    url_note("seed", seed, sb)
     n_releases = sb.number_input("Releases per mechanism", min_value=1, max_value=WIDGET_RANGES["n_releases"][1], value=DEFAULT.n_releases,
                                  step=50, key="n_releases", help="Size of the noise cloud drawn per mechanism.", **_BIND)
+    url_note("n_releases", n_releases, sb)
     slots["seed"] = slots["n_releases"] = sb.empty()
+
+    def show_error(exc):
+        """Show ``exc`` (raised by a computation on this scenario) beside the control that produced it."""
+        show_error_beside(exc, slots, scenario_data=data)
 
     try:
         scenario = Scenario(
@@ -190,16 +233,48 @@ def scenario_sidebar():
             seed=int(seed), n_releases=int(n_releases), **values,
         )
     except (ValueError, GeoDPError) as exc:
-        param = getattr(exc, "param", None)
-        slot = slots.get(param, sb)
-        slot.error(str(exc), icon=":material/error:")
-        return None, upload_points
+        show_error(exc)
+        return None, upload_points, show_error
     if data == "upload" and upload_points is None:
-        return None, None
-    return scenario, upload_points
+        return None, None, show_error
+    return scenario, upload_points, show_error
 
 
-@st.cache_data(show_spinner=False)
+#: Parameter named by a core error -> the sidebar control that produced it (the rest go to the top).
+CONTROL_OF_PARAM = {
+    "tangent_vec": "center_offset", "base_point": "center_offset", "center": "center_offset",
+    "mean_direction": "center_offset", "mean_directions": "center_offset", "centers": "center_offset",
+    "footpoint": "center_offset", "anchor": "center_offset", "domain_center": "center_offset",
+    "kappa": "spread", "kappas": "spread", "std": "spread", "stds": "spread",
+    "n_samples": "n", "size": "n_releases", "sensitivity": "radius", "ball_radius": "radius",
+    "domain_radius": "radius", "upload": "upload", "file": "upload", "target": "target",
+}
+#: Parameters that name the uploaded data when the data kind is ``upload``.
+UPLOAD_PARAMS = ("points", "data", "x", "upload", "file")
+
+
+def control_for_error(exc, scenario_data=None):
+    """The sidebar control key an error belongs to (``"general"`` when it names none)."""
+    param = getattr(exc, "param", None)
+    if scenario_data == "upload" and param in UPLOAD_PARAMS:
+        return "upload"
+    if param in Scenario.__dataclass_fields__:
+        return param
+    return CONTROL_OF_PARAM.get(param, "general")
+
+
+def show_error_beside(exc, slots, scenario_data=None):
+    """Show an error beside its control (slot); never a traceback."""
+    key = control_for_error(exc, scenario_data)
+    slot = slots.get(key) or slots.get("general") or st.sidebar
+    if isinstance(exc, (ValueError, GeoDPError)):
+        slot.error(str(exc), icon=":material/error:")
+    else:
+        slot.error(f"Internal error ({type(exc).__name__}) while computing this scenario; your settings are kept.",
+                   icon=":material/error:")
+
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
 def _availability(manifold, dim, metric):
     try:
         table = availability_table(get_manifold(manifold, dim, metric or None))
@@ -208,26 +283,87 @@ def _availability(manifold, dim, metric):
     return {name: (a.ok, a.reason) for name, a in table.items()}
 
 
+_UPLOADS = "geodp_uploads"
+
+
+def _parsed(entry, spec):
+    """Points of an uploaded file for a manifold ``spec`` = (name, dim, metric), parsed once (or the error)."""
+    if spec not in entry["results"]:
+        try:
+            manifold_obj = get_manifold(spec[0], spec[1], spec[2] or None)
+            points = parse_points(entry["raw"], manifold_obj, filename=entry["name"])
+            digest = hashlib.sha256(repr(spec).encode() + entry["digest"].encode()).hexdigest()
+            entry["results"][spec] = (points, digest, manifold_obj.label)
+        except (ValueError, GeoDPError) as exc:
+            entry["results"][spec] = str(exc)
+        except Exception as exc:  # noqa: BLE001 - a file we cannot read is a bad file, never a crash
+            entry["results"][spec] = f"{entry['name']}: could not be read ({type(exc).__name__})"
+    return entry["results"][spec]
+
+
 def _upload_widget(sb, manifold, dim, metric, slots):
-    """File uploader whose parsed points survive reruns (kept in session state)."""
+    """File uploader: each file is read and parsed once per manifold (kept in session state).
+
+    A bad file shows its error beside the uploader and the last valid file stays in use (the page says
+    so) until the user removes the file from the uploader.
+    """
     uploaded = sb.file_uploader(
         "CSV or NPY file", type=["csv", "npy"], key="upload_file",
         help="Sphere S²: columns lat,lon (degrees) or x,y,z. H²: Poincaré-disk x,y or hyperboloid x0,x1,x2. "
              "SPD(m): NPY (n, m, m) or CSV with m·m columns.",
     )
-    slot = sb.empty()
+    slot = sb.container()
     slots["upload"] = slot
+    state = st.session_state.setdefault(_UPLOADS, {"files": {}, "good": None})
     if uploaded is None:
+        state["files"].clear()
+        state["good"] = None
         slot.info("Upload a file to use your own data.")
         return None
-    try:
-        manifold_obj = get_manifold(manifold, dim, metric or None)
-        points = parse_points(uploaded.getvalue(), manifold_obj, filename=uploaded.name)
-    except (ValueError, GeoDPError) as exc:
-        slot.error(f"{uploaded.name}: {exc}", icon=":material/error:")
-        return None
-    slot.success(f"{uploaded.name}: {len(points)} points on {manifold_obj.label}")
+    file_id = getattr(uploaded, "file_id", None) or f"{uploaded.name}:{uploaded.size}"
+    entry = state["files"].get(file_id)
+    if entry is None:
+        raw = uploaded.getvalue()
+        entry = {"name": uploaded.name, "raw": raw, "digest": hashlib.sha256(raw).hexdigest(), "results": {}}
+        state["files"][file_id] = entry
+    spec = (manifold, int(dim), metric)
+    result = _parsed(entry, spec)
+    if not isinstance(result, str):
+        points, digest, label = result
+        state["good"] = file_id
+        for other in [k for k in state["files"] if k != file_id]:
+            del state["files"][other]  # one valid file is kept, never more
+        slot.success(f"{entry['name']}: {len(points)} points on {label}")
+        return _remember(state, points, digest)
+    message = result if entry["name"] in result else f"{entry['name']}: {result}"
+    slot.error(message, icon=":material/error:")
+    good = state["files"].get(state["good"]) if state["good"] not in (None, file_id) else None
+    if good is not None:
+        kept = _parsed(good, spec)
+        if not isinstance(kept, str):
+            slot.warning(f"Still using the previous valid file {good['name']} ({len(kept[0])} points) until you "
+                         "upload a valid file or remove this one.", icon=":material/history:")
+            return _remember(state, kept[0], kept[1])
+    for other in [k for k in state["files"] if k not in (file_id, state["good"])]:
+        del state["files"][other]
+    return None
+
+
+def _remember(state, points, digest):
+    state["digest"] = (id(points), digest)
     return points
+
+
+def upload_digest(points):
+    """The cache key of uploaded points (a hash of the file and the manifold; ``None`` without an upload)."""
+    if points is None:
+        return None
+    known = st.session_state.get(_UPLOADS, {}).get("digest")
+    digest = known[1] if known and known[0] == id(points) else None
+    if digest is None:
+        arr = np.ascontiguousarray(points, dtype=np.float64)
+        digest = hashlib.sha256(repr(arr.shape).encode() + arr.tobytes()).hexdigest()
+    return digest
 
 
 def apply_scenario_to_widgets(scenario):
@@ -253,10 +389,10 @@ def apply_scenario_to_widgets(scenario):
         if clipped != values[key]:
             changes.append(f"{key} {values[key]:g} → {clipped:g}")
         values[key] = type(values[key])(clipped)
-    radius_max = _radius_max(scenario.manifold, scenario.dim, scenario.metric)
-    if values["radius"] > radius_max:
-        changes.append(f"radius {values['radius']:g} → {radius_max:g}")
-        values["radius"] = radius_max
+    r_max = radius_max(scenario.manifold, scenario.dim, scenario.metric)
+    if values["radius"] > r_max:
+        changes.append(f"radius {values['radius']:g} → {r_max:g}")
+        values["radius"] = r_max
     for key, value in values.items():
         state[key] = value
     return changes
@@ -268,7 +404,8 @@ def _apply_preset():
         apply_scenario_to_widgets(preset_scenario(name))
 
 
-def _radius_max(manifold, dim, metric):
+def radius_max(manifold, dim, metric):
+    """Largest value of the radius slider: just below r* (3 when r* is infinite or the manifold is invalid)."""
     try:
         rstar = get_manifold(manifold, int(dim), metric or None).ball_radius_limit
     except (ValueError, GeoDPError):
@@ -282,9 +419,15 @@ def _load_scenario_file():
     if uploaded is None:
         return
     try:
-        scenario = Scenario.from_json(uploaded.getvalue().decode("utf-8", errors="replace"))
+        if uploaded.size > MAX_SCENARIO_JSON_CHARS:
+            raise GeoDPError(f"the file is {uploaded.size} bytes; a scenario file is at most "
+                             f"{MAX_SCENARIO_JSON_CHARS} (saved ones are under 2 kB)")
+        scenario = Scenario.from_json(uploaded.getvalue())
     except (ValueError, GeoDPError) as exc:
         st.session_state["scenario_file_error"] = f"{uploaded.name}: {exc}"
+        return
+    except Exception as exc:  # noqa: BLE001 - a file we cannot read never crashes the page
+        st.session_state["scenario_file_error"] = f"{uploaded.name}: could not be read ({type(exc).__name__})"
         return
     changes = apply_scenario_to_widgets(scenario)
     if changes:
@@ -304,49 +447,3 @@ def _presets_and_loader(sb):
                          help="A file saved with the Explorer's 'Scenario JSON' download.")
         if "scenario_file_error" in st.session_state:
             st.error(st.session_state["scenario_file_error"], icon=":material/error:")
-
-
-def invalid_url_parameters(params):
-    """Messages for scenario URL parameters that the controls cannot take (they are then ignored).
-
-    Streamlit drops an invalid bound value silently; we say which one and why.
-    """
-    choices = {
-        "manifold": tuple(SPACE_LABELS),
-        "metric": tuple(METRIC_LABELS),
-        "data": tuple(DATA_LABELS),
-        "notion": tuple(NOTION_LABELS),
-    }
-    numeric = {"dim": (1, 10), "n": (2, 100_000), "radius": (0.05, 3.0), "seed": (0, 2**32 - 1),
-               "n_releases": WIDGET_RANGES["n_releases"], "spread": WIDGET_RANGES["spread"],
-               "alpha": WIDGET_RANGES["alpha"]}
-    grids = {"eps": EPS_GRID, "mu": MU_GRID, "delta": DELTA_GRID, "rho": RHO_GRID}
-    titles = {_mechanism_title(m) for m in MECHANISM_NAMES}
-    messages = []
-    for key in params.keys():
-        values = params.get_all(key) if hasattr(params, "get_all") else [params[key]]
-        for raw in values:
-            if key in choices and raw not in choices[key]:
-                messages.append(f"URL parameter {key}={raw!r} is not valid (one of {', '.join(choices[key])}); ignored.")
-            elif key == "mechanisms" and raw not in titles:
-                messages.append(f"URL parameter mechanisms={raw!r} is not a mechanism; ignored.")
-            elif key in numeric or key in grids:
-                try:
-                    value = float(raw)
-                except ValueError:
-                    messages.append(f"URL parameter {key}={raw!r} is not a number; ignored.")
-                    continue
-                if key in grids and not any(np.isclose(value, g) for g in grids[key]):
-                    messages.append(f"URL parameter {key}={raw!r} is not one of the slider's values; ignored.")
-                elif key in numeric and not numeric[key][0] <= value <= numeric[key][1]:
-                    low, high = numeric[key]
-                    messages.append(f"URL parameter {key}={raw!r} is outside [{low:g}, {high:g}]; ignored.")
-    return messages
-
-
-def _url_notices(sb):
-    """Show (once per session) which URL parameters were invalid and ignored."""
-    if "url_notices" not in st.session_state:
-        st.session_state["url_notices"] = invalid_url_parameters(st.query_params)
-    for message in st.session_state["url_notices"]:
-        sb.warning(message, icon=":material/link_off:")

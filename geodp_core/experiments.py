@@ -32,10 +32,9 @@ import pandas as pd
 from scipy import optimize
 
 from geodp_core._validation import check_finite_array, check_int, check_option, check_real
-from geodp_core.data import clip_to_ball
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
-from geodp_core.explorer import make_data, mechanism_options, public_center
-from geodp_core.mechanisms.registry import MECHANISM_NAMES, get_mechanism
+from geodp_core.mechanisms.registry import MECHANISM_NAMES, mechanism_class
+from geodp_core.pipeline import evaluate, mean_and_standard_error, prepare
 from geodp_core.privacy import (
     GDP,
     RDP,
@@ -56,7 +55,6 @@ from geodp_core.privacy import (
     zcdp_to_approx_dp,
 )
 from geodp_core.scenario import Scenario
-from geodp_core.summaries import frechet_mean, frechet_mean_sensitivity
 
 __all__ = [
     "BUDGET_PARAMETERS",
@@ -195,52 +193,29 @@ def _check_grid(values, name, low=0.0, high=None):
     return arr
 
 
-def _prepare(scenario, points=None):
-    """Data, public centre, true mean and sensitivity, exactly as :func:`run_scenario` builds them."""
-    manifold = scenario.build_manifold()
-    center = public_center(scenario, manifold)
-    data_stream = np.random.SeedSequence(scenario.seed).spawn(1)[0]  # = run_scenario's first stream
-    raw, _ = make_data(scenario, manifold, center, np.random.default_rng(data_stream), points)
-    data, _ = clip_to_ball(manifold, raw, center, scenario.radius)
-    true_mean = frechet_mean(manifold, data)
-    sensitivity = float(frechet_mean_sensitivity(len(data), scenario.radius, manifold.curvature_bounds[1]))
-    return manifold, center, data, true_mean, sensitivity
-
-
 def _nan_row(name, title, status, reason):
     return dict(mechanism=name, title=title, mean=np.nan, se=np.nan, label="unavailable", status=status,
                 reason=reason, bound=np.nan, achieved="")
 
 
-def _evaluate(name, manifold, target, context, n_reps, stream):
-    """One grid cell: calibrate ``name`` to ``target``, draw ``n_reps`` releases in ONE call, summarise."""
-    center, data, true_mean, sensitivity, scenario = context
-    try:
-        mechanism = get_mechanism(name, manifold)
-    except ImportError as exc:  # a mechanism family missing from this build
-        return _nan_row(name, name, "unavailable", f"{name} is not installed in this build ({exc})")
-    title = mechanism.title or name
-    ok, reason = mechanism.available()
-    if not ok:
-        return _nan_row(name, title, "unavailable", reason)
-    try:
-        options = mechanism_options(name, manifold, center, data, scenario)
-        calibration = mechanism.calibrate(target, sensitivity, **options)
-    except UnavailableError as exc:
-        return _nan_row(name, title, "unavailable", str(exc))
-    except (GeoDPError, ValueError) as exc:
-        return _nan_row(name, title, "error", str(exc))
-    try:
-        releases = mechanism.sample(true_mean, calibration, n_reps, np.random.default_rng(stream))
-    except (GeoDPError, ValueError, RuntimeError) as exc:
-        return _nan_row(name, title, "error", f"sampling failed: {exc}")
-    distances = manifold._dist(true_mean, releases)
-    bound = mechanism.utility_bound(calibration, center=true_mean)
+def _evaluate(name, prepared, target, n_reps, stream):
+    """One grid cell: :func:`~geodp_core.pipeline.evaluate` (one error policy; never raises), summarised."""
+    outcome = evaluate(prepared, name, target, n_reps, np.random.default_rng(stream))
+    if outcome.status != "ok":
+        return _nan_row(name, outcome.title, outcome.status, outcome.reason)
+    mean, se = mean_and_standard_error(outcome.distances)
+    bound = np.nan if outcome.utility_bound is None else float(outcome.utility_bound)
     return dict(
-        mechanism=name, title=title, mean=float(np.mean(distances)),
-        se=float(np.std(distances, ddof=1) / math.sqrt(n_reps)), label=calibration.label, status="ok", reason="",
-        bound=np.nan if bound is None else float(bound), achieved=calibration.achieved.describe(),
+        mechanism=name, title=outcome.title, mean=mean, se=se, label=outcome.calibration.label, status="ok",
+        reason="", bound=bound, achieved=outcome.calibration.achieved.describe(),
     )
+
+
+def _title(name):
+    try:
+        return mechanism_class(name).title or name
+    except Exception:  # noqa: BLE001
+        return name
 
 
 def _release_stream(scenario, tag, name, index):
@@ -292,12 +267,12 @@ def utility_curve(scenario, budgets, n_reps, mechanisms=None, progress=None, poi
     progress = _check_progress(progress)
     targets = [target_for_budget(scenario, float(b)) for b in budgets]
 
-    manifold, center, data, true_mean, sensitivity = _prepare(scenario, points)
-    context = (center, data, true_mean, sensitivity, scenario)
+    prepared = prepare(scenario, points)
+    sensitivity = prepared.sensitivity
     rows, total, done = [], len(names) * len(budgets), 0
     for name in names:
         for j, (budget, target) in enumerate(zip(budgets, targets)):
-            row = _evaluate(name, manifold, target, context, n_reps, _release_stream(scenario, _CURVE_TAG, name, j))
+            row = _evaluate(name, prepared, target, n_reps, _release_stream(scenario, _CURVE_TAG, name, j))
             row.update(budget=float(budget), target=target.describe(), sensitivity=sensitivity, n_reps=n_reps)
             rows.append(row)
             done += 1
@@ -372,11 +347,22 @@ def sweep(scenario, parameter, values, n_reps, mechanisms=None, progress=None):
 
     cells, total, done = {}, len(names) * len(grid), 0
     for j, (value, sub) in enumerate(zip(grid, scenarios)):
-        manifold, center, data, true_mean, sensitivity = _prepare(sub)  # one dataset per value
-        context = (center, data, true_mean, sensitivity, sub)
         target = sub.target
+        try:
+            prepared = prepare(sub)  # one dataset per value
+        except Exception as exc:  # noqa: BLE001 - this value's data failed: its cells say why, the others run
+            reason = str(exc) if isinstance(exc, (GeoDPError, ValueError)) else f"internal error in the data ({type(exc).__name__})"
+            for name in names:
+                cells[name, j] = dict(_nan_row(name, _title(name), "error", f"data at {parameter} = {value:g}: {reason}"),
+                                      parameter=parameter, value=value, budget=budget, target=target.describe(),
+                                      sensitivity=np.nan, n_reps=n_reps)
+                done += 1
+                if progress is not None:
+                    progress(done / total)
+            continue
+        sensitivity = prepared.sensitivity
         for name in names:
-            row = _evaluate(name, manifold, target, context, n_reps, _release_stream(scenario, _SWEEP_TAG, name, j))
+            row = _evaluate(name, prepared, target, n_reps, _release_stream(scenario, _SWEEP_TAG, name, j))
             row.update(parameter=parameter, value=value, budget=budget, target=target.describe(),
                        sensitivity=sensitivity, n_reps=n_reps)
             cells[name, j] = row

@@ -6,6 +6,8 @@ be turned into a Python snippet that reproduces the run with ``geodp_core``.
 """
 
 import json
+import math
+import re
 from dataclasses import asdict, dataclass, fields, replace
 
 from geodp_core._validation import check_int, check_option, check_real
@@ -47,6 +49,119 @@ def _tuple_of_floats(value, name):
         return tuple(check_real(float(v), name) for v in value)
     except (TypeError, ValueError) as exc:
         raise InvalidParameterError(f"{name} must be a comma-separated list of numbers; got {value!r}", param=name) from exc
+
+
+MAX_SCENARIO_JSON_CHARS = 100_000
+"""Largest scenario JSON accepted (a saved scenario is well under 2 kB)."""
+
+MAX_JSON_DEPTH = 4
+"""Deepest nesting of brackets accepted in a scenario JSON (the format is a flat object of lists)."""
+
+MAX_QUERY_VALUE_CHARS = 2_000
+"""Longest accepted URL parameter value."""
+
+MAX_LIST_LENGTH = 64
+"""Longest accepted list field (``center_offset``, ``mechanisms``)."""
+
+CENTER_OFFSET_LIMITS = {"sphere": math.pi, "hyperbolic": 10.0, "spd": 10.0, "euclidean": 1e6}
+"""Largest length of ``center_offset`` per manifold (on the sphere every point is within π)."""
+
+_INT_TEXT = re.compile(r"[+-]?[0-9]{1,30}")
+_STR_FIELDS = ("manifold", "metric", "data", "notion")
+_INT_FIELDS = ("dim", "n", "seed", "n_releases")
+_REAL_FIELDS = ("spread", "radius", "eps", "delta", "mu", "alpha", "rho")
+
+
+def _clip(text, limit=60):
+    text = str(text)
+    return text if len(text) <= limit else text[:limit] + "…"
+
+
+def _json_type(value):
+    """JSON name of a parsed value's type (for messages)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "a boolean"
+    if isinstance(value, (int, float)):
+        return f"the number {_clip(repr(value))}"
+    if isinstance(value, str):
+        return f"the string {_clip(value)!r}"
+    if isinstance(value, (list, tuple)):
+        return "a list"
+    if isinstance(value, dict):
+        return "an object"
+    return type(value).__name__
+
+
+def _too_large(size):
+    return InvalidParameterError(
+        f"scenario file has {size} characters; a scenario is at most {MAX_SCENARIO_JSON_CHARS} (saved ones are "
+        "under 2 kB)", param="scenario",
+    )
+
+
+def _max_nesting(text):
+    """Deepest bracket nesting of a JSON text (brackets inside strings ignored), without recursion."""
+    depth = deepest = 0
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif ch == "\\":
+                escaped = True
+            elif ch == '"':
+                in_string = False
+        elif ch == '"':
+            in_string = True
+        elif ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif ch in "]}":
+            depth -= 1
+    return deepest
+
+
+def _is_real(value):
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
+def _check_field_type(key, value):
+    """Type-check one parsed field (ranges are the constructor's job); lists become tuples."""
+    if key in _STR_FIELDS:
+        if not isinstance(value, str):
+            raise InvalidParameterError(f"{key} must be a string; got {_json_type(value)}", param=key)
+        return value
+    if key in _INT_FIELDS:
+        if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+            return int(value)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidParameterError(f"{key} must be a whole number; got {_json_type(value)}", param=key)
+        return value
+    if key in _REAL_FIELDS:
+        if not _is_real(value):
+            raise InvalidParameterError(f"{key} must be a number; got {_json_type(value)}", param=key)
+        return value
+    if key in ("center_offset", "mechanisms"):
+        if isinstance(value, str):
+            return value
+        if not isinstance(value, (list, tuple)):
+            expected = "numbers" if key == "center_offset" else "mechanism names"
+            raise InvalidParameterError(f"{key} must be a list of {expected}; got {_json_type(value)}", param=key)
+        if len(value) > MAX_LIST_LENGTH:
+            raise InvalidParameterError(
+                f"{key} has {len(value)} entries; at most {MAX_LIST_LENGTH} are allowed", param=key
+            )
+        for i, item in enumerate(value):
+            ok = _is_real(item) if key == "center_offset" else isinstance(item, str)
+            if not ok:
+                expected = "a number" if key == "center_offset" else "a mechanism name (string)"
+                raise InvalidParameterError(
+                    f"{key}[{i}] must be {expected}; got {_json_type(item)}", param=key
+                )
+        return tuple(value)
+    return value
 
 
 @dataclass(frozen=True)
@@ -101,6 +216,8 @@ class Scenario:
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
         set_("manifold", check_option(self.manifold, "manifold", MANIFOLD_NAMES))
         set_("dim", check_int(self.dim, "dim", low=1, high=10 if self.manifold != "spd" else 4))
+        if self.metric is not None and not isinstance(self.metric, str):
+            raise InvalidParameterError(f"metric must be a string; got {_json_type(self.metric)}", param="metric")
         metric = self.metric or ("affine" if self.manifold == "spd" else "")
         if self.manifold == "spd":
             check_option(metric, "metric", tuple(SPD_METRICS))
@@ -121,10 +238,23 @@ class Scenario:
             raise InvalidParameterError(
                 f"center_offset must have {self.build_manifold().dim} coordinates; got {len(offset)}", param="center_offset"
             )
+        if offset:
+            limit = CENTER_OFFSET_LIMITS[self.manifold]
+            length = math.sqrt(math.fsum(v * v for v in offset))
+            if not length <= limit:
+                raise InvalidParameterError(
+                    f"center_offset has length {length:.4g}; on {self.manifold} the public centre must lie within "
+                    f"distance {limit:g} of the canonical point (farther, double precision cannot represent the data "
+                    "ball faithfully)", param="center_offset",
+                )
         set_("center_offset", offset)
         mechs = self.mechanisms
         if isinstance(mechs, str):
             mechs = tuple(m for m in mechs.split(",") if m)
+        if not isinstance(mechs, (tuple, list)):
+            raise InvalidParameterError(
+                f"mechanisms must be a list of mechanism names; got {_json_type(mechs)}", param="mechanisms"
+            )
         mechs = tuple(check_option(m, "mechanisms", MECHANISM_NAMES) for m in mechs)
         if not mechs:
             raise InvalidParameterError("mechanisms must name at least one mechanism", param="mechanisms")
@@ -168,19 +298,29 @@ class Scenario:
 
     @classmethod
     def from_dict(cls, data):
-        """Build from a dictionary, rejecting unknown keys with a clear message."""
+        """Build from a dictionary (e.g. parsed JSON), checking every field's type before anything else.
+
+        Raises :class:`~geodp_core.exceptions.InvalidParameterError` naming the field for a non-object,
+        unknown keys, and wrong types (``null``, booleans, strings for numbers, lists of the wrong
+        elements, nested containers); the constructor then checks the ranges.
+        """
         if not isinstance(data, dict):
-            raise InvalidParameterError(f"scenario must be a JSON object; got {type(data).__name__}", param="scenario")
-        names = {f.name for f in fields(cls)}
-        unknown = sorted(set(data) - names)
-        if unknown:
             raise InvalidParameterError(
-                f"scenario has unknown field(s) {unknown}; valid fields are {sorted(names)}", param=unknown[0]
+                f"scenario must be a JSON object {{\"field\": value, ...}}; got {_json_type(data)}", param="scenario"
             )
-        kwargs = dict(data)
-        for key in ("center_offset", "mechanisms"):
-            if isinstance(kwargs.get(key), list):
-                kwargs[key] = tuple(kwargs[key])
+        names = [f.name for f in fields(cls)]
+        bad_keys = [k for k in data if not isinstance(k, str)]
+        if bad_keys:
+            raise InvalidParameterError(f"scenario field names must be strings; got {bad_keys[0]!r}", param="scenario")
+        unknown = sorted(set(data) - set(names))
+        if unknown:
+            shown = ", ".join(repr(_clip(k)) for k in unknown[:5]) + (" …" if len(unknown) > 5 else "")
+            raise InvalidParameterError(
+                f"scenario has unknown field(s) {shown}; valid fields are {', '.join(names)}", param=unknown[0]
+            )
+        kwargs = {}
+        for key, value in data.items():
+            kwargs[key] = _check_field_type(key, value)
         return cls(**kwargs)
 
     def to_json(self):
@@ -189,11 +329,38 @@ class Scenario:
 
     @classmethod
     def from_json(cls, text):
-        """Parse JSON text produced by :meth:`to_json` (or edited by a user)."""
+        """Parse JSON text produced by :meth:`to_json` (or edited by a user).
+
+        The text (``str`` or UTF-8 ``bytes``) may be at most :data:`MAX_SCENARIO_JSON_CHARS` characters and
+        nest at most :data:`MAX_JSON_DEPTH` levels; anything else raises
+        :class:`~geodp_core.exceptions.InvalidParameterError` (``param="scenario"``) before parsing.
+        """
+        if isinstance(text, (bytes, bytearray)):
+            if len(text) > MAX_SCENARIO_JSON_CHARS:
+                raise _too_large(len(text))
+            try:
+                text = bytes(text).decode("utf-8-sig")
+            except UnicodeDecodeError as exc:
+                raise InvalidParameterError(
+                    f"scenario file is not UTF-8 text (undecodable byte at position {exc.start})", param="scenario"
+                ) from None
+        if not isinstance(text, str):
+            raise InvalidParameterError(f"scenario JSON must be text; got {type(text).__name__}", param="scenario")
+        if len(text) > MAX_SCENARIO_JSON_CHARS:
+            raise _too_large(len(text))
+        if not text.strip():
+            raise InvalidParameterError("scenario file is empty", param="scenario")
+        depth = _max_nesting(text)
+        if depth > MAX_JSON_DEPTH:
+            raise InvalidParameterError(
+                f"scenario JSON nests {depth} levels deep; a scenario is a flat object (at most {MAX_JSON_DEPTH} "
+                "levels)", param="scenario",
+            )
         try:
             data = json.loads(text)
-        except (TypeError, ValueError) as exc:
-            raise InvalidParameterError(f"scenario file is not valid JSON: {exc}", param="scenario") from exc
+        except (TypeError, ValueError, RecursionError) as exc:
+            raise InvalidParameterError(f"scenario file is not valid JSON: {_clip(str(exc), 200)}",
+                                        param="scenario") from None
         return cls.from_dict(data)
 
     def to_query_params(self):
@@ -209,23 +376,54 @@ class Scenario:
 
     @classmethod
     def from_query_params(cls, params):
-        """Parse URL query parameters (strings); unknown keys are ignored, bad values raise."""
-        types = {f.name: f.type for f in fields(cls)}
+        """Parse URL query parameters (strings); unknown keys are ignored, bad values raise.
+
+        Every value must be a string (a list of strings counts as its last element, as in a URL with a
+        repeated key) of at most :data:`MAX_QUERY_VALUE_CHARS` characters; integer fields take decimal
+        integers, real fields finite decimal numbers. Errors name the parameter.
+        """
+        if not hasattr(params, "keys") or not hasattr(params, "__getitem__"):
+            raise InvalidParameterError(
+                f"query parameters must be a mapping of names to strings; got {type(params).__name__}",
+                param="params",
+            )
+        kinds = {f.name: f.type for f in fields(cls)}
         kwargs = {}
-        for key, raw in dict(params).items():
-            if key not in types:
+        for key in list(params.keys()):
+            if key not in kinds:
                 continue
-            raw = raw[0] if isinstance(raw, list) else raw
-            kind = types[key]
-            try:
-                if kind in (int, "int"):
-                    kwargs[key] = int(raw)
-                elif kind in (float, "float"):
-                    kwargs[key] = float(raw)
-                else:
-                    kwargs[key] = raw
-            except ValueError as exc:
-                raise InvalidParameterError(f"URL parameter {key} must be a number; got {raw!r}", param=key) from exc
+            raw = params[key]
+            if isinstance(raw, (list, tuple)):
+                if not raw:
+                    continue
+                raw = raw[-1]
+            if not isinstance(raw, str):
+                raise InvalidParameterError(
+                    f"URL parameter {key} must be text; got {type(raw).__name__}", param=key
+                )
+            if len(raw) > MAX_QUERY_VALUE_CHARS:
+                raise InvalidParameterError(
+                    f"URL parameter {key} is {len(raw)} characters long; at most {MAX_QUERY_VALUE_CHARS} are allowed",
+                    param=key,
+                )
+            kind = kinds[key]
+            text = raw.strip()
+            if kind in (int, "int"):
+                if not _INT_TEXT.fullmatch(text):
+                    raise InvalidParameterError(
+                        f"URL parameter {key} must be a whole number; got {_clip(raw)!r}", param=key
+                    )
+                kwargs[key] = int(text)
+            elif kind in (float, "float"):
+                try:
+                    value = float(text)
+                except ValueError:
+                    raise InvalidParameterError(
+                        f"URL parameter {key} must be a number; got {_clip(raw)!r}", param=key
+                    ) from None
+                kwargs[key] = check_real(value, key)
+            else:
+                kwargs[key] = raw
         return cls(**kwargs)
 
     def to_python_snippet(self):

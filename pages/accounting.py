@@ -5,7 +5,13 @@ import streamlit as st
 
 from geodp_app.sidebar import NOTION_LABELS
 from geodp_app.ui import errors_shown_here
-from geodp_core.experiments import GDP_FIGURE_SPACES, conversion_table, gdp_mu_curves, native_budget_table
+from geodp_app.url_params import clean_url
+from geodp_core.experiments import (
+    GDP_FIGURE_SPACES,
+    conversion_table,
+    gdp_mu_curves,
+    native_budget_table,
+)
 from geodp_core.privacy import GDP, RDP, ZCDP, ApproxDP, PureDP
 from geodp_core.viz.curves import (
     gdp_mu_vs_sigma_figure,
@@ -14,6 +20,8 @@ from geodp_core.viz.curves import (
     privacy_profile_figure,
     tradeoff_figure,
 )
+
+clean_url()  # bad URL values are reported beside their controls, never crash the page
 
 _BIND = dict(bind="query-params")
 

@@ -4,9 +4,12 @@ import streamlit as st
 
 from geodp_app.conformal import DATA_KINDS, cached_conformal_lab
 from geodp_app.ui import errors_shown_here, honesty_badge
+from geodp_app.url_params import clean_url
 from geodp_core.explorer import mean_and_standard_error
 from geodp_core.viz import CAMERA_PRESETS, MECHANISM_COLORS
 from geodp_core.viz.heatmaps import Overlay, conformal_field_figure
+
+clean_url()  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Conformal lab")
 st.caption(
@@ -31,7 +34,7 @@ with controls:
     spread = st.number_input("Spread (std, radians)", min_value=0.02, max_value=2.0, value=0.25, step=0.05,
                              key="conformal_spread", help="vMF: κ = 1/std²; wrapped normal: tangent std.")
     ball_radius = st.number_input(
-        "Public data-ball radius r", min_value=0.05, max_value=3.0, value=0.7 if space == "sphere" else 1.5,
+        "Public data-ball radius r", min_value=0.05, max_value=3.0, value=0.7 if space == "sphere" else 1.2,
         step=0.05, key=f"conformal_ball_{space}",
         help="Data are clipped to B(m₀, r) (public preprocessing); Δ of the Fréchet mean uses r (S²: r < π/4).",
     )
@@ -60,8 +63,10 @@ with controls:
     )
     domain_radius = 1.5
     if space == "hyperbolic":
-        domain_radius = st.number_input("Domain radius R (H²)", min_value=0.3, max_value=4.0, value=1.5, step=0.1,
-                                        key="conformal_domain", help="Public geodesic ball B(o, R) that is meshed.")
+        domain_radius = st.number_input("Domain radius R (H²)", min_value=0.3, max_value=4.0, value=2.0, step=0.1,
+                                        key="conformal_domain",
+                                        help="Public geodesic ball B(o, R) that is meshed; it must contain the public "
+                                             "data ball with a small margin (R ≥ 1.05 r).")
     n_releases = st.slider("Releases to draw", 1, 500, 100, key="conformal_releases",
                            help="Many draws show the law; each released point costs another ε_conf.")
     seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key="conformal_seed",

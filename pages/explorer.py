@@ -5,11 +5,19 @@ import json
 import pandas as pd
 import streamlit as st
 
-from geodp_app.cache import cached_run, upload_key
-from geodp_app.sidebar import scenario_sidebar
+from geodp_app.cache import cached_run
+from geodp_app.sidebar import scenario_sidebar, upload_digest
 from geodp_app.ui import download_buttons, errors_shown_here, honesty_badge
+from geodp_app.url_params import clean_url
 from geodp_core.explorer import resample_releases, results_table
-from geodp_core.viz import CAMERA_PRESETS, scene_figure, spd_cone_figure, spd_glyph_figure
+from geodp_core.viz import (
+    CAMERA_PRESETS,
+    scene_figure,
+    spd_cone_figure,
+    spd_glyph_figure,
+)
+
+clean_url()  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Explorer")
 st.caption(
@@ -17,15 +25,17 @@ st.caption(
     "that target and releases a private Fréchet mean; the cloud shows many releases."
 )
 
-scenario, points = scenario_sidebar()
+scenario, points, show_error = scenario_sidebar()
 if scenario is None:
     st.info("Fix the highlighted control in the sidebar (your other settings are kept).")
     st.stop()
 
 result = None
-with errors_shown_here():
-    result = cached_run(scenario.to_json(), upload_key(points))
-if result is None:
+try:
+    result = cached_run(scenario.to_json(), upload_digest(points), _points=points)
+except Exception as exc:  # noqa: BLE001 - shown beside the control that caused it; settings are kept
+    show_error(exc)
+    st.info("This scenario's data could not be prepared: the message is beside the control in the sidebar.")
     st.stop()
 
 draw = st.session_state.get("explorer_draw", 0)
@@ -36,11 +46,15 @@ if draw:
 c1, c2, c3, c4 = st.columns([1, 1, 1, 1.8])
 c1.metric("Records n", len(result.data), help=result.data_note)
 c2.metric("Clipped to the public ball", result.n_clipped,
-          help="Points outside B(m₀, r) are moved onto its boundary: public preprocessing, DP unaffected.")
+          help="Points outside B(m₀, r) are moved onto its boundary: public preprocessing, DP unaffected. The count "
+               "is computed from the private data: for the data owner only, never part of a release.")
 c3.metric("Sensitivity Δ", f"{result.sensitivity:.4g}",
           help="Global sensitivity of the Fréchet mean over datasets in the public ball (Reimherr et al.).")
 c4.metric("Target", scenario.target.describe())
-st.caption(f"Data: {result.data_note}.")
+st.caption(f"Data: {result.data_note}. The data, the true mean, the clipped count and the distances below are "
+           "computed from the private data: a teaching view for the data owner only, never part of a release. "
+           "The public quantities are the centre and radius of the ball, the sensitivity, the target and each "
+           "mechanism's calibration.")
 
 left, right = st.columns([3, 2])
 with left:

@@ -3,7 +3,10 @@
 import streamlit as st
 
 from geodp_app.ui import LABEL_STYLE, honesty_badge
+from geodp_app.url_params import clean_url
 from geodp_core.mechanisms.cards import CARD_ORDER, CARDS, GLOSSARY
+
+clean_url()  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Learn")
 st.caption(

@@ -4,9 +4,12 @@ import pandas as pd
 import streamlit as st
 
 from geodp_app.ui import download_buttons, errors_shown_here
+from geodp_app.url_params import clean_url
 from geodp_core import reproduce as rp
 from geodp_core.viz.curves import utility_curve_figure
 from geodp_core.viz.reproduce import gdp_mu_figure, kng_mspe_figure
+
+clean_url()  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Reproduce the papers")
 st.caption(

@@ -3,21 +3,29 @@
 import numpy as np
 import streamlit as st
 
-from geodp_app.cache import points_from_key, upload_key
-from geodp_app.sidebar import NOTION_LABELS, scenario_sidebar
+from geodp_app.cache import CACHE_TTL
+from geodp_app.sidebar import NOTION_LABELS, scenario_sidebar, upload_digest
 from geodp_app.ui import download_buttons, errors_shown_here, honesty_badge
-from geodp_core.experiments import BUDGET_SYMBOLS, budget_parameter, grid_values, sweep, utility_curve
+from geodp_app.url_params import X_AXES, clean_url
+from geodp_core.experiments import (
+    BUDGET_SYMBOLS,
+    budget_parameter,
+    grid_values,
+    sweep,
+    utility_curve,
+)
 from geodp_core.scenario import Scenario
 from geodp_core.viz.curves import utility_curve_figure
 
-X_AXES = {"budget": "privacy budget", "n": "records n", "dim": "dimension d", "spread": "data spread"}
+clean_url()  # bad URL values are reported beside their controls, never crash the page
+
 BUDGET_DEFAULTS = {"eps": (0.1, 10.0), "mu": (0.1, 5.0), "rho": (0.01, 5.0)}
 _BIND = dict(bind="query-params")
 
 
-@st.cache_data(show_spinner=False, max_entries=32)
-def _curve(scenario_json, upload, x_axis, values, n_reps):
-    """Cached curve keyed by plain values (scenario JSON, upload bytes, axis, grid, repetitions).
+@st.cache_data(show_spinner=False, max_entries=32, ttl=CACHE_TTL)
+def _curve(scenario_json, upload_digest, x_axis, values, n_reps, _points=None):
+    """Cached curve keyed by plain values (scenario JSON, the upload's digest, axis, grid, repetitions).
 
     The progress bar is created inside (cache_data replays elements created inside the
     function) and removed when the sweep is done.
@@ -31,14 +39,14 @@ def _curve(scenario_json, upload, x_axis, values, n_reps):
     scenario = Scenario.from_json(scenario_json)
     try:
         if x_axis == "budget":
-            return utility_curve(scenario, list(values), n_reps, progress=advance, points=points_from_key(upload))
+            return utility_curve(scenario, list(values), n_reps, progress=advance, points=_points)
         return sweep(scenario, x_axis, list(values), n_reps, progress=advance)
     finally:
         slot.empty()
 
 
 st.title("Utility curves")
-scenario, points = scenario_sidebar()
+scenario, points, show_error = scenario_sidebar()
 if scenario is None:
     st.info("Fix the highlighted control in the sidebar (your other settings are kept).")
     st.stop()
@@ -98,7 +106,7 @@ n_reps = controls[3].number_input(
 if x_axis == "budget":
     st.caption(
         f"**ONE target for every mechanism: {notion_label} with {symbol} on the x-axis{fixed}.** Each mechanism is "
-        "calibrated to it natively or through a valid conversion (SPEC §4); one dataset, one true mean, "
+        "calibrated to it natively or through a valid conversion; one dataset, one true mean, "
         f"{int(n_reps)} independent releases per point; seed {scenario.seed}."
     )
 else:
@@ -116,7 +124,7 @@ if values is None:
 
 frame = None
 with errors_shown_here(grid_slot):
-    frame = _curve(scenario.to_json(), upload_key(points), x_axis, values, int(n_reps))
+    frame = _curve(scenario.to_json(), upload_digest(points), x_axis, values, int(n_reps), _points=points)
 if frame is None:
     st.stop()
 

@@ -5,7 +5,6 @@ import dataclasses
 import numpy as np
 import pytest
 
-from geodp_core import pipeline
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.pipeline import evaluate, prepare, scenario_options
 from geodp_core.privacy import GDP, PureDP

@@ -36,7 +36,7 @@ def sphere_fields():
 def disk_fields():
     data = sample_wrapped_normal(H2, H2.default_center(), 0.4, 200, np.random.default_rng(0))
     cal = get_mechanism("conformal", H2).calibrate(PureDP(1.0), 0.05, data=data, seed=1, mesh_size=300,
-                                                   bandwidth=0.6, domain_radius=1.5)
+                                                   bandwidth=0.6, domain_radius=1.5, radius=1.0, ball_center=H2.default_center())
     return cal.options["fields"], data
 
 

@@ -142,9 +142,14 @@ class Hyperbolic(Manifold):
 
     def log_volume_jacobian(self, base_point, tangent_vec):
         r""":math:`(d-1)\log(\sinh r / r)`, :math:`r = |v|_L`."""
+        from geodp_core.geometry.radial import _log_sinh_over_x
+
         v = np.asarray(tangent_vec, dtype=float)
-        r = np.sqrt(np.maximum(minkowski_inner(v, v), 0.0))
-        return (self.dim - 1) * np.log(_sinhc(r))
+        scale = np.max(np.abs(v), axis=-1)
+        safe = np.where(scale > 0, scale, 1.0)
+        unit = v / safe[..., None]
+        r = np.sqrt(np.maximum(minkowski_inner(unit, unit), 0.0)) * safe
+        return (self.dim - 1) * _log_sinh_over_x(r)  # stable: finite for every finite r
 
     def parallel_transport(self, base_point, end_point, tangent_vec):
         r"""Transport along the geodesic: :math:`v + \frac{\langle q, v\rangle_L}{1 - \langle p,q\rangle_L}(p + q)`."""

@@ -67,6 +67,8 @@ MIN_ACCEPTANCE = 1e-3
 
 SCALE_MIN = 1e-8
 SCALE_MAX = 1e8
+#: Largest intrinsic dimension accepted (keeps ``dim`` convertible to float everywhere).
+MAX_DIM = 10**9
 
 # Quadrature: the effective support is where log p is within _DROP nats of its maximum
 # (the neglected mass is < 1e-24 relative for a log-concave density); it is cut at the
@@ -113,7 +115,8 @@ def _log_sinh_over_x(x):
     xs = np.where(small, 1.0, x)
     with np.errstate(divide="ignore"):
         big = log_sinh(xs) - np.log(xs)
-    return np.where(small, x * x / 6.0 - x**4 / 180.0, big)
+    xsm = np.where(small, x, 0.0)
+    return np.where(small, xsm * xsm / 6.0 - xsm**4 / 180.0, big)
 
 
 def _log_sinc(x):
@@ -156,7 +159,7 @@ def log_radial_jacobian(space, dim, radius):
     ndarray
     """
     space = check_option(space, "space", SPACES)
-    dim = check_int(dim, "dim", low=1)
+    dim = check_int(dim, "dim", low=1, high=MAX_DIM)
     radius = check_finite_array(radius, "radius")
     return _log_jacobian(space, dim, radius)
 
@@ -225,7 +228,7 @@ def laplace_scale_limit(space, dim):
     float
     """
     space = check_option(space, "space", SPACES)
-    dim = check_int(dim, "dim", low=1)
+    dim = check_int(dim, "dim", low=1, high=MAX_DIM)
     if space == "hyperbolic" and dim > 1:
         return 1.0 / (dim - 1)
     return math.inf
@@ -544,7 +547,7 @@ class RadialLaw:
 
     def __post_init__(self):
         space = check_option(self.space, "space", SPACES)
-        dim = check_int(self.dim, "dim", low=1)
+        dim = check_int(self.dim, "dim", low=1, high=MAX_DIM)
         profile = check_option(self.profile, "profile", PROFILES)
         scale = check_real(self.scale, "scale", SCALE_MIN, SCALE_MAX, True, True)
         object.__setattr__(self, "space", space)
@@ -804,7 +807,7 @@ def _cached_law(space, dim, profile, scale):
 def get_radial_law(space, dim, profile, scale):
     """Validated, cached :class:`RadialLaw` (the quadrature is built once per parameter set)."""
     space = check_option(space, "space", SPACES)
-    dim = check_int(dim, "dim", low=1)
+    dim = check_int(dim, "dim", low=1, high=MAX_DIM)
     profile = check_option(profile, "profile", PROFILES)
     scale = check_real(scale, "scale", SCALE_MIN, SCALE_MAX, True, True)
     return _cached_law(space, dim, profile, scale)

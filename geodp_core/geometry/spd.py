@@ -153,10 +153,9 @@ class SPDAffine(_SPDBase):
         lam = np.linalg.eigvalsh(_sym(invsqrt @ np.asarray(tangent_vec, dtype=float) @ invsqrt))
         iu = np.triu_indices(self.m, k=1)
         half_gap = 0.5 * np.abs(lam[..., iu[0]] - lam[..., iu[1]])
-        small = half_gap < 1e-8
-        safe = np.where(small, 1.0, half_gap)
-        log_ratio = np.where(small, half_gap**2 / 6.0, np.log(np.sinh(safe) / safe))
-        return np.sum(log_ratio, axis=-1)
+        from geodp_core.geometry.radial import _log_sinh_over_x
+
+        return np.sum(_log_sinh_over_x(half_gap), axis=-1)  # stable: finite for every finite gap
 
     def parallel_transport(self, base_point, end_point, tangent_vec):
         r"""Transport along the geodesic: :math:`E V E^T`, :math:`E = P^{1/2}(P^{-1/2}QP^{-1/2})^{1/2}P^{-1/2}`."""

@@ -3,7 +3,7 @@
 import numpy as np
 
 from geodp_core._validation import check_real_array
-from geodp_core.exceptions import InvalidParameterError
+from geodp_core.exceptions import CutLocusError, InvalidParameterError
 from geodp_core.geometry.base import CUT_LOCUS_ATOL, Manifold
 from geodp_core.geometry.functions import sinc as _sinc
 
@@ -108,10 +108,19 @@ class Sphere(Manifold):
         return np.abs(dot) <= atol * (1.0 + np.linalg.norm(tangent_vec, axis=-1))
 
     def log_volume_jacobian(self, base_point, tangent_vec):
-        r""":math:`(d-1)\log(\sin r / r)`, :math:`r = |v|` (``-inf`` at the cut locus)."""
-        r = np.linalg.norm(np.asarray(tangent_vec, dtype=float), axis=-1)
+        r""":math:`(d-1)\log|\sin r / r|`, :math:`r = |v|` (``-inf`` where :math:`\sin r = 0`, e.g. the cut locus).
+
+        :math:`|v|` is computed without overflow and :math:`\sin r / r` directly for
+        :math:`r \ge 1`, so huge tangent vectors give a finite value (never NaN).
+        """
+        vec = np.asarray(tangent_vec, dtype=float)
+        scale = np.max(np.abs(vec), axis=-1)
+        safe = np.where(scale > 0, scale, 1.0)
+        r = np.linalg.norm(vec / safe[..., None], axis=-1) * safe
+        small = r < 1.0
+        ratio = np.where(small, _sinc(np.where(small, r, 0.0)), np.sin(r) / np.where(small, 1.0, r))
         with np.errstate(divide="ignore"):
-            return (self.dim - 1) * np.log(np.abs(_sinc(r)))
+            return (self.dim - 1) * np.log(np.abs(ratio))
 
     def parallel_transport(self, base_point, end_point, tangent_vec):
         r"""Transport ``tangent_vec`` from ``p`` to ``q`` along the minimising geodesic.
@@ -119,7 +128,14 @@ class Sphere(Manifold):
         .. math:: \Gamma(v) = v - \frac{\langle q, v\rangle}{1 + \langle p, q\rangle}(p + q).
         """
         p, q, v = (np.asarray(a, dtype=float) for a in (base_point, end_point, tangent_vec))
-        coef = np.sum(q * v, axis=-1) / (1.0 + np.sum(p * q, axis=-1))
+        denom = 1.0 + np.sum(p * q, axis=-1)
+        if np.any(denom <= 0.5 * CUT_LOCUS_ATOL**2):  # 1 + cos(d) ~ (pi - d)^2 / 2
+            raise CutLocusError(
+                "end_point is at the cut locus (antipode) of base_point: the minimising geodesic, hence the "
+                "parallel transport along it, is undefined",
+                param="end_point",
+            )
+        coef = np.sum(q * v, axis=-1) / denom
         return v - coef[..., None] * (p + q)
 
     def projection(self, point):

@@ -27,8 +27,15 @@ from scipy import special
 
 from geodp_core._validation import check_real
 from geodp_core.exceptions import InvalidParameterError
-from geodp_core.mechanisms.base import LABEL_EXACT, Availability, Mechanism
-from geodp_core.mechanisms.tangent_gaussian import check_noise_finite, chi_mean, gaussian_sigma_for_target
+from geodp_core.mechanisms.base import (
+    LABEL_EXACT,
+    TAIL_PROBABILITY,
+    Availability,
+    Mechanism,
+    chi_tail_quantile,
+    gamma_tail_quantile,
+)
+from geodp_core.mechanisms.tangent_gaussian import chi_mean, gaussian_sigma_for_target
 from geodp_core.privacy import (
     GDP,
     RDP,
@@ -209,25 +216,46 @@ class _ExponentialWrapped(Mechanism):
         """:math:`\\mathrm{Exp}_{p}(\\mathrm{Log}_{p}\\eta + z)` with ``z`` given by frame coordinates."""
         manifold = self.manifold
         base = manifold.to_frame(footpoints, manifold._log(footpoints, center))
-        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported by check_noise_finite
+        with np.errstate(over="ignore", invalid="ignore"):  # range: decided publicly at calibration (release_reach)
             return manifold._exp(footpoints, manifold.from_frame(footpoints, base + coords))
 
     def _sample(self, center, calibration, size, rng):
         sigma = calibration.noise["sigma"]
         footpoint = calibration.options["footpoint"]
         if not isinstance(footpoint, str):
-            out = self._wrap(footpoint, center, self._noise_coords(sigma, size, rng))
-            return check_noise_finite(out, self.manifold, sigma)
+            return self._wrap(footpoint, center, self._noise_coords(sigma, size, rng))
         p0 = calibration.options["first_stage_footpoint"]
         sigma1 = calibration.noise["sigma_first_stage"]
         chunks = []
         for start in range(0, size, _CHUNK):  # chunks bound the memory of the batched frames
             n = min(_CHUNK, size - start)
-            first = check_noise_finite(self._wrap(p0, center, self._noise_coords(sigma1, n, rng)),
-                                       self.manifold, sigma1)
+            first = self._wrap(p0, center, self._noise_coords(sigma1, n, rng))
             second = self._wrap(first, center, self._noise_coords(sigma, n, rng))
-            chunks.append(check_noise_finite(second, self.manifold, sigma))
+            chunks.append(second)
         return np.concatenate(chunks, axis=0)
+
+    def _noise_quantile(self, sigma, tail):
+        """Tail quantile of the noise norm :math:`|z|` (implemented per law)."""
+        raise NotImplementedError
+
+    def release_reach(self, calibration, tail=TAIL_PROBABILITY):
+        r"""Public ``(a, b)`` with :math:`\mathrm{dist}(o, Y) \le a\,\mathrm{dist}(o, \eta) + b` w.p. :math:`\ge 1 - 10^{-15}`.
+
+        :math:`Y = \mathrm{Exp}_p(\mathrm{Log}_p\eta + z)`: :math:`\mathrm{dist}(o, Y) \le \mathrm{dist}(o, p) + |\mathrm{Log}_p\eta| + |z|
+        \le 2\,\mathrm{dist}(o, p) + \mathrm{dist}(o, \eta) + |z|`, so ``(1, 2 dist(o, p0) + q)``; two-stage (first
+        footpoint :math:`f` public, the second the first-stage release): ``(3, 4 dist(o, f) + 2 q_1 + q_2)`` (tails 1e-15/2).
+        """
+        manifold = self.manifold
+        origin = manifold.default_center()
+        sigma = calibration.noise["sigma"]
+        footpoint = calibration.options["footpoint"]
+        if not isinstance(footpoint, str):
+            offset = float(manifold._dist(origin, footpoint))
+            return (1.0, 2.0 * offset + self._noise_quantile(sigma, tail))
+        offset = float(manifold._dist(origin, calibration.options["first_stage_footpoint"]))
+        q1 = self._noise_quantile(calibration.noise["sigma_first_stage"], 0.5 * tail)
+        q2 = self._noise_quantile(sigma, 0.5 * tail)
+        return (3.0, 4.0 * offset + 2.0 * q1 + q2)
 
     # ---------------------------------------------------------------- density
     def _log_noise_density(self, coords, sigma):
@@ -341,6 +369,9 @@ class ExponentialWrappedLaplace(_ExponentialWrapped):
         direction /= np.linalg.norm(direction, axis=-1, keepdims=True)
         return radius[:, None] * direction
 
+    def _noise_quantile(self, sigma, tail):
+        return gamma_tail_quantile(self.manifold.dim, sigma, tail)
+
     def _log_noise_density(self, coords, sigma):
         d = self.manifold.dim
         # normaliser: sigma^d Gamma(d) |S^{d-1}|, |S^{d-1}| = 2 pi^{d/2} / Gamma(d/2)
@@ -375,6 +406,9 @@ class ExponentialWrappedGaussian(_ExponentialWrapped):
 
     def _noise_coords(self, sigma, size, rng):
         return sigma * rng.standard_normal((size, self.manifold.dim))
+
+    def _noise_quantile(self, sigma, tail):
+        return chi_tail_quantile(self.manifold.dim, sigma, tail)
 
     def _log_noise_density(self, coords, sigma):
         d = self.manifold.dim

@@ -41,6 +41,8 @@ from geodp_core.mechanisms.base import (
     LABEL_EXACT,
     Availability,
     Mechanism,
+    TAIL_PROBABILITY,
+    chi_tail_quantile,
 )
 from geodp_core.mechanisms.heat_kernel import (
     SPHERE2_CDF_TOL,
@@ -389,6 +391,20 @@ class _HeatDiffusion(Mechanism):
         except UnavailableError as exc:
             raise UnavailableError(f"{self.name}: {exc}", param="target") from exc
 
+    def _diffusion_reach(self, t, tail):
+        r"""Public bound of :math:`\mathrm{dist}(\eta, B_t)` w.p. :math:`\ge 1 - 10^{-15}`; ``None`` on compact spaces.
+
+        Flat: :math:`\sqrt{2t}\,\chi_d` exactly. Curvature :math:`\le 0` with :math:`\mathrm{Ric} \ge -K`: the radial
+        process :math:`dr = \sqrt2\,dW + \tfrac12\Delta r\,dt` has :math:`\Delta r \le (d-1)/r + \sqrt{K(d-1)}` (Laplacian
+        comparison), so :math:`r_t` is dominated by a :math:`d`-dimensional Bessel radius :math:`\sqrt{2t}\chi_d` plus the
+        drift :math:`\sqrt{K(d-1)}\,t` (:math:`(d-1)t` on :math:`H^d`). The geodesic random walk approximates it.
+        """
+        M = self.manifold
+        if not M.is_hadamard:
+            return None
+        d = M.dim
+        return math.sqrt(max(M.ricci_constant, 0.0) * (d - 1)) * t + chi_tail_quantile(d, math.sqrt(2.0 * t), tail)
+
     def _validated_calibration(self, center, points, calibration):
         center = self.manifold.validate_points(center, "center", single=True)
         points = self.manifold.validate_points(points, "points")
@@ -515,6 +531,11 @@ class BrownianMotion(_HeatDiffusion):
         )
 
     # ---------------------------------------------------------------- sampling
+    def release_reach(self, calibration, tail=TAIL_PROBABILITY):
+        """``(1, q)`` from :meth:`_diffusion_reach` (public)."""
+        q = self._diffusion_reach(calibration.noise["t"], tail)
+        return None if q is None else (1.0, q)
+
     def _sample(self, center, calibration, size, rng):
         M = self.manifold
         t = calibration.noise["t"]
@@ -679,6 +700,14 @@ class Langevin(_HeatDiffusion):
             noise={"t": t, "rho": rho, "lam": lam}, label=label, notes=notes,
             options={"anchor": np.array(anchor, dtype=float), "lam": lam, "sampler": sampler, "n_steps": n_steps},
         )
+
+    def release_reach(self, calibration, tail=TAIL_PROBABILITY):
+        """``(1, 2 dist(o, anchor) + q)``: the drift only pulls towards the public anchor (public)."""
+        q = self._diffusion_reach(calibration.noise["t"], tail)
+        if q is None:
+            return None
+        origin = self.manifold.default_center()
+        return (1.0, 2.0 * float(self.manifold._dist(origin, calibration.options["anchor"])) + q)
 
     def _sample(self, center, calibration, size, rng):
         opts = calibration.options

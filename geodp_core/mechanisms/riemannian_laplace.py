@@ -33,7 +33,16 @@ from geodp_core._validation import check_int, check_option, check_real
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
 from geodp_core.geometry.radial import get_radial_law, laplace_scale_limit
 from geodp_core.geometry.spd_polar import sample_eigen_logs, sample_spd_polar, spd_laplace_scale_limit
-from geodp_core.mechanisms.base import LABEL_APPROXIMATE, LABEL_EXACT, Availability, Mechanism
+from geodp_core.mechanisms.base import (
+    LABEL_APPROXIMATE,
+    LABEL_EXACT,
+    Availability,
+    TAIL_PROBABILITY,
+    Mechanism,
+    chi_tail_quantile,
+    gamma_tail_quantile,
+    log_concave_gaussian_tail_quantile,
+)
 from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
 from geodp_core.privacy import PureDP, pure_dp_budget
 
@@ -313,14 +322,49 @@ class IsotropicDistanceMechanism(Mechanism):
         directions = self.manifold.random_unit_tangent(center, size, rng)
         shape = (size,) + (1,) * len(self.manifold.point_shape)
         with np.errstate(over="ignore", invalid="ignore"):
-            out = self.manifold._exp(center, radii.reshape(shape) * directions)
-        if not np.isfinite(out).all():  # a far-away centre plus a large radius can still overflow
-            raise UnavailableError(
-                f"the exponential map overflowed double precision on {self.manifold.label} at σ = {sigma:.6g} "
-                "(a release too far from the origin of the model); use a larger budget or a smaller sensitivity",
-                param="calibration",
-            )
+            if self.manifold.name == "hyperbolic":
+                # Exp_η(r u) = cosh(r) η + sinh(r) u with |u|_L = 1 known exactly: no Minkowski norm of a long
+                # tangent vector (catastrophic cancellation far from the origin). Range: Mechanism.sample/calibrate.
+                out = self.manifold.projection(np.cosh(radii)[:, None] * center + np.sinh(radii)[:, None] * directions)
+            else:
+                out = self.manifold._exp(center, radii.reshape(shape) * directions)
         return out
+
+    def release_reach(self, calibration, tail=TAIL_PROBABILITY):
+        r"""``(1, q)``: :math:`\mathrm{dist}(\eta, Y) \le q` with probability :math:`\ge 1 - 10^{-15}` (public).
+
+        Radial laws :math:`\propto g(r)J(r)` are dominated in likelihood ratio (hence stochastically) by laws with
+        known tails: flat, :math:`\Gamma(d, \sigma)` (Laplace) or :math:`\sigma\chi_d` (Gaussian); :math:`H^d`,
+        :math:`\sinh^{d-1}r = (e^r r)^{d-1}\,[(1 - e^{-2r})/(2r)]^{d-1}` with a decreasing bracket, so
+        :math:`\Gamma(d, \text{rate } 1/\sigma - (d-1))` (Laplace) or the strongly log-concave
+        :math:`r^{d-1}e^{-r^2/(2\sigma^2) + (d-1)r}` (Gaussian); SPD(m) affine polar, radius :math:`|r|`, the same with
+        :math:`r^{m-1+P}e^{C|r|}`, :math:`P = m(m-1)/2` pairs, :math:`C = \sqrt{Pm}/2 \ge \max_{|\omega|=1}\sum_{i<j}|\omega_i-\omega_j|/2`.
+        """
+        sigma = calibration.noise["sigma"]
+        kind, space = noise_geometry(self.manifold)
+        laplace = self.profile == "laplace"
+        if kind == "radial":
+            if space == "sphere":
+                return None
+            d = self.manifold.dim
+            if space == "euclidean":
+                q = gamma_tail_quantile(d, sigma, tail) if laplace else chi_tail_quantile(d, sigma, tail)
+            elif laplace:
+                q = gamma_tail_quantile(d, 1.0 / (1.0 / sigma - (d - 1)), tail)
+            else:
+                q = log_concave_gaussian_tail_quantile(d - 1, d - 1, sigma, tail)
+            return (1.0, q)
+        if kind == "spd_polar":
+            m = self.manifold.m
+            pairs = m * (m - 1) // 2
+            drift = 0.5 * math.sqrt(pairs * m)
+            if laplace:
+                rate = 1.0 / sigma - drift
+                q = gamma_tail_quantile(m + pairs, 1.0 / rate, tail) if rate > 0 else math.inf
+            else:
+                q = log_concave_gaussian_tail_quantile(m - 1 + pairs, drift, sigma, tail)
+            return (1.0, q)
+        return None
 
     def default_proposal_scale(self, sigma):
         r"""Initial Metropolis proposal scale: :math:`2.38\,s_c/\sqrt d` with :math:`s_c` the

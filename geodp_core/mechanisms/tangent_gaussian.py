@@ -27,7 +27,13 @@ from scipy import special
 
 from geodp_core._validation import check_option
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
-from geodp_core.mechanisms.base import LABEL_EXACT, LABEL_NO_GUARANTEE, Mechanism
+from geodp_core.mechanisms.base import (
+    LABEL_EXACT,
+    LABEL_NO_GUARANTEE,
+    TAIL_PROBABILITY,
+    Mechanism,
+    chi_tail_quantile,
+)
 from geodp_core.privacy import (
     GDP,
     RDP,
@@ -62,7 +68,11 @@ def is_flat_hadamard(manifold):
 
 
 def check_noise_finite(points, manifold, sigma):
-    """Raise when a push-forward overflowed (noise too large for floating point on ``manifold``)."""
+    """Raise when a push-forward overflowed (noise too large for floating point on ``manifold``).
+
+    Not used by the samplers any more: whether a release overflows depends on the summary, so that decision is
+    taken publicly at calibration (:meth:`Mechanism.release_reach`) and ``Mechanism.sample`` never raises for it.
+    """
     flat = np.asarray(points).reshape(np.shape(points)[0], -1)
     if not np.isfinite(flat).all():
         raise InvalidParameterError(
@@ -249,14 +259,18 @@ class TangentGaussian(Mechanism):
         sigma = calibration.noise["sigma"]
         coords = sigma * rng.standard_normal((size, self.manifold.dim))
         manifold = self.manifold
-        with np.errstate(over="ignore", invalid="ignore"):  # overflow is reported by check_noise_finite
+        with np.errstate(over="ignore", invalid="ignore"):  # range: decided publicly at calibration
             if hasattr(manifold, "chart_basis"):
                 # Flat SPD metric: exp(log η + Z) directly in the isometric chart.
                 chart_noise = np.einsum("sk,kij->sij", coords, manifold.chart_basis())
                 out = manifold.chart_inverse(manifold.chart(center) + chart_noise)
             else:
                 out = manifold._exp(center, manifold.from_frame(center, coords))
-        return check_noise_finite(out, manifold, sigma)
+        return out
+
+    def release_reach(self, calibration, tail=TAIL_PROBABILITY):
+        r"""``(1, q)``, ``q`` the 1e-15 tail quantile of :math:`\sigma\chi_d` (the flat chart is an isometry)."""
+        return (1.0, chi_tail_quantile(self.manifold.dim, calibration.noise["sigma"], tail))
 
     def log_density(self, center, points, calibration):
         """Normalised log density of the release w.r.t. the Riemannian volume (Hadamard spaces).

@@ -415,3 +415,21 @@ def test_regression_longitude_is_range_checked():
         sphere.from_lat_lon(100.0, 0.0)
     with pytest.raises(ValueError, match="lat"):
         sphere.from_lat_lon(np.nan, 0.0)
+
+
+@settings(max_examples=60, **SETTINGS)
+@given(point_and_tangent(max_norm=1e300, min_exp=-12.0))
+def test_log_volume_jacobian_is_never_nan(args):
+    manifold, base, vec = args
+    if not np.all(np.isfinite(vec)):
+        return
+    outcome("log_volume_jacobian", lambda: manifold.log_volume_jacobian(base, vec), True,
+            check=lambda v: not np.any(np.isnan(v)))
+
+
+def test_regression_log_volume_and_transport_extremes():
+    sphere, hyp = get_manifold("sphere", 2), get_manifold("hyperbolic", 2)
+    assert np.isfinite(sphere.log_volume_jacobian([0.0, 0, 1], [1e300, 0, 0]))  # was NaN
+    assert np.isfinite(hyp.log_volume_jacobian([1.0, 0, 0], [0, 1e300, 0]))  # was NaN
+    with pytest.raises(CutLocusError, match="end_point"):
+        sphere.parallel_transport([0.0, 0, 1], [0.0, 0, -1], [1.0, 0, 0])  # was NaN

@@ -410,6 +410,7 @@ def test_utility_bound(name, args):
 
 def test_overflowing_noise_raises():
     mech = get_mechanism("ew_gaussian", get_manifold("hyperbolic", 2))
-    cal = mech.calibrate(GDP(1e-3), 10.0)
-    with pytest.raises(InvalidParameterError, match="too large"):
-        mech.sample(mech.manifold.default_center(), cal, 20, np.random.default_rng(0))
+    # most releases would overflow: refused at calibration (public), never in sample (summary-dependent)
+    with pytest.raises(UnavailableError, match="double precision") as info:
+        mech.calibrate(GDP(1e-3), 10.0, footpoint=mech.manifold.default_center())
+    assert info.value.param == "target"

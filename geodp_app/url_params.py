@@ -1,0 +1,107 @@
+"""Every URL-bound control of the app, declared once: type, range, options (see :mod:`geodp_app.urlstate`).
+
+Pages read their widgets' bounds from here (:func:`limits`), so the URL check and the control agree.
+"""
+
+from geodp_app.sidebar import (
+    DATA_LABELS,
+    DELTA_GRID,
+    EPS_GRID,
+    METRIC_LABELS,
+    MU_GRID,
+    NOTION_LABELS,
+    RHO_GRID,
+    SPACE_LABELS,
+    WIDGET_RANGES,
+    mechanism_titles,
+    radius_max,
+)
+from geodp_app.urlstate import UrlParam, clean_query_params
+
+__all__ = ["URL_PARAMS", "X_AXES", "limits"]
+
+#: x-axes of the Utility curves page (value -> label written in the URL).
+X_AXES = {"budget": "privacy budget", "n": "records n", "dim": "dimension d", "spread": "data spread"}
+
+
+def _dim_bounds(params):
+    spd = params.get("manifold") == "spd"
+    return (2, 4, "SPD matrices: m from 2 to 4") if spd else (1, 10, "")
+
+
+def _radius_bounds(params):
+    try:
+        dim = int(float(params.get("dim", 2)))
+    except ValueError:
+        dim = 2
+    manifold = params.get("manifold", "sphere")
+    high = radius_max(manifold, dim, params.get("metric", "") if manifold == "spd" else "")
+    return 0.05, high, "on the sphere r must stay below r* = π/4" if manifold == "sphere" else ""
+
+
+def _choice(labels, display=None):
+    """Options keyed by their internal name; ``display`` maps them to the label the widget writes."""
+    if display is None:
+        return UrlParam("choice", choices=tuple(labels))
+    return UrlParam("choice", choices=tuple(display[k] for k in labels), aliases={k: display[k] for k in labels})
+
+
+_TITLES = mechanism_titles()
+_SIDEBAR = {
+    "manifold": _choice(SPACE_LABELS),
+    "dim": UrlParam("int", 1, 10, bounds=_dim_bounds),
+    "metric": _choice(METRIC_LABELS),
+    "data": _choice(DATA_LABELS),
+    "spread": UrlParam("float", *WIDGET_RANGES["spread"]),
+    "n": UrlParam("int", *WIDGET_RANGES["n"]),
+    "radius": UrlParam("float", 0.05, 3.0, bounds=_radius_bounds),
+    "center_offset": UrlParam("text", max_chars=400),
+    "mechanisms": UrlParam("multi", choices=tuple(_TITLES.values()), aliases=dict(_TITLES)),
+    "notion": _choice(NOTION_LABELS),
+    "eps": UrlParam("grid", grid=tuple(EPS_GRID), low=0.0, low_open=True),
+    "delta": UrlParam("grid", grid=tuple(DELTA_GRID), low=0.0, low_open=True),
+    "mu": UrlParam("grid", grid=tuple(MU_GRID), low=0.0, low_open=True),
+    "rho": UrlParam("grid", grid=tuple(RHO_GRID), low=0.0, low_open=True),
+    "alpha": UrlParam("float", *WIDGET_RANGES["alpha"]),
+    "seed": UrlParam("int", *WIDGET_RANGES["seed"]),
+    "n_releases": UrlParam("int", *WIDGET_RANGES["n_releases"]),
+}
+_CURVES = {
+    "curves_x": _choice(X_AXES, X_AXES),
+    "curves_eps_min": UrlParam("float", 0.0, 1000.0, low_open=True),
+    "curves_eps_max": UrlParam("float", 0.0, 1000.0, low_open=True),
+    "curves_mu_min": UrlParam("float", 0.0, 1000.0, low_open=True),
+    "curves_mu_max": UrlParam("float", 0.0, 1000.0, low_open=True),
+    "curves_rho_min": UrlParam("float", 0.0, 1e6, low_open=True),
+    "curves_rho_max": UrlParam("float", 0.0, 1e6, low_open=True),
+    "curves_count": UrlParam("int", 2, 30),
+    "curves_n_min": UrlParam("int", 2, 100_000),
+    "curves_n_max": UrlParam("int", 2, 100_000),
+    "curves_n_count": UrlParam("int", 2, 30),
+    "curves_spread_min": UrlParam("float", 0.0, 3.0),
+    "curves_spread_max": UrlParam("float", 0.0, 3.0),
+    "curves_spread_count": UrlParam("int", 2, 30),
+    "curves_reps": UrlParam("int", 2, 20_000),
+}
+_ACCOUNTING = {
+    "accounting_notion": _choice(NOTION_LABELS, NOTION_LABELS),
+    "accounting_eps": UrlParam("float", 0.0, 1000.0, low_open=True),
+    "accounting_delta": UrlParam("float", 0.0, 1.0, low_open=True),
+    "accounting_mu": UrlParam("float", 0.0, 1000.0, low_open=True),
+    "accounting_alpha": UrlParam("float", 1.0, 1e6, low_open=True),
+    "accounting_rho": UrlParam("float", 0.0, 1e6, low_open=True),
+}
+
+#: Every control bound to the URL, by widget key.
+URL_PARAMS = {**_SIDEBAR, **_CURVES, **_ACCOUNTING}
+
+
+def limits(key):
+    """``(low, high)`` of a numeric URL-bound control (for the widget's min_value / max_value)."""
+    spec = URL_PARAMS[key]
+    return spec.low, spec.high
+
+
+def clean_url():
+    """Validate every URL-bound value before any widget reads it (first thing on every page; idempotent)."""
+    return clean_query_params(URL_PARAMS)
