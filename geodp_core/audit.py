@@ -24,19 +24,22 @@ evaluation samples were drawn. We therefore choose :math:`S` (statistic, directi
 which dataset is "positive") on one half of the releases and evaluate it on the other half.
 If the bound exceeds the claimed :math:`\varepsilon`, the claim is refuted at confidence :math:`1-\alpha`.
 
-Public entry point: :func:`audit`. See ``docs/derivations/audit.md``.
+Public entry points: :func:`audit` (a private Fréchet mean), :func:`audit_kng_regression` (the footpoint of KNG
+geodesic regression, with a data-derived or a public residual bound) and :func:`audit_all`. See
+``docs/derivations/audit.md``.
 """
 
 import dataclasses
 import math
 import re
+import warnings
 from dataclasses import dataclass
 
 import numpy as np
 from scipy import optimize, special
 
 from geodp_core._validation import check_int, check_option, check_real
-from geodp_core.exceptions import InvalidParameterError, UnavailableError
+from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
 from geodp_core.geometry.base import Manifold
 from geodp_core.mechanisms import LABEL_NO_GUARANTEE, MECHANISM_NAMES, get_mechanism, mechanism_class
 from geodp_core.pipeline import public_options
@@ -79,6 +82,14 @@ __all__ = [
     "mean_shift_ratio",
     "NOT_AUDITED",
     "SLOW_RELEASES",
+    "audit_kng_regression",
+    "regression_neighbouring_datasets",
+    "REGRESSION_CONTROL",
+    "REGRESSION_INFO",
+    "REGRESSION_RELEASES",
+    "REGRESSION_BURN_IN",
+    "REGRESSION_CHAIN_LENGTH",
+    "REGRESSION_N",
     "AUDIT_SPACES",
     "audit_space_manifold",
 ]
@@ -369,9 +380,11 @@ class AuditResult:
         :math:`1 - \alpha`.
     n, radius, sensitivity, sensitivity_used, mean_shift : float
         Dataset size, public radius, the public sensitivity :math:`\Delta`, the one the mechanism was
-        calibrated with, and :math:`d(\eta, \eta')`.
+        calibrated with, and :math:`d(\eta, \eta')`. (:func:`audit_kng_regression`: the footpoint stage's
+        sensitivity under :math:`D` and under :math:`D'`, and the distance between the two fits' footpoints.)
     mean_D, mean_D_prime : ndarray
-        The two neighbouring datasets' Fréchet means :math:`\eta, \eta'`.
+        The two neighbouring datasets' Fréchet means :math:`\eta, \eta'` (:func:`audit_kng_regression`: the
+        footpoints :math:`\hat p, \hat p'` of their non-private regression fits).
     moved_from, moved_to : ndarray
         The record that differs.
     values_D, values_D_prime : ndarray
@@ -430,7 +443,8 @@ class AuditResult:
     @property
     def event(self):
         """The distinguishing event in words."""
-        return f"{_STATISTIC_TEXT[self.statistic]} {self.direction} {self.threshold:.4g}"
+        texts = _REGRESSION_STATISTIC_TEXT if self.mechanism == REGRESSION_CONTROL else _STATISTIC_TEXT
+        return f"{texts[self.statistic]} {self.direction} {self.threshold:.4g}"
 
     def summary(self):
         """One line: claim vs bound."""
@@ -540,7 +554,7 @@ def _select_event(stats_d, stats_dp, delta, alpha_each):
     """
     level = min(alpha_each, _SELECTION_LEVEL)
     best, best_score = None, -np.inf
-    for name in STATISTICS:
+    for name in stats_d:
         a, b = np.sort(stats_d[name]), np.sort(stats_dp[name])
         thresholds = _candidate_thresholds(np.concatenate([a, b]), min(a.size, b.size))
         for direction in ("<=", ">="):
@@ -555,6 +569,56 @@ def _select_event(stats_d, stats_dp, delta, alpha_each):
                 if score[i] > best_score:
                     best_score, best = score[i], (name, direction, float(thresholds[i]), positive)
     return best
+
+
+@dataclass(frozen=True)
+class _Test:
+    """Outcome of :func:`_distinguish`: the chosen event and its evaluation."""
+
+    statistic: str
+    direction: str
+    threshold: float
+    positive: str
+    half: int
+    m: int
+    eval_d: np.ndarray
+    eval_dp: np.ndarray
+    eps_lb: float
+    tpr_lo: float
+    fpr_hi: float
+    tpr: float
+    fpr: float
+    point: float
+
+
+def _distinguish(stats_d, stats_dp, step, delta, alpha):
+    r"""Choose an event on the first half of the releases, evaluate it on the second half.
+
+    ``stats_d``, ``stats_dp``: statistic name -> grid indices (:func:`_statistics`) of the releases under
+    :math:`D` and :math:`D'`, in release order (equal sizes). The event (statistic, direction, threshold,
+    positive dataset) is chosen by :func:`_select_event` on the first ``len // 2`` values of each and then
+    counted once on the rest; Clopper–Pearson bounds at level :math:`\alpha/2` each give
+    :math:`\hat\varepsilon_{lb}` (:func:`_eps_bounds`). Shared by :func:`audit` and :func:`audit_kng_regression`.
+    """
+    alpha_each = alpha / 2.0
+    size = min(v.size for v in (*stats_d.values(), *stats_dp.values()))
+    half = size // 2
+    statistic, direction, index, positive = _select_event(
+        {k: v[:half] for k, v in stats_d.items()}, {k: v[:half] for k, v in stats_dp.items()}, delta, alpha_each,
+    )
+    threshold = _threshold_value(index, direction, step)
+    eval_d, eval_dp = stats_d[statistic][half:size], stats_dp[statistic][half:size]
+    m = eval_d.size
+    in_d = int(_counts(np.sort(eval_d), np.array([index]), direction)[0])
+    in_dp = int(_counts(np.sort(eval_dp), np.array([index]), direction)[0])
+    tp, fp = (in_d, in_dp) if positive == "D" else (in_dp, in_d)
+    eps_lb, tpr_lo, fpr_hi = _eps_bounds(np.array([tp]), m, np.array([fp]), m, delta, alpha_each)
+    tpr, fpr = tp / m, fp / m
+    with np.errstate(divide="ignore"):
+        point = max(0.0, float(np.log(tpr - delta) - np.log(fpr))) if tpr > delta else 0.0
+    return _Test(statistic=statistic, direction=direction, threshold=threshold, positive=positive, half=half, m=m,
+                 eval_d=eval_d, eval_dp=eval_dp, eps_lb=float(eps_lb[0]), tpr_lo=float(tpr_lo[0]),
+                 fpr_hi=float(fpr_hi[0]), tpr=tpr, fpr=fpr, point=point)
 
 
 # ============================================================================ releases
@@ -809,25 +873,13 @@ def audit(mechanism_name, manifold, target, n_releases=DEFAULT_N_RELEASES, n=DEF
 
     claimed_eps, claim_delta, claim_note = claimed_approx_dp(calibration.achieved, conversion_delta)
     alpha_each = alpha / 2.0
-    half = n_releases // 2
     step = _grid_step(float(manifold._dist(eta, eta_prime)), sensitivity)
     stats_d, beyond_d = _statistics(manifold, releases_d, eta, eta_prime, step)
     stats_dp, beyond_dp = _statistics(manifold, releases_dp, eta, eta_prime, step)
-    statistic, direction, index, positive = _select_event(
-        {k: v[:half] for k, v in stats_d.items()}, {k: v[:half] for k, v in stats_dp.items()}, claim_delta,
-        alpha_each,
-    )
-    threshold = _threshold_value(index, direction, step)
-    eval_d, eval_dp = stats_d[statistic][half:], stats_dp[statistic][half:]
-    m = eval_d.size
-    in_d = int(_counts(np.sort(eval_d), np.array([index]), direction)[0])
-    in_dp = int(_counts(np.sort(eval_dp), np.array([index]), direction)[0])
-    tp, fp = (in_d, in_dp) if positive == "D" else (in_dp, in_d)
-    eps_lb, tpr_lo, fpr_hi = _eps_bounds(np.array([tp]), m, np.array([fp]), m, claim_delta, alpha_each)
-    eps_lb, tpr_lo, fpr_hi = float(eps_lb[0]), float(tpr_lo[0]), float(fpr_hi[0])
-    tpr, fpr = tp / m, fp / m
-    with np.errstate(divide="ignore"):
-        point = max(0.0, float(np.log(tpr - claim_delta) - np.log(fpr))) if tpr > claim_delta else 0.0
+    test = _distinguish(stats_d, stats_dp, step, claim_delta, alpha)
+    statistic, direction, threshold, positive = test.statistic, test.direction, test.threshold, test.positive
+    eval_d, eval_dp, half, m = test.eval_d, test.eval_dp, test.half, test.m
+    eps_lb, tpr_lo, fpr_hi, tpr, fpr, point = test.eps_lb, test.tpr_lo, test.fpr_hi, test.tpr, test.fpr, test.point
 
     label = calibration.label if variant is None else LABEL_NO_GUARANTEE
     shift = float(manifold._dist(eta, eta_prime))
@@ -876,24 +928,282 @@ def audit(mechanism_name, manifold, target, n_releases=DEFAULT_N_RELEASES, n=DEF
     )
 
 
+# ============================================================================ KNG regression: data-derived τ
+REGRESSION_CONTROL = "kng_regression"  # the name of the regression rows of audit_all (not a registry mechanism)
+REGRESSION_RELEASES = 300  # releases per dataset of the regression rows (one Metropolis chain per release)
+REGRESSION_BURN_IN = 250
+REGRESSION_CHAIN_LENGTH = 500
+REGRESSION_WIGGLE = 0.05  # offsets ± w r of the records of D from the geodesic (tiny residuals, tiny data τ)
+REGRESSION_N = (3, 20)  # records the regression rows of audit_all accept (the chains cost O(n) per step)
+MAX_REGRESSION_RELEASES = 5000
+_REGRESSION_CHUNK = 1000  # releases per call of kng_geodesic_regression (its n_releases cap)
+_REGRESSION_STATISTIC_TEXT = {
+    "dist_to_mean": "dist(p̃, p̂)",
+    "dist_to_neighbour_mean": "dist(p̃, p̂′)",
+    "distance_difference": "dist(p̃, p̂) − dist(p̃, p̂′)",
+    "dist_to_center": "dist(p̃, m₀)",
+}
+REGRESSION_INFO = {
+    "data_tau": (
+        "data-derived residual bound τ",
+        "KNG geodesic regression with the paper's τ = max residual at the non-private fit, read from the records. "
+        "τ sets the noise scale (σ ∝ τ) and the sampling domain (footpoint within r + τ of m₀, speed at most "
+        "2(r + τ)): records close to a geodesic give a small τ, a neighbour with one record far off it a large "
+        "one, whose releases reach footpoints the first dataset can never release: NOT DP",
+    ),
+    None: (
+        "public τ",
+        "KNG geodesic regression with a PUBLIC residual bound τ (residuals clipped at τ): ε-DP for the exact KNG "
+        "laws, sampled by Metropolis chains (approximate sampler)",
+    ),
+}
+
+
+def regression_neighbouring_datasets(manifold, n, radius, wiggle=REGRESSION_WIGGLE):
+    r"""Neighbouring regression datasets :math:`D \sim D'` in the public ball :math:`B(m_0, r)`.
+
+    Covariates :math:`x_i = i/(n-1)` (public range [0, 1]); :math:`u_1, u_2` the first two vectors of the
+    tangent frame at :math:`m_0` (:math:`u_2 = u_1` in dimension 1). :math:`D`: the records
+    :math:`y_i = \mathrm{Exp}_{m_0}\big((x_i - \tfrac12)\, 1.6 r\, u_1 + (-1)^i w r\, u_2\big)`, within
+    :math:`w r` of the geodesic :math:`t \mapsto \mathrm{Exp}_{m_0}((t - \tfrac12) 1.6 r u_1)`;
+    :math:`D'`: record :math:`k = \lfloor n/2 \rfloor` moved to the boundary point
+    :math:`\mathrm{Exp}_{m_0}(r u_2)` (:math:`\mathrm{Exp}_{m_0}(-r u_1)` in dimension 1), far off the geodesic.
+
+    Parameters
+    ----------
+    manifold : Manifold
+    n : int
+        Records, :math:`n \ge 3`.
+    radius : float
+        Public radius :math:`0 < r < r^*`.
+    wiggle : float
+        :math:`w \in [0, 0.2)`: the residuals under :math:`D` are of order :math:`w r`.
+
+    Returns
+    -------
+    (x, D, D_prime, moved_index)
+    """
+    _check_manifold(manifold)
+    n = check_int(n, "n", low=3, high=MAX_N)
+    radius = manifold.check_radius(radius, "radius")
+    wiggle = check_real(wiggle, "wiggle", low=0.0, high=0.2, low_closed=True)
+    center = manifold.default_center()
+    frame = manifold.tangent_frame(center)
+    u1 = frame[0]
+    u2 = frame[1] if len(frame) > 1 else frame[0]
+    x = np.linspace(0.0, 1.0, n)
+    signs = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
+    shape = (n,) + (1,) * len(manifold.point_shape)
+    tangent = ((x - 0.5) * 1.6 * radius).reshape(shape) * u1 + (signs * wiggle * radius).reshape(shape) * u2
+    data = manifold._exp(np.broadcast_to(center, tangent.shape), tangent)
+    moved = n // 2
+    neighbour = data.copy()
+    neighbour[moved] = manifold._exp(center, radius * u2 if len(frame) > 1 else -radius * u1)
+    return x, data, neighbour, moved
+
+
+def _kng_releases(manifold, x, y, eps, tau, n_releases, radius, burn_in, chain_length, seed_sequence):
+    """``n_releases`` KNG releases (one chain each, in chunks), the first result and the sampler warnings."""
+    from geodp_core.mechanisms import kng_regression as kng
+
+    options = dict(burn_in=burn_in, chain_length=chain_length, init="public", data_radius=radius,
+                   center=manifold.default_center(), x_range=(0.0, 1.0), footpoint_velocity="joint",
+                   scale_convention="rigorous", clip_residuals=True)
+    if "owner_diagnostics" in getattr(kng, "OPTION_DEFAULTS", {}):
+        options["owner_diagnostics"] = False  # extra diagnostic chains: not needed here
+    prefix = getattr(kng, "OWNER_ONLY", None)
+    sizes = [min(_REGRESSION_CHUNK, n_releases - start) for start in range(0, n_releases, _REGRESSION_CHUNK)]
+    footpoints, first, warned = [], None, []
+    for size, child in zip(sizes, seed_sequence.spawn(len(sizes))):
+        with warnings.catch_warnings(record=True) as caught:
+            warnings.simplefilter("always", kng.RegressionPrivacyWarning)
+            result = kng.kng_geodesic_regression(manifold, x, y, eps / 2.0, eps / 2.0, tau,
+                                                 np.random.default_rng(child), n_releases=size, **options)
+        for w in caught:
+            if issubclass(w.category, kng.RegressionPrivacyWarning):
+                text = str(w.message)
+                warned.append(text[len(prefix):] if prefix and text.startswith(prefix) else text)
+        footpoints.append(np.asarray(result.footpoints))
+        first = result if first is None else first
+    return np.concatenate(footpoints), first, list(dict.fromkeys(warned))
+
+
+def _radius_text(result):
+    radius = getattr(result, "footpoint_radius", None)
+    return "π (the whole sphere)" if radius is None else f"{radius:.4g}"
+
+
+def _footpoint_acceptance(result):
+    """Mean acceptance of the footpoint chains, wherever the result keeps it (``None`` if nowhere)."""
+    for diagnostics in (getattr(result, "owner_diagnostics", None), getattr(result, "diagnostics", None)):
+        if isinstance(diagnostics, dict) and "footpoint_acceptance" in diagnostics:
+            return float(diagnostics["footpoint_acceptance"])
+    return None
+
+
+def audit_kng_regression(manifold, target, tau="data", n_releases=REGRESSION_RELEASES, n=DEFAULT_N,
+                         radius=DEFAULT_RADIUS, alpha=DEFAULT_ALPHA, seed=0, burn_in=REGRESSION_BURN_IN,
+                         chain_length=REGRESSION_CHAIN_LENGTH, wiggle=REGRESSION_WIGGLE):
+    r"""Empirical privacy audit of the footpoint released by KNG geodesic regression.
+
+    The same test as :func:`audit` (events chosen on one half of the releases, Clopper–Pearson bound on the
+    other half, :func:`_distinguish`) applied to a regression release:
+
+    1. Neighbouring datasets :func:`regression_neighbouring_datasets`: :math:`D` within :math:`w r` of a
+       geodesic, :math:`D'` with one record moved far off it (both in the public ball :math:`B(m_0, r)`);
+       :math:`\hat p, \hat p'` the footpoints of their non-private least-squares fits.
+    2. :func:`~geodp_core.mechanisms.kng_regression.kng_geodesic_regression` with
+       :math:`\varepsilon_p = \varepsilon_v = \varepsilon/2`, ``data_radius`` = :math:`r`, chains started at the
+       PUBLIC point (``init="public"``), ``n_releases`` independent chains per dataset.
+    3. Statistics of the released footpoint :math:`\tilde p`: :math:`d(\tilde p, \hat p)`,
+       :math:`d(\tilde p, \hat p')` and their difference (:func:`_statistics` with the fits in place of the
+       means), and :math:`d(\tilde p, m_0)`, the distance from the public centre, on the same grid.
+
+    The footpoint is a post-processing of the released pair :math:`(\tilde p, \tilde v)`, so a lower bound for it
+    is a lower bound for the pair, whose claim is :math:`\varepsilon = \varepsilon_p + \varepsilon_v` (audited as
+    :math:`(\varepsilon, 0)`).
+
+    With ``tau="data"`` (the paper's :math:`\tau = \max_i |e_i|` at the non-private fit) :math:`D` gets a small
+    :math:`\tau` and :math:`D'` a large one. :math:`\tau` sets the KNG scale (:math:`\sigma \propto \tau`) and
+    the public sampling domain (footpoint radius :math:`r + \tau`, speed bound :math:`2(r + \tau)`); with residuals
+    clipped at :math:`\tau` the energy's gradient scales with :math:`\tau` too, so the law barely narrows under
+    :math:`D`, but footpoints beyond :math:`r + \tau_D` from :math:`m_0` are released under :math:`D'` and never
+    under :math:`D` (measured: the event chosen is :math:`\{d(\tilde p, m_0) \ge t\}`). The claim is refuted
+    (a negative control). With a PUBLIC ``tau`` (a float) the mechanism is the rigorous KNG ("approximate
+    sampler"), which the audit should not refute (docs/derivations/audit.md for the measured numbers).
+
+    Parameters
+    ----------
+    manifold : Manifold
+        A manifold KNG regression supports (sphere, hyperbolic, SPD, Euclidean).
+    target : PureDP or ApproxDP
+        Its :math:`\varepsilon` is the KNG budget (KNG is pure :math:`\varepsilon`-DP; an (ε, δ) target is
+        audited as :math:`(\varepsilon, 0)`).
+    tau : "data" or float
+        The residual bound.
+    n_releases : int, default 300
+        Releases per dataset, in ``[100, 5000]``.
+    n : int, default 10
+        Records, :math:`n \ge 3`.
+    radius : float, default 0.5
+        Public ball radius (also KNG's ``data_radius``).
+    alpha : float, default 0.05
+    seed : int, default 0
+    burn_in, chain_length : int
+        Metropolis steps per chain (passed explicitly).
+    wiggle : float
+        Offsets of :math:`D` from the geodesic, as a fraction of :math:`r`.
+
+    Returns
+    -------
+    AuditResult
+        ``mechanism = "kng_regression"``, ``variant = "data_tau"`` or ``None``; ``mean_D``, ``mean_D_prime``
+        are the fits' footpoints :math:`\hat p, \hat p'`, ``sensitivity`` and ``sensitivity_used`` the footpoint
+        stage's sensitivity under :math:`D` and :math:`D'` (equal for a public :math:`\tau`).
+    """
+    _check_manifold(manifold)
+    if not isinstance(target, (PureDP, ApproxDP)):
+        raise InvalidParameterError(
+            f"target must be PureDP or ApproxDP for KNG regression (a pure ε-DP mechanism); got "
+            f"{type(target).__name__}", param="target")
+    if isinstance(tau, str):
+        check_option(tau, "tau", ("data",))
+    else:
+        tau = check_real(tau, "tau", low=0.0)
+    n_releases = check_int(n_releases, "n_releases", low=MIN_RELEASES, high=MAX_REGRESSION_RELEASES)
+    n = check_int(n, "n", low=3, high=MAX_N)
+    radius = manifold.check_radius(radius, "radius")
+    alpha = check_real(alpha, "alpha", low=0.0, high=0.5, high_closed=True)
+    seed = check_int(seed, "seed", low=0, high=2**63 - 1)
+    burn_in = check_int(burn_in, "burn_in", low=0, high=1_000_000)
+    chain_length = check_int(chain_length, "chain_length", low=1, high=1_000_000)
+    eps = float(target.eps)
+
+    x, data, neighbour, moved = regression_neighbouring_datasets(manifold, n, radius, wiggle)
+    streams = np.random.SeedSequence(seed).spawn(2)  # releases under D, under D'
+    releases_d, result_d, warned_d = _kng_releases(manifold, x, data, eps, tau, n_releases, radius, burn_in,
+                                                   chain_length, streams[0])
+    releases_dp, result_dp, warned_dp = _kng_releases(manifold, x, neighbour, eps, tau, n_releases, radius,
+                                                      burn_in, chain_length, streams[1])
+    fit_d, fit_dp = np.asarray(result_d.nonprivate_footpoint), np.asarray(result_dp.nonprivate_footpoint)
+    claimed_eps, claim_delta, claim_note = claimed_approx_dp(result_d.guarantee)
+
+    shift = float(manifold._dist(fit_d, fit_dp))
+    step = _grid_step(shift, radius)
+    stats_d, beyond_d = _statistics(manifold, releases_d, fit_d, fit_dp, step)
+    stats_dp, beyond_dp = _statistics(manifold, releases_dp, fit_d, fit_dp, step)
+    center = manifold.default_center()
+    for stats, releases in ((stats_d, releases_d), (stats_dp, releases_dp)):  # the public centre, same grid
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            stats["dist_to_center"] = np.rint(np.nan_to_num(manifold._dist(center, releases), nan=np.inf) / step)
+    test = _distinguish(stats_d, stats_dp, step, claim_delta, alpha)
+
+    variant = "data_tau" if tau == "data" else None
+    label = LABEL_NO_GUARANTEE if variant is not None else result_d.label
+    other = "D′" if test.positive == "D" else "D"
+    acceptance = [_footpoint_acceptance(r) for r in (result_d, result_dp)]
+    tau_text = ("τ = max residual at the non-private fit, read from the records (NOT DP): "
+                if variant else "PUBLIC τ (residuals clipped at τ): ")
+    notes = [
+        f"{REGRESSION_INFO[variant][0]} — {REGRESSION_INFO[variant][1]}",
+        f"neighbouring regression datasets: n = {n} records in the public ball B(m₀, r = {radius:g}), covariates "
+        f"x_i = i/(n − 1); D within {wiggle * radius:.3g} of a geodesic through m₀, D′ with the record at "
+        f"x = {x[moved]:.3g} moved to the boundary of the ball, {float(manifold._dist(data[moved], neighbour[moved])):.3g} "
+        f"away; the non-private fits' footpoints p̂, p̂′ are {shift:.4g} apart",
+        tau_text + f"τ = {result_d.tau:.4g} under D, {result_dp.tau:.4g} under D′; KNG scale of the footpoint stage "
+        f"σ_p = {result_d.sigma_footpoint:.4g} under D, {result_dp.sigma_footpoint:.4g} under D′; footpoint domain "
+        f"d(m₀, p) ≤ {_radius_text(result_d)} under D, ≤ {_radius_text(result_dp)} under D′",
+        f"claimed (ε_p + ε_v) = ({eps / 2:g} + {eps / 2:g})-DP for the pair (p̃, ṽ); the footpoint p̃ alone is a "
+        f"post-processing of the pair, so a bound on it bounds the pair's ε. " + claim_note,
+        f"Metropolis chains started at public points (init = public): burn-in {burn_in} + {chain_length} steps per "
+        f"chain, one chain per release"
+        + ("" if None in acceptance else
+           f"; acceptance of the footpoint stage {acceptance[0]:.2f} (D), {acceptance[1]:.2f} (D′)"),
+        *(f"sampler message under D: {w}" for w in warned_d),
+        *(f"sampler message under D′: {w}" for w in warned_dp),
+        f"{n_releases} releases under each dataset; the event was chosen on the first {test.half} of each "
+        f"(statistics {', '.join(_REGRESSION_STATISTIC_TEXT.values())} of the released footpoint p̃; "
+        f"{2 * _N_LEVELS} quantile thresholds; both directions; either dataset positive) and evaluated on the "
+        f"other {test.m}; statistics rounded to a grid of step {step:.3g}"
+        + ("" if beyond_d + beyond_dp == 0 else f" — WARNING: {beyond_d + beyond_dp} rounding errors above h/2"),
+        f"event S = {{{_REGRESSION_STATISTIC_TEXT[test.statistic]} {test.direction} {test.threshold:.4g}}}: "
+        f"P_{test.positive.replace(chr(39), '′')}(S) ≈ TPR = {test.tpr:.4g} (≥ {test.tpr_lo:.4g}), P_{other}(S) ≈ "
+        f"FPR = {test.fpr:.4g} (≤ {test.fpr_hi:.4g}); Clopper–Pearson bounds at level {alpha / 2:g} each",
+        f"ε_lb = max(0, log((TPR_lo − δ)/FPR_hi)) = {test.eps_lb:.4g}: with probability ≥ {1 - alpha:g} the release "
+        f"is not ε-DP for any smaller ε; claimed ε = {claimed_eps:.4g}"
+        + (" — CLAIM REFUTED" if test.eps_lb > claimed_eps else
+           " — not refuted (an audit can never prove a guarantee)"),
+    ]
+    keep = min(400, test.m)
+    half = test.half
+    return AuditResult(
+        mechanism=REGRESSION_CONTROL, manifold=manifold.label, variant=variant, label=label, target=target,
+        achieved=result_d.guarantee, claimed_eps=float(claimed_eps), delta=float(claim_delta),
+        eps_lower_bound=test.eps_lb, eps_point_estimate=test.point, tpr=test.tpr, fpr=test.fpr,
+        tpr_lower=test.tpr_lo, fpr_upper=test.fpr_hi, statistic=test.statistic, direction=test.direction,
+        threshold=test.threshold, positive=test.positive, n_releases=n_releases, n_evaluation=test.m,
+        confidence=1.0 - alpha, n=n, radius=radius, sensitivity=float(result_d.sensitivity_footpoint),
+        sensitivity_used=float(result_dp.sensitivity_footpoint), mean_shift=shift, mean_D=fit_d,
+        mean_D_prime=fit_dp, moved_from=data[moved], moved_to=neighbour[moved], values_D=test.eval_d * step,
+        values_D_prime=test.eval_dp * step, grid_step=step, releases_D=releases_d[half:half + keep],
+        releases_D_prime=releases_dp[half:half + keep], notes=tuple(notes),
+    )
+
+
 # ============================================================================ several audits
 # Negative controls added by audit_all(include_variants=True): claims known to be false at suitable settings.
-# (mechanism, variant); "knn_data" only with include_slow=True (a fresh calibration per release).
+# (mechanism, variant); "knn_data" only with include_slow=True (a fresh calibration per release);
+# (REGRESSION_CONTROL, "data_tau"): KNG regression with τ read from the data (audit_kng_regression).
 _CONTROL_ROWS = (
     ("riemannian_laplace", "understated_noise"),
     ("ew_laplace", "data_footpoint"),
     ("ew_gaussian", "data_footpoint"),
     ("conformal", "knn_data"),
+    (REGRESSION_CONTROL, "data_tau"),
 )
 _SLOW_VARIANTS = ("knn_data",)
 SLOW_RELEASES = 500  # releases per dataset of the slow controls in audit_all (~20 s for the kNN graph on S²)
-NOT_AUDITED = (
-    ("KNG geodesic regression with a data-derived residual bound τ = max residual",
-     "not audited here: it releases a regression fit (footpoint and shooting vector), not a mean, and every release "
-     "is a Metropolis–Hastings run (measured: about 2.4 s per fit with the default chain, S², n = 10); the "
-     "thousands of releases per dataset a verdict needs take hours — not feasible in page time. Its label stays \"no formal guarantee\" because τ is computed "
-     "from the records, not because an audit caught it."),
-)
+NOT_AUDITED = ()  # controls shown without an audit (title, reason): none — every control is audited
 
 
 def mean_shift_ratio(manifold, n=DEFAULT_N, radius=DEFAULT_RADIUS, layout="boundary_point", seed=0):
@@ -936,14 +1246,21 @@ def audit_all(manifold, target, include_variants=True, mechanisms=None, include_
     include_variants : bool, default True
         Add the negative controls: Riemannian Laplace with understated noise (noise ×
         :func:`control_noise_scale`), the exponential-wrapped mechanisms with a data-dependent footpoint,
-        and (with ``include_slow``) the conformal mechanism with its graph on the data points.
+        KNG geodesic regression with the data-derived residual bound τ (:func:`audit_kng_regression`, beside
+        the same audit with a public τ = r, a "mechanism" row), and (with ``include_slow``) the conformal
+        mechanism with its graph on the data points.
     mechanisms : sequence of str, optional
-        Registry names (default: all).
+        Registry names, and ``"kng_regression"`` (:data:`REGRESSION_CONTROL`) for the two KNG regression rows
+        (default: all of them).
     include_slow : bool, default False
         Also run the data-point graph control (a fresh calibration per release) with at most
         :data:`SLOW_RELEASES` releases per dataset.
     **kwargs
         Passed to :func:`audit` (``n_releases``, ``n``, ``radius``, ``alpha``, ``seed``, ``layout``, ``delta``).
+        The KNG regression rows use ``n``, ``radius``, ``alpha``, ``seed`` and at most
+        :data:`REGRESSION_RELEASES` releases per dataset (their own datasets, see
+        :func:`regression_neighbouring_datasets`); they are "not run" for a GDP / RDP / zCDP target and for
+        ``n`` outside :data:`REGRESSION_N`.
 
     Returns
     -------
@@ -957,13 +1274,16 @@ def audit_all(manifold, target, include_variants=True, mechanisms=None, include_
     for flag, value in (("include_variants", include_variants), ("include_slow", include_slow)):
         if not isinstance(value, (bool, np.bool_)):
             raise InvalidParameterError(f"{flag} must be True or False; got {value!r}", param=flag)
-    names = MECHANISM_NAMES if mechanisms is None else [check_option(m, "mechanisms", MECHANISM_NAMES)
-                                                        for m in mechanisms]
+    valid = (*MECHANISM_NAMES, REGRESSION_CONTROL)
+    names = valid if mechanisms is None else [check_option(m, "mechanisms", valid) for m in mechanisms]
     cases = [(name, None) for name in names]
     if include_variants:
         cases += [(name, variant) for name, variant in _CONTROL_ROWS if name in names]
     rows = []
     for name, variant in cases:
+        if name == REGRESSION_CONTROL:
+            rows.append(_regression_row(manifold, target, variant, kwargs))
+            continue
         mechanism = get_mechanism(name, manifold)
         extra = {}
         title = mechanism.title
@@ -1004,6 +1324,48 @@ def audit_all(manifold, target, include_variants=True, mechanisms=None, include_
                        verdict="refuted" if result.claim_refuted else "not refuted")
         rows.append(row)
     return rows
+
+
+def _regression_row(manifold, target, variant, kwargs):
+    """The :func:`audit_all` row of KNG regression with a public τ = r (``variant=None``) or the data τ."""
+    radius = kwargs.get("radius", DEFAULT_RADIUS)
+    if variant is None:
+        title = "KNG geodesic regression [public residual bound τ = r]"
+    else:
+        title = f"KNG geodesic regression [{REGRESSION_INFO[variant][0]}]"
+    row = dict(name=title, mechanism=REGRESSION_CONTROL, variant=variant,
+               role="mechanism" if variant is None else "negative control", status="ok", reason="", label="",
+               claimed_eps=None, delta=None, eps_lower_bound=None, refuted=None, tpr=None, fpr=None,
+               n_releases=None, verdict="")
+    n = kwargs.get("n", DEFAULT_N)
+    low, high = REGRESSION_N
+    if not isinstance(target, (PureDP, ApproxDP)):
+        row.update(status="not run", reason="KNG regression is calibrated to ε-DP: not run for this target")
+        return row
+    if isinstance(n, (int, np.integer)) and not isinstance(n, bool) and not low <= n <= high:
+        row.update(status="not run", reason=f"the regression audit runs one Metropolis chain per release, at a "
+                                            f"cost that grows with n: run here for {low} ≤ n ≤ {high} records")
+        return row
+    releases = min(int(kwargs.get("n_releases", DEFAULT_N_RELEASES)), REGRESSION_RELEASES)
+    try:
+        result = audit_kng_regression(
+            manifold, target, tau="data" if variant is not None else radius, n_releases=max(releases, MIN_RELEASES),
+            n=n, radius=radius, **{k: kwargs[k] for k in ("alpha", "seed") if k in kwargs})
+    except InvalidParameterError as exc:  # settings KNG regression does not accept (e.g. the space or radius)
+        row.update(status="not run", reason=_human(str(exc)))
+        return row
+    except (GeoDPError, np.linalg.LinAlgError, FloatingPointError, OverflowError) as exc:
+        # e.g. the non-private fit did not converge, or a singular matrix far out on SPD at a large radius
+        row.update(status="not run", reason=f"the regression could not be run at these settings: {exc}")
+        return row
+    row.update(label=result.label, claimed_eps=result.claimed_eps, delta=result.delta,
+               eps_lower_bound=result.eps_lower_bound, refuted=result.claim_refuted, tpr=result.tpr,
+               fpr=result.fpr, n_releases=result.n_releases,
+               verdict="refuted" if result.claim_refuted else "not refuted",
+               reason=(f"a regression fit, not a mean: its own neighbouring datasets (n = {result.n} records near a "
+                       f"geodesic, one moved far off it), {result.n_releases} releases of the footpoint per dataset, "
+                       f"bound {result.eps_lower_bound:.3g} vs claimed ε = {result.claimed_eps:.3g}"))
+    return row
 
 
 # ============================================================================ showcase settings

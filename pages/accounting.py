@@ -3,9 +3,11 @@
 import pandas as pd
 import streamlit as st
 
+from geodp_app.cache import CACHE_TTL
 from geodp_app.sidebar import NOTION_LABELS
 from geodp_app.ui import errors_shown_here
 from geodp_app.url_params import clean_url
+from geodp_app.urlstate import url_note
 from geodp_core.experiments import (
     GDP_FIGURE_SPACES,
     conversion_table,
@@ -26,13 +28,13 @@ clean_url()  # bad URL values are reported beside their controls, never crash th
 _BIND = dict(bind="query-params")
 
 
-@st.cache_data(show_spinner="Computing the exact μ(σ) (deterministic quadrature)…", max_entries=16)
+@st.cache_data(show_spinner="Computing the exact μ(σ) (deterministic quadrature)…", max_entries=16, ttl=CACHE_TTL)
 def _gdp_curves(sigmas, sensitivity, include_s2):
     spaces = [s for s in GDP_FIGURE_SPACES if include_s2 or not (s[0] == "sphere" and s[1] == 2)]
     return gdp_mu_curves(list(sigmas), sensitivity, spaces)
 
 
-@st.cache_data(show_spinner=False, max_entries=64)
+@st.cache_data(show_spinner=False, max_entries=64, ttl=CACHE_TTL)
 def _tables(notion, values, at_delta, at_alpha, at_eps):
     guarantee = _build(notion, dict(values))
     return guarantee, conversion_table(guarantee, at_delta, at_alpha, at_eps), native_budget_table(guarantee)
@@ -62,6 +64,7 @@ tab_convert, tab_curves, tab_gdp, tab_heat = st.tabs(
 with tab_convert:
     notion = st.selectbox("Source guarantee", list(NOTION_LABELS), format_func=NOTION_LABELS.get,
                           key="accounting_notion", help="The guarantee you have.", **_BIND)
+    url_note("accounting_notion", notion)
     cols = st.columns(3)
     values = {}
     if notion in ("pure_dp", "approx_dp", "rdp"):
@@ -79,6 +82,8 @@ with tab_convert:
     if notion == "zcdp":
         values["rho"] = cols[0].number_input("ρ", min_value=0.0, value=0.5, format="%.4g", key="accounting_rho",
                                              help="ρ > 0: (α, ρα)-RDP for every α.", **_BIND)
+    for name, value in values.items():
+        url_note(f"accounting_{name}", value)
     source_slot = st.empty()
     st.markdown("**Express the result at**")
     at = st.columns(3)

@@ -3,10 +3,23 @@
 import pandas as pd
 import streamlit as st
 
+from geodp_app.cache import CACHE_TTL
 from geodp_app.ui import errors_shown_here, honesty_badge
-from geodp_core.mechanisms.kng_regression import REGRESSION_PRESETS, regression_demo
+from geodp_app.url_params import clean_url
+from geodp_core.mechanisms.kng_regression import (
+    OWNER_ONLY,
+    REGRESSION_PRESETS,
+    regression_demo,
+)
 from geodp_core.viz import CAMERA_PRESETS
-from geodp_core.viz.regression import FIT_COLORS, mspe_figure, private_fit_colors, regression_figure
+from geodp_core.viz.regression import (
+    FIT_COLORS,
+    mspe_figure,
+    private_fit_colors,
+    regression_figure,
+)
+
+clean_url()  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Geodesic regression")
 st.caption(
@@ -19,12 +32,12 @@ SPACES = {"sphere": "Sphere S²", "spd": "SPD(2), affine-invariant", "hyperbolic
 EPS_GRID = [0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0]
 
 
-@st.cache_data(show_spinner="Sampling private fits…", max_entries=32)
+@st.cache_data(show_spinner="Sampling private fits…", max_entries=32, ttl=CACHE_TTL)
 def _cached_demo(space, n, noise_std, preset, eps_total, share, tau, data_radius, chain_length, n_fits, seed,
-                 footpoint_velocity, scale_convention, tau_from_data):
+                 footpoint_velocity, scale_convention, tau_from_data, nonprivate_start):
     return regression_demo(space, n, noise_std, preset, eps_total, share, tau, data_radius, chain_length, n_fits,
                            seed, footpoint_velocity=footpoint_velocity, scale_convention=scale_convention,
-                           tau_from_data=tau_from_data)
+                           tau_from_data=tau_from_data, init="nonprivate" if nonprivate_start else "public")
 
 
 controls, main = st.columns([1, 3], gap="large")
@@ -55,8 +68,12 @@ with controls:
         help="PUBLIC radius of a ball around the base point that should hold the responses. It fixes the "
              "sampling domain: footpoints within τ_m + τ, |v| ≤ 2(τ_m + τ) (the paper's appendix C).",
     )
-    chain_length = st.select_slider("Chain length (Metropolis steps)", [200, 500, 1000, 2000, 4000], value=500,
-                                    key="regression_chain", help="Per stage, plus a burn-in of half of it.")
+    chain_length = st.select_slider(
+        "Chain length (Metropolis steps)", ["auto", 200, 500, 1000, 2000, 4000], value="auto", key="regression_chain",
+        help="'auto': chosen from public inputs only — chains from several public starting points are run on a "
+             "public stand-in dataset (same n, τ, ε and domain) and the length is doubled (up to 1000) until they "
+             "agree (split-R̂ < 1.05). A number: that length per stage plus a burn-in of half of it, checked the "
+             "same way. If the check fails the fit carries no formal guarantee.")
     n_fits = st.slider("Private fits to draw", 1, 8, 4, key="regression_fits",
                        help="Independent releases; each is (ε_p + ε_v)-DP, publishing k of them costs k·ε.")
     with st.expander("Paper variants (no formal guarantee)"):
@@ -68,6 +85,10 @@ with controls:
                                   help="KNG's normalising constant depends on the data: only 2Δ/ε is proven.")
         tau_from_data = st.checkbox("τ = max residual of the data", key="regression_tau_data",
                                     help="The paper's choice; reading τ off the data is not DP.")
+        nonprivate_start = st.checkbox(
+            "Start the chains at the non-private fit", key="regression_nonprivate_start",
+            help="The paper's choice: a finite chain then stays closer to the non-private fit than the KNG law "
+                 "allows, so its output depends on the data beyond the mechanism.")
     seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key="regression_seed",
                            help="Seeds the data and the private releases (reproducible).")
     camera = "data"
@@ -80,8 +101,9 @@ demo = None
 with errors_shown_here(error_slot):
     demo = _cached_demo(
         space, int(n), float(noise), preset, float(eps_total), float(share), float(tau), float(data_radius),
-        int(chain_length), int(n_fits), int(seed), "nonprivate" if paper_footpoint else "joint",
-        "paper" if paper_scale else "rigorous", bool(tau_from_data),
+        chain_length if chain_length == "auto" else int(chain_length), int(n_fits), int(seed),
+        "nonprivate" if paper_footpoint else "joint", "paper" if paper_scale else "rigorous", bool(tau_from_data),
+        bool(nonprivate_start),
     )
 
 with main:
@@ -91,19 +113,29 @@ with main:
     result = demo.result
     st.markdown(f"**KNG geodesic regression** {honesty_badge(result.label)} · guarantee "
                 f"**{result.guarantee.describe()}** per private fit")
-    for message in result.warnings:
+    for message in result.public_warnings:
         st.warning(message, icon=":material/warning:")
-    c1, c2, c3 = st.columns(3)
+    diag = result.diagnostics
+    c1, c2, c3, c4 = st.columns(4)
     c1.metric("σ_p (footpoint)", f"{result.sigma_footpoint:.3g}",
               help=f"KNG scale of stage 1 = 2Δ/ε_p with Δ = {result.sensitivity_footpoint:.3g}.")
     c2.metric("σ_v (shooting vector)", f"{result.sigma_shooting:.3g}",
               help=f"KNG scale of stage 2 = 2Δ_v/ε_v with Δ_v = {result.sensitivity_shooting:.3g}.")
-    c3.metric("Acceptance (stage 1 / 2)", f"{result.diagnostics['footpoint_acceptance']:.2f} / "
-              f"{result.diagnostics['shooting_acceptance']:.2f}", help="Metropolis–Hastings acceptance rates.")
+    c3.metric("Chain length (public)", f"{diag['chain_length']}",
+              help=f"{'Chosen automatically' if diag['chain_length_mode'] == 'auto' else 'Set by you'}; burn-in "
+                   f"{diag['burn_in']}. Depends on public inputs only.")
+    c4.metric("Public check: max split-R̂", f"{diag['proxy_max_rhat']:.3f}",
+              delta="passed" if diag["proxy_passed"] else "failed",
+              delta_color="normal" if diag["proxy_passed"] else "inverse",
+              help=f"Chains from {diag['proxy_n_chains'] // 2} public starting points on a public stand-in dataset "
+                   f"must agree (R̂ < {diag['rhat_threshold']:g}). Evidence that the sampler is close to the "
+                   "KNG law, not a proof.")
+    tried = ", ".join(f"{h['chain_length']} → {h['max_rhat']:.3f}" for h in diag["proxy_history"])
     st.caption(
         f"Sensitivities: Δ = {result.sensitivity_footpoint:.3g} (stage 1), Δ_v = {result.sensitivity_shooting:.3g} "
-        f"(stage 2) for n = {len(demo.x)}, τ = {result.tau:.3g}, |v| ≤ {result.max_speed:.3g}. Chains: "
-        f"{result.diagnostics['burn_in']} burn-in + {result.diagnostics['chain_length']} steps."
+        f"(stage 2) for n = {len(demo.x)}, τ = {result.tau:.3g}, |v| ≤ {result.max_speed:.3g}. Chains start at "
+        f"public points: {diag['burn_in']} burn-in + {diag['chain_length']} steps; public check (length → max R̂): "
+        f"{tried} — {'passed' if diag['proxy_passed'] else 'failed: no formal guarantee'}."
     )
 
     colors = private_fit_colors(len(result.footpoints))
@@ -131,3 +163,17 @@ with main:
     with st.expander("How was this calibrated?"):
         for note in result.notes:
             st.markdown(f"- {note}")
+
+    owner_box = st.container(border=True)
+    owner_box.markdown("**For the data owner only — computed from the private data, not part of any release**")
+    for message in result.owner_warnings:
+        owner_box.warning(message.removeprefix(OWNER_ONLY), icon=":material/lock:")
+    owner = result.owner_diagnostics
+    if "max_rhat" in owner:
+        owner_box.markdown(
+            f"Chains on the private data (the fits above plus {owner['n_diagnostic_chains']} extra chains from the "
+            f"public starts): max split-R̂ **{owner['max_rhat']:.3f}**; acceptance {owner['footpoint_acceptance']:.2f}"
+            f" (stage 1) / {owner['shooting_acceptance']:.2f} (stage 2). This does not change the label above."
+        )
+    for note in result.owner_notes:
+        owner_box.markdown(f"- {note.removeprefix(OWNER_ONLY)}")

@@ -3,6 +3,7 @@
 import pandas as pd
 import streamlit as st
 
+from geodp_app.cache import CACHE_TTL
 from geodp_app.ui import download_buttons, errors_shown_here
 from geodp_app.url_params import clean_url
 from geodp_core import reproduce as rp
@@ -36,29 +37,29 @@ UTILITY_VIEW = {"title": "mechanism", "budget": "budget", "mean": "mean distance
 
 
 # ------------------------------------------------------------------------------------------- cached core calls
-@st.cache_data(show_spinner="Rerunning the GDP paper's experiment…", max_entries=16)
+@st.cache_data(show_spinner="Rerunning the GDP paper's experiment…", max_entries=16, ttl=CACHE_TTL)
 def _gdp(n_seeds, n_samples, multiples, n_reps, seed):
     return rp.reproduce_gdp(n_seeds=n_seeds, n_samples=n_samples, sigma_multiples=multiples, n_reps=n_reps, seed=seed)
 
 
-@st.cache_data(show_spinner="Rerunning the heat-diffusion paper's experiment…", max_entries=16)
+@st.cache_data(show_spinner="Rerunning the heat-diffusion paper's experiment…", max_entries=16, ttl=CACHE_TTL)
 def _heat(space, n, eps_values, n_reps, anchor, seed):
     return rp.reproduce_heat_diffusion(space=space, n=n, eps_values=eps_values, n_reps=n_reps, anchor=anchor, seed=seed)
 
 
-@st.cache_data(show_spinner="Rerunning the exponential-wrapped paper's experiment…", max_entries=16)
+@st.cache_data(show_spinner="Rerunning the exponential-wrapped paper's experiment…", max_entries=16, ttl=CACHE_TTL)
 def _ew(space, mu_values, n_reps, offset, seed):
     return rp.reproduce_exponential_wrapped(space=space, mu_values=mu_values, n_reps=n_reps, footpoint_offset=offset,
                                             seed=seed)
 
 
-@st.cache_data(show_spinner="Rerunning the conformal paper's experiment…", max_entries=16)
+@st.cache_data(show_spinner="Rerunning the conformal paper's experiment…", max_entries=16, ttl=CACHE_TTL)
 def _conformal(eps_values, spread, n_calibrations, n_reps, seed):
     return rp.reproduce_conformal(eps_values=eps_values, spread=spread, n_calibrations=n_calibrations, n_reps=n_reps,
                                   seed=seed)
 
 
-@st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16)
+@st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16, ttl=CACHE_TTL)
 def _kng(eps_values, n, n_fits, chain_length, tau, seed):
     return rp.reproduce_kng_regression(eps_values=eps_values, n=n, n_fits=n_fits, chain_length=chain_length, tau=tau,
                                        seed=seed)

