@@ -9,7 +9,7 @@ from geodp_core.exceptions import GeoDPError
 LABEL_STYLE = {
     "exact": (":material/verified:", "green", "exact guarantee"),
     "approximate sampler": (":material/approval_delegation:", "orange", "guarantee under an approximate sampler"),
-    "no formal guarantee": (":material/warning:", "red", "no formal guarantee (paper baseline)"),
+    "no formal guarantee": (":material/warning:", "red", "no formal guarantee"),
     "unavailable": (":material/block:", "gray", "unavailable"),
 }
 

@@ -51,7 +51,7 @@ with controls:
                         help="Pairs (x_i, y_i); the sensitivities scale as 1/n.")
     noise = st.number_input("Noise std", min_value=0.0, max_value=1.0, value=0.05, step=0.01, format="%.3f",
                             key="regression_noise", help="Tangent Gaussian noise around the true geodesic.")
-    eps_total = st.select_slider("Total ε  (more privacy ⟵ ⟶ more accuracy)", EPS_GRID, value=20.0,
+    eps_total = st.select_slider("Total ε  (more privacy ⟵ ⟶ more accuracy)", EPS_GRID, value=0.5,
                                  key="regression_eps", help="ε = ε_p + ε_v (pure ε-DP by composition).")
     share = st.slider("Share of ε for the footpoint (ε_p / ε)", 0.1, 0.9, 0.5, step=0.05, key="regression_share",
                       help="ε_p buys the footpoint, the rest ε_v the shooting vector.")
@@ -111,8 +111,11 @@ with main:
         st.info("Fix the highlighted control (your other settings are kept).")
         st.stop()
     result = demo.result
-    st.markdown(f"**KNG geodesic regression** {honesty_badge(result.label)} · guarantee "
-                f"**{result.guarantee.describe()}** per private fit")
+    if result.label == "approximate sampler":
+        claim = f"guarantee **{result.guarantee.describe()}** per private fit, for the exact law the chains approximate"
+    else:
+        claim = f"target {result.guarantee.describe()} per private fit — **not supported** (see below)"
+    st.markdown(f"**KNG geodesic regression** {honesty_badge(result.label)} · {claim}")
     for message in result.public_warnings:
         st.warning(message, icon=":material/warning:")
     diag = result.diagnostics

@@ -1006,13 +1006,15 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
                f"{proxy_sampler}: {proxy['n_chains']} chains per stage from {proxy['n_starts']} dispersed public "
                f"starts, max split-R-hat {proxy['max_rhat']:.3f} (threshold {threshold:g})")
     if not proxy["passed"]:
-        reason = (f"the public convergence check did not pass within max_chain_length = {opts['max_chain_length']}"
-                  if auto else f"the public convergence check fails at the requested chain_length = {chain_length}")
-        reason += (f" (max split-R-hat {proxy['max_rhat']:.3f} >= {threshold:g} on the public proxy): the sampler's "
-                   "output may be far from the KNG law, so the eps guarantee is not supported")
+        length = (f"{opts['max_chain_length']} steps (the longest allowed)" if auto
+                  else f"the requested {chain_length} steps")
+        reason = (f"the public convergence check failed: chains started from different public points still disagree "
+                  f"after {length} on a public stand-in dataset (largest split-R̂ {proxy['max_rhat']:.3g}, needs < "
+                  f"{threshold:g}), so the sampler's output may be far from the mechanism's law and the ε guarantee "
+                  "is not supported")
         not_dp.append(reason)
-        warns.append(reason + "; increase max_chain_length (or chain_length), or use a larger eps or a tighter "
-                     "public domain")
+        warns.append(reason[0].upper() + reason[1:] + ". Try longer chains, a tighter public domain (smaller data "
+                     "radius or τ) or a smaller ε (a flatter law mixes faster).")
     label = LABEL_NO_GUARANTEE if not_dp else LABEL_APPROXIMATE
 
     # ------------------------------------------------------ sampling (private data)
