@@ -10,7 +10,7 @@ import hashlib
 import numpy as np
 import streamlit as st
 
-from geodp_app.urlstate import url_note
+from geodp_app.urlstate import carry_url_state, remember_url_state, url_note
 from geodp_core.data import parse_points
 from geodp_core.exceptions import GeoDPError
 from geodp_core.geometry import get_manifold
@@ -60,6 +60,9 @@ WIDGET_RANGES = {"spread": (0.01, 2.0), "n": (2, 100_000), "n_releases": (1, 500
 DEFAULT = Scenario()
 
 _BIND = dict(bind="query-params")
+#: The sidebar's URL-bound controls (one per Scenario field shown).
+SCENARIO_KEYS = ("manifold", "dim", "metric", "data", "spread", "n", "radius", "center_offset", "mechanisms",
+                 "notion", "eps", "delta", "mu", "alpha", "rho", "seed", "n_releases")
 
 
 def _mechanism_title(name):
@@ -82,6 +85,7 @@ def scenario_sidebar():
         ``show_error(exc)``, which shows an error raised later by a computation on this
         scenario beside the control that produced it (see :data:`CONTROL_OF_PARAM`).
     """
+    carry_url_state(SCENARIO_KEYS)  # a scenario opened by link survives page changes
     sb = st.sidebar
     sb.header("Scenario")
     slots = {"general": sb.container()}
@@ -221,6 +225,8 @@ def scenario_sidebar():
                                  step=50, key="n_releases", help="Size of the noise cloud drawn per mechanism.", **_BIND)
     url_note("n_releases", n_releases, sb)
     slots["seed"] = slots["n_releases"] = sb.empty()
+
+    remember_url_state(SCENARIO_KEYS)
 
     def show_error(exc):
         """Show ``exc`` (raised by a computation on this scenario) beside the control that produced it."""

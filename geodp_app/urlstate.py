@@ -257,3 +257,49 @@ def url_note(key, value=None, where=None):
     except Exception:  # noqa: BLE001 - uncomparable values: keep showing the note
         pass
     (where if where is not None else st).warning(entry["message"], icon=":material/link_off:")
+
+
+_CARRIED = "geodp_carried_url_values"
+_LAST_PAGE = "geodp_last_page"
+
+
+def carry_url_state(keys):
+    """Carry the URL-bound values of ``keys`` across page changes (call before the widgets are created).
+
+    Streamlit drops a page's bound query parameters when another page is opened, so a scenario opened by link
+    (or set by hand) would reset to the defaults on the next page with the same controls. On the first run of a
+    page after a page change, every remembered value missing from the URL is put back into it, so the widgets
+    seed from it as from a link. Values the URL already holds (a link) win.
+    """
+    qp, ctx = _query_params_object()
+    if qp is None:
+        return
+    page = getattr(ctx, "page_script_hash", None)
+    last = st.session_state.get(_LAST_PAGE)
+    st.session_state[_LAST_PAGE] = page
+    if last is None or page == last:
+        return
+    present = set(qp._query_params) | set(qp._initial_query_params)
+    missing = {k: v for k, v in st.session_state.get(_CARRIED, {}).items() if k in keys and k not in present}
+    if not missing:
+        return
+    for key, values in missing.items():
+        qp._query_params[key] = list(values) if len(values) > 1 else values[0]
+        qp._initial_query_params[key] = list(values)
+    try:
+        qp._send_query_param_msg()
+    except Exception:  # noqa: BLE001 - the widgets are seeded anyway; the browser URL updates on the next change
+        pass
+
+
+def remember_url_state(keys):
+    """Remember the URL values of ``keys`` (after the widgets ran) for :func:`carry_url_state`."""
+    qp, _ = _query_params_object()
+    if qp is None:
+        return
+    carried = {}
+    for key in keys:
+        value = qp._query_params.get(key)
+        if value is not None:
+            carried[key] = list(value) if isinstance(value, (list, tuple)) else [value]
+    st.session_state[_CARRIED] = carried

@@ -66,3 +66,22 @@ def test_results_csv_download_is_generated_on_click(page, app_url):
     lines = open(info.value.path(), encoding="utf-8").read().strip().splitlines()
     assert lines[0].startswith("mechanism,label,release,distance_to_true_mean")
     assert len(lines) == 1 + 7 and all(line.startswith("riemannian_laplace,exact,") for line in lines[1:])
+
+
+def test_scenario_link_survives_navigation(page, app_url, artifacts):
+    """A scenario opened by link keeps its state when the user clicks through the navigation."""
+    page.goto(f"{app_url}/explorer?manifold=hyperbolic&data=uniform_ball&radius=1.5&n=77"
+              "&mechanisms=Riemannian+Laplace&notion=pure_dp", wait_until="domcontentloaded")
+    _wait_for_app(page)
+    for name, path in (("Learn", "learn"), ("Utility curves", "utility"), ("Explorer", "explorer")):
+        page.get_by_role("link", name=name).click()
+        _wait_for_app(page)
+        assert f"/{path}" in page.url
+        if path == "learn":
+            continue
+        page.screenshot(path=str(artifacts / f"navigation_{path}.png"), full_page=True)
+        assert "manifold=hyperbolic" in page.url and "n=77" in page.url, page.url
+        sidebar = page.locator("[data-testid='stSidebar']")
+        assert "Hyperbolic" in sidebar.inner_text()
+        records = sidebar.locator("[data-testid='stNumberInput'] input").nth(1)
+        assert records.input_value() == "77"
