@@ -264,6 +264,8 @@ def _solve_p_mean(manifold, points, weights, p, init, max_iter, tol, caller):
                 break
             step *= 0.5
         else:
+            if state.stationarity <= _precision_floor(manifold, state.point) * state.max_dist ** (p - 1.0):
+                return state.point  # no descent left at rounding level: a minimiser to the available precision
             raise ConvergenceError(
                 f"{caller} did not converge: line search failed at iteration {iteration} with Riemannian "
                 f"gradient norm {state.stationarity:.3e} (tolerance {threshold:.3e}, max_iter = {max_iter})"

@@ -47,7 +47,7 @@ import numpy as np
 from scipy import optimize, special
 
 from geodp_core._validation import check_finite_array, check_int, check_option, check_real, check_rng
-from geodp_core.exceptions import ConvergenceError, InvalidParameterError, UnavailableError
+from geodp_core.exceptions import ConvergenceError, InvalidParameterError, NumericalOverflowError, UnavailableError
 from geodp_core.privacy import log_gdp_delta
 
 __all__ = [
@@ -251,7 +251,7 @@ class _RadialLaw:
         :math:`p + k\lambda_p`. An integrand that starts at p (a region boundary in the
         tail) is thus resolved on its own scale, however far in the tail p is.
         """
-        with np.errstate(divide="ignore", invalid="ignore"):
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # checked by nan_to_num below
             slope = _log_density_slope(self.space, self.dim, self.sigma, points)
             scale = np.where(slope < 0.0, -1.0 / slope, 0.0)
         scale = np.nan_to_num(scale, nan=0.0, posinf=0.0)
@@ -612,10 +612,60 @@ def _search_mu(log_profile, eps_high, start):
     return mu, float(eps[int(np.argmax(_violation(mu, eps, log_delta, log_comp)))])
 
 
+#: Below this sigma the law is Euclidean to within O(sigma^2) (< 1e-14 relative): mu = Delta/sigma.
+_SMALL_SIGMA = 1e-7
+#: Largest sigma where the quadrature is validated on the sphere (the derivation note checks up to 200).
+_SPHERE_MAX_SIGMA = 200.0
+#: On H^d beyond this sigma mu(sigma) has reached its limit mu_inf to ~1e-10; mu(sigma) is non-increasing,
+#: so mu(_HYPERBOLIC_MAX_SIGMA) is a (conservative) value for every larger sigma.
+_HYPERBOLIC_MAX_SIGMA = 1e3
+#: Largest sensitivity on H^d: sinh/cosh of the distance overflow from about 710.
+_HYPERBOLIC_MAX_SENSITIVITY = 700.0
+
+
 def _gdp_mu_and_worst_eps(space, dim, sigma, delta):
-    """Return (mu, worst-case eps) for validated arguments."""
-    if space == "euclidean":
-        return delta / sigma, np.nan
+    """Return (mu, worst-case eps) for validated arguments.
+
+    Extreme regimes (see :func:`gdp_mu`): sigma below ``_SMALL_SIGMA`` gives the Euclidean
+    limit Delta/sigma; on the sphere beyond ``_SPHERE_MAX_SIGMA`` mu is 0 if it underflows,
+    else refused; on H^d beyond ``_HYPERBOLIC_MAX_SIGMA`` the value there (an upper bound).
+    Results that are not finite raise :class:`NumericalOverflowError` naming ``sigma``.
+    """
+    with np.errstate(over="ignore", under="ignore"):
+        ratio = delta / sigma
+    if not np.isfinite(ratio):
+        raise NumericalOverflowError(
+            f"sigma={sigma!r} is too small for sensitivity={delta!r}: mu >= sensitivity/sigma overflows double "
+            f"precision; sigma must be at least sensitivity/1.7e308 = {delta / 1.7e308:.3g}",
+            param="sigma",
+        )
+    if space == "hyperbolic" and delta > _HYPERBOLIC_MAX_SENSITIVITY:
+        raise NumericalOverflowError(
+            f"sensitivity={delta!r} is too large on hyperbolic space: cosh/sinh of distances overflow double "
+            f"precision; sensitivity must be in (0, {_HYPERBOLIC_MAX_SENSITIVITY:g}]",
+            param="sensitivity",
+        )
+    if space == "euclidean" or sigma < _SMALL_SIGMA:
+        # Small noise: the law lives in a ball of radius ~ 40 sigma where the metric is Euclidean to
+        # O(sigma^2); mu(sigma) = (Delta/sigma)(1 + O(sigma^2)) (checked: 1.6e-11 relative at sigma = 1e-5).
+        return ratio, np.nan
+    if space == "sphere" and sigma > _SPHERE_MAX_SIGMA:
+        # The loss is bounded by L_max = Delta(2 pi - Delta)/(2 sigma^2): the mechanism is L_max-DP,
+        # hence mu <= eps_dp_to_gdp(L_max) ~ 1.26 L_max, and mu -> 0 like 1/sigma^2.
+        with np.errstate(under="ignore"):
+            bound = 1.26 * (delta * (2.0 * np.pi - delta) / 2.0) / sigma / sigma
+        if bound < np.finfo(float).tiny:
+            return 0.0, np.nan  # mu is below the smallest normal double: 0 to double precision
+        raise NumericalOverflowError(
+            f"sigma={sigma!r} is beyond the range where the exact GDP quadrature on the sphere is accurate: "
+            f"sigma must be in (0, {_SPHERE_MAX_SIGMA:g}] (or so large that mu underflows, sigma > "
+            f"{np.sqrt(1.26 * delta * (2.0 * np.pi - delta) / 2.0 / np.finfo(float).tiny):.3g}); here the law is "
+            f"nearly uniform and the mechanism is eps-DP with eps = {bound / 1.26:.3g}, so mu <= {bound:.3g}",
+            param="sigma",
+        )
+    if space == "hyperbolic" and sigma > _HYPERBOLIC_MAX_SIGMA:
+        mu, _ = _gdp_mu_and_worst_eps(space, dim, _HYPERBOLIC_MAX_SIGMA, delta)
+        return max(mu, ratio), np.inf
     mu, worst = _search_mu(
         lambda eps: _log_profile(space, dim, sigma, delta, eps),
         _eps_search_range(space, dim, sigma, delta),
@@ -763,7 +813,27 @@ def riemannian_gaussian_sigma_for_mu(space, dim, mu, sensitivity):
     """
     space, dim, _, delta = _validate(space, dim, 1.0, sensitivity)
     target = check_real(mu, "mu", low=0.0)
-    sigma0 = delta / target
+    tiny = np.finfo(float).tiny
+    if target < tiny:
+        raise NumericalOverflowError(
+            f"mu={target!r} is subnormal: it has lost relative precision and sigma cannot be verified against it; "
+            f"mu must be at least {tiny:.3g}",
+            param="mu",
+        )
+    if space == "hyperbolic" and delta > _HYPERBOLIC_MAX_SENSITIVITY:
+        raise NumericalOverflowError(
+            f"sensitivity={delta!r} is too large on hyperbolic space: cosh/sinh of distances overflow double "
+            f"precision; sensitivity must be in (0, {_HYPERBOLIC_MAX_SENSITIVITY:g}]",
+            param="sensitivity",
+        )
+    with np.errstate(over="ignore"):
+        sigma0 = delta / target
+    if not np.isfinite(sigma0):
+        raise NumericalOverflowError(
+            f"mu={target!r} is too small for sensitivity={delta!r}: sigma ~ sensitivity/mu overflows double "
+            "precision; use a larger mu or a smaller sensitivity",
+            param="mu",
+        )
     if space == "euclidean":
         sigma = sigma0
         while delta / sigma > target:
@@ -782,7 +852,8 @@ def riemannian_gaussian_sigma_for_mu(space, dim, mu, sensitivity):
 
     @lru_cache(maxsize=64)
     def excess_at_sigma(sigma):
-        return float(np.log(_gdp_mu_and_worst_eps(space, dim, sigma, delta)[0]) - np.log(target))
+        with np.errstate(divide="ignore"):  # mu = 0 (underflow, huge sigma on the sphere): -inf, far below
+            return float(np.log(_gdp_mu_and_worst_eps(space, dim, sigma, delta)[0]) - np.log(target))
 
     def log_excess(log_sigma):
         return excess_at_sigma(float(np.exp(log_sigma)))

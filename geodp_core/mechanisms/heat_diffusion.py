@@ -35,7 +35,7 @@ import math
 import numpy as np
 
 from geodp_core._validation import check_finite_array, check_int, check_option, check_real
-from geodp_core.exceptions import InvalidParameterError, UnavailableError
+from geodp_core.exceptions import InvalidParameterError, NumericalOverflowError, UnavailableError
 from geodp_core.mechanisms.base import (
     LABEL_APPROXIMATE,
     LABEL_EXACT,
@@ -98,14 +98,75 @@ def _check_times(t):
     return arr, arr.ndim == 0
 
 
+_LOG_TINY = math.log(np.finfo(float).tiny)
+_LOG_HUGE = math.log(np.finfo(float).max)
+
+
+def _log1p_over(y, log_y):
+    r"""Return :math:`\log(\log(1 + y)/y)` for :math:`y \ge 0` given also :math:`\log y` (``y`` may be 0 or inf)."""
+    if log_y < -30.0:  # log1p(y)/y = 1 - y/2 + ...
+        return -0.5 * y
+    if log_y > 30.0:  # log(1 + y) = log y + log1p(1/y), no overflow of y itself
+        return math.log(log_y + math.log1p(math.exp(-log_y))) - log_y
+    return math.log(math.log1p(y) / y)
+
+
+def _diffusion_time(c, sensitivity, rho, kind):
+    r"""Shared diffusion time :math:`t = \frac{\Delta^2}{4\rho}\, g(x)`, :math:`x = c\Delta^2/(2\rho)`.
+
+    Brownian motion (``kind="bm"``, :math:`c = K`): :math:`g(x) = -\log(1-x)/x` (:math:`x < 1`);
+    Langevin (``kind="langevin"``, :math:`c = \kappa > 0`): :math:`g(x) = \log(1+x)/x`.
+    Evaluated directly when every intermediate is a normal double, else in log space
+    (:math:`\Delta^2` overflows or underflows for extreme sensitivities). A time that is
+    not a positive normal double raises :class:`NumericalOverflowError` naming ``sensitivity``.
+    """
+    with np.errstate(all="ignore"):
+        flat = np.float64(sensitivity) ** 2 / (4.0 * np.float64(rho))
+        x = np.float64(c) * np.float64(sensitivity) ** 2 / (2.0 * np.float64(rho))
+    if kind == "bm" and x >= 1.0:
+        raise UnavailableError(
+            f"the zCDP target rho={rho!r} is at or below the privacy floor: {_floor_message(c, sensitivity)}",
+            param="eps",
+        )
+    tiny = np.finfo(float).tiny
+    if np.isfinite(flat) and flat >= tiny and np.isfinite(x) and (x == 0.0 or abs(x) >= tiny):
+        if x == 0.0:
+            t = float(flat)
+        elif kind == "bm":
+            t = float(flat) * (-math.log1p(-float(x)) / float(x))
+        else:
+            t = float(flat) * (math.log1p(float(x)) / float(x))
+        if math.isfinite(t) and t >= tiny:
+            return t
+    # Log space.
+    log_delta2 = 2.0 * math.log(sensitivity)
+    log_flat = log_delta2 - math.log(4.0) - math.log(rho)
+    if c == 0.0:
+        log_g = 0.0
+    else:
+        log_x = math.log(abs(c)) + log_delta2 - math.log(2.0) - math.log(rho)
+        y = math.exp(min(log_x, _LOG_HUGE))
+        if kind == "bm" and c > 0.0:  # 0 < x < 1: -log1p(-x)/x
+            log_g = math.log(-math.log1p(-y) / y) if log_x > -30.0 else 0.5 * y
+        else:  # BM with K < 0 (x = -y) and Langevin (x = y): log1p(y)/y
+            log_g = _log1p_over(y, log_x)
+    log_t = log_flat + log_g
+    if log_t > _LOG_HUGE or log_t < _LOG_TINY:
+        side = "overflows" if log_t > 0 else "underflows"
+        raise NumericalOverflowError(
+            f"the diffusion time t = exp({log_t:.6g}) {side} double precision for sensitivity={sensitivity!r} "
+            f"and zCDP target rho={rho!r}: t ~ sensitivity^2/(4 rho) must lie in [{tiny:.3g}, 1.8e308]; "
+            "use a sensitivity/budget pair in that range",
+            param="sensitivity",
+        )
+    return math.exp(log_t)
+
+
 def _bm_time(K, sensitivity, rho):
     r""":math:`t = -\log(1 - x)/(2K)`, :math:`x = K\Delta^2/(2\rho) < 1`, in the form
-    :math:`\frac{\Delta^2}{4\rho}\cdot\frac{-\log(1-x)}{x}` (continuous at :math:`K = 0`)."""
-    flat = sensitivity**2 / (4.0 * rho)
-    x = K * sensitivity**2 / (2.0 * rho)
-    if x == 0.0:
-        return flat
-    return flat * (-math.log1p(-x) / x)
+    :math:`\frac{\Delta^2}{4\rho}\cdot\frac{-\log(1-x)}{x}` (continuous at :math:`K = 0`);
+    log space where :math:`\Delta^2` or :math:`K\Delta^2` is not a normal double."""
+    return _diffusion_time(K, sensitivity, rho, "bm")
 
 
 def _bm_rho(K, sensitivity, t):
@@ -119,9 +180,7 @@ def _bm_rho(K, sensitivity, t):
 
 def _langevin_time(kappa, sensitivity, rho):
     r""":math:`t = \log(1 + x)/(2\kappa)`, :math:`x = \kappa\Delta^2/(2\rho)`, :math:`\kappa = \lambda - K > 0`."""
-    flat = sensitivity**2 / (4.0 * rho)
-    x = kappa * sensitivity**2 / (2.0 * rho)
-    return flat * (math.log1p(x) / x)
+    return _diffusion_time(kappa, sensitivity, rho, "langevin")
 
 
 def _langevin_rho(kappa, sensitivity, t):
@@ -143,11 +202,11 @@ def _safe_time(t, ok):
 
 
 def _floor_message(K, sensitivity, alpha=None):
+    with np.errstate(all="ignore"):  # the floor may overflow (printed as inf)
+        floor = float(np.float64(K) * np.float64(sensitivity) ** 2 / 2.0 * (1.0 if alpha is None else alpha))
     if alpha is None:
-        floor = K * sensitivity**2 / 2.0
         what = f"its zCDP parameter ρ = KΔ²/(2(1-e^{{-2Kt}})) decreases to the floor KΔ²/2 = {floor:.6g}"
     else:
-        floor = K * alpha * sensitivity**2 / 2.0
         what = (f"its (α={alpha:g})-RDP budget ε = KαΔ²/(2(1-e^{{-2Kt}})) decreases to the floor "
                 f"KαΔ²/2 = {floor:.6g}")
     return (
@@ -220,7 +279,9 @@ def bm_diffusion_time(K, alpha, sensitivity, eps):
     alpha = check_real(alpha, "alpha", low=1.0)
     sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
     eps = check_real(eps, "eps", low=0.0)
-    if K > 0 and eps <= K * alpha * sensitivity**2 / 2.0:
+    with np.errstate(all="ignore"):  # the floor may overflow to inf (then every eps is below it)
+        floor = np.float64(K) * np.float64(alpha) * np.float64(sensitivity) ** 2 / 2.0
+    if K > 0 and eps <= floor:
         raise UnavailableError(f"eps={eps!r} is at or below the privacy floor: {_floor_message(K, sensitivity, alpha)}",
                                param="eps")
     return _bm_time(K, sensitivity, eps / alpha)

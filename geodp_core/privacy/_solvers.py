@@ -40,13 +40,15 @@ def largest_feasible(excess, lo, hi, what):
         x = lo
     else:
         try:
-            x = optimize.brentq(excess, lo, hi, xtol=1e-300, rtol=4 * np.finfo(float).eps, maxiter=500)
+            # xtol relative to the bracket: a fixed 1e-300 would be coarse for roots near 1e-294.
+            xtol = max(abs(lo) * np.finfo(float).eps, 5e-324)
+            x = optimize.brentq(excess, lo, hi, xtol=xtol, rtol=4 * np.finfo(float).eps, maxiter=500)
         except (RuntimeError, ValueError) as exc:
             raise ConvergenceError(f"root finding for {what} failed: {exc}") from exc
     for _ in range(_MAX_NUDGES):
         if excess(x) <= 0.0:
             return float(x)
-        x = x * (1.0 - _NUDGE)
+        x = min(x * (1.0 - _NUDGE), float(np.nextafter(x, 0.0)))  # moves even for subnormal x
     raise ConvergenceError(f"could not verify {what} on the safe side after {_MAX_NUDGES} nudges")
 
 

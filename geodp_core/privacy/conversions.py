@@ -32,23 +32,74 @@ _LOG2 = np.log(2.0)
 # ---------------------------------------------------------------------------
 # GDP privacy profile
 # ---------------------------------------------------------------------------
+def _fallback_nodes():
+    """Composite Gauss–Legendre rule on [0, 80]: 20 panels of width 4, 12 nodes each."""
+    x, w = np.polynomial.legendre.leggauss(12)
+    left = np.arange(0.0, 80.0, 4.0)[:, None]
+    return (left + 2.0 * (x + 1.0)).ravel(), np.tile(2.0 * w, left.size)
+
+
+_FALLBACK_NODES, _FALLBACK_WEIGHTS = _fallback_nodes()
+
+
+def _log_gdp_delta_integral(mu, a):
+    r"""Cancellation-free :math:`\log\delta_\mu(\varepsilon)` in the regime :math:`a < 0` (1-D arrays).
+
+    Since :math:`\partial_\varepsilon\delta_\mu = -e^{\varepsilon}\Phi(-\varepsilon/\mu - \mu/2)` and
+    :math:`\delta_\mu(\infty) = 0`, :math:`\delta_\mu(\varepsilon) = \int_\varepsilon^\infty
+    e^{s}\Phi(-s/\mu - \mu/2)\,ds`, a positive integral. With :math:`c = -a > 0` it equals
+
+    .. math::
+        \mu\, e^{-c^2/2}\, \sigma_c \int_0^\infty \tfrac12\operatorname{erfcx}\big((c + \mu + \sigma_c w)/\sqrt2\big)
+        e^{-c\sigma_c w - \sigma_c^2 w^2/2}\,dw, \qquad \sigma_c = 1/(1 + c).
+
+    The weight is below :math:`e^{-40}` beyond ``w = 80`` for every ``c`` and the integrand is
+    analytic, so a composite Gauss–Legendre rule on [0, 80] (240 nodes) is accurate to
+    double precision. Used where the erfcx difference of the closed form cancels (tiny
+    :math:`\mu` relative to the scale of erfcx).
+    """
+    c = -np.asarray(a, dtype=float)[:, None]
+    mu = np.asarray(mu, dtype=float)[:, None]
+    scale = 1.0 / (c + 1.0)
+    v = scale * _FALLBACK_NODES
+    integrand = 0.5 * special.erfcx((c + mu + v) / _SQRT2) * np.exp(-c * v - 0.5 * v * v)
+    value = scale[:, 0] * (integrand @ _FALLBACK_WEIGHTS)
+    return np.log(mu[:, 0]) - 0.5 * c[:, 0] ** 2 + np.log(value)
+
+
+#: Below this relative change of erfcx across [-a, -b]/sqrt2 the closed form loses digits.
+_CANCELLATION_LIMIT = 1e-4
+
+
 def _log_gdp_delta(mu, eps):
-    """Stable :math:`\\log\\delta_\\mu(\\varepsilon)` on validated float arrays (broadcast)."""
+    r"""Stable :math:`\log\delta_\mu(\varepsilon)` on validated float arrays (broadcast).
+
+    ``-inf`` where :math:`\delta` underflows to 0 (e.g. ``eps/mu`` overflows); never NaN and no
+    floating-point warning for finite ``mu > 0``, ``eps >= 0``.
+    """
     mu, eps = np.broadcast_arrays(np.asarray(mu, dtype=float), np.asarray(eps, dtype=float))
-    a = -eps / mu + mu / 2.0
-    b = -eps / mu - mu / 2.0
-    out = np.empty(a.shape, dtype=float)
+    out = np.empty(mu.shape, dtype=float)
     with np.errstate(divide="ignore", over="ignore", under="ignore", invalid="ignore"):
+        ratio = eps / mu  # may overflow to +inf: then delta = 0 (a = -inf)
+        a = -ratio + mu / 2.0
+        b = -ratio - mu / 2.0
         # Regime a < 0 (eps > mu^2/2): Phi(x) = erfcx(-x/sqrt2) exp(-x^2/2)/2 and
-        # -a^2/2 = eps - b^2/2 = eps/2 - eps^2/(2 mu^2) - mu^2/8 =: E, hence
+        # -a^2/2 = eps - b^2/2 =: E, hence
         # delta = exp(E) (erfcx(-a/sqrt2) - erfcx(-b/sqrt2)) / 2, both terms positive.
         tail = a < 0
         if tail.any():
-            at, bt, et, mt = a[tail], b[tail], eps[tail], mu[tail]
-            # written with eps/mu and mu/2 so that no square overflows before the sum does
-            exponent = et / 2.0 - 0.5 * (et / mt) ** 2 - 0.5 * (mt / 2.0) ** 2
-            diff = special.erfcx(-at / _SQRT2) - special.erfcx(-bt / _SQRT2)
-            out[tail] = exponent - _LOG2 + np.log(diff)
+            at, bt = a[tail], b[tail]
+            exponent = -0.5 * at * at  # -inf when a^2 overflows: delta far below 1e-308
+            first = special.erfcx(-at / _SQRT2)
+            diff = first - special.erfcx(-bt / _SQRT2)
+            values = exponent - _LOG2 + np.log(diff)
+            # Where the erfcx difference cancels (mu tiny relative to the scale of erfcx), use
+            # the positive-integral form instead (finite exponent only: else delta = 0).
+            redo = np.isfinite(exponent) & ~(diff > _CANCELLATION_LIMIT * first)
+            if redo.any():
+                values[redo] = _log_gdp_delta_integral(mu[tail][redo], at[redo])
+            values[np.isnan(values)] = -np.inf
+            out[tail] = values
         # Regime a >= 0 (b < 0 always): Phi(a) - Phi(b) = (erf(a/sqrt2) + erf(-b/sqrt2))/2
         # has no cancellation; delta = Phi(a) - Phi(b) - expm1(eps) Phi(b).
         body = ~tail

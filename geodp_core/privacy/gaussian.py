@@ -24,8 +24,12 @@ def _gdp_mu_for_approx_dp(eps, delta):
     for _ in range(_MAX_NUDGES):  # also holds after exp (delta itself, not only its log)
         if _gdp_profile_ok(mu, eps, delta):
             return mu
-        mu = mu * (1.0 - _NUDGE)
-    raise AssertionError("GDP mu could not be verified")  # pragma: no cover
+        mu = min(mu * (1.0 - _NUDGE), float(np.nextafter(mu, 0.0)))  # always moves, even if subnormal
+    raise NumericalOverflowError(  # pragma: no cover
+        f"the GDP parameter mu for eps = {eps!r}, delta = {delta!r} could not be verified in double precision; "
+        "use a less extreme eps/delta",
+        param="delta",
+    )
 
 
 def gdp_mu_for_approx_dp(eps, delta):
@@ -55,12 +59,17 @@ def gdp_mu_for_approx_dp(eps, delta):
 
 
 def _check_sigma(sigma, sensitivity, mu):
-    """Refuse a sigma that overflows (huge sensitivity, tiny eps) or underflows to 0."""
-    if not (np.isfinite(sigma) and sigma > 0.0 and np.isfinite(sigma * (1.0 + 1e-9))):
+    """Refuse a sigma that overflows (huge sensitivity, tiny eps) or underflows to 0 or a subnormal.
+
+    A subnormal sigma (below 2.2e-308) has lost relative precision (1e-320 has 3 significant
+    digits), so neither it nor ``sensitivity / sigma`` can be verified to 1e-12.
+    """
+    tiny = np.finfo(float).tiny
+    if not (np.isfinite(sigma) and sigma >= tiny and np.isfinite(sigma * (1.0 + 1e-9))):
         raise NumericalOverflowError(
             f"sensitivity = {sensitivity!r} gives sigma = sensitivity / mu = {sensitivity!r} / {mu!r}, which is not "
-            "a positive finite double; use a sensitivity in a range where sigma is representable "
-            "(or a less extreme eps/delta)",
+            f"a normal positive finite double (in [{np.finfo(float).tiny:.3g}, 1.8e308)); use a sensitivity in a "
+            "range where sigma is representable (or a less extreme eps/delta)",
             param="sensitivity",
         )
 
@@ -110,8 +119,13 @@ def analytic_gaussian_sigma(eps, delta, sensitivity):
     for _ in range(_MAX_NUDGES):
         if _gdp_profile_ok(sensitivity / sigma, eps, delta):
             return float(sigma)
-        sigma = sigma * (1.0 + _NUDGE)
-    raise AssertionError("analytic Gaussian sigma could not be verified")  # pragma: no cover
+        sigma = max(sigma * (1.0 + _NUDGE), float(np.nextafter(sigma, np.inf)))
+        _check_sigma(sigma, sensitivity, mu)
+    raise NumericalOverflowError(  # pragma: no cover
+        f"sigma for sensitivity = {sensitivity!r}, eps = {eps!r}, delta = {delta!r} could not be verified in "
+        "double precision; use a less extreme sensitivity",
+        param="sensitivity",
+    )
 
 
 def classical_gaussian_sigma(eps, delta, sensitivity):
