@@ -1,16 +1,15 @@
-"""Conformal lab: the cached entry point into :mod:`geodp_core.conformal_lab` (plain control values)."""
+"""Conformal lab: the cached entry point into :mod:`geodp_core.conformal_lab` (keyed by plain values)."""
 
 import streamlit as st
 
 from geodp_app.cache import CACHE_TTL
-from geodp_core.conformal_lab import DATA_KINDS, LabRun, run_conformal_lab
+from geodp_core.conformal_lab import DATA_KINDS, LabRun, LabSettings, run_conformal_lab
+from geodp_core.scenario import Scenario
 
-__all__ = ["DATA_KINDS", "LabRun", "cached_conformal_lab"]
+__all__ = ["DATA_KINDS", "LabRun", "LabSettings", "cached_conformal_lab"]
 
 
 @st.cache_data(show_spinner="Building the conformal metric and releasing…", max_entries=24, ttl=CACHE_TTL)
-def cached_conformal_lab(space, data_kind, n, spread, ball_radius, eps_total, eps_phi, mesh_size, bandwidth, upsilon,
-                         smoothing_time, laplacian, sampler, domain_radius, n_releases, seed):
-    """:func:`run_conformal_lab`, cached on the plain control values."""
-    return run_conformal_lab(space, data_kind, n, spread, ball_radius, eps_total, eps_phi, mesh_size, bandwidth,
-                             upsilon, smoothing_time, laplacian, sampler, domain_radius, n_releases, seed)
+def cached_conformal_lab(scenario_json, settings_items):
+    """:func:`run_conformal_lab` of a Scenario (as JSON) and the lab's settings (as sorted items)."""
+    return run_conformal_lab(Scenario.from_json(scenario_json), LabSettings(**dict(settings_items)))

@@ -1,35 +1,60 @@
-"""The Conformal lab's computation: data, public ball, mean, conformal calibration and releases.
+"""The Conformal lab's study: a Scenario's data through the one pipeline, then the conformal mechanism
+step by step beside the Riemannian Laplace mechanism at the same total ε.
 
-One function of plain values (so the app can cache it): data -> public ball -> Fréchet mean and its
-sensitivity -> density-aware conformal calibration and releases, beside the Riemannian Laplace mechanism
-at the same total ε. No Streamlit here.
+:func:`run_conformal_lab` takes a :class:`~geodp_core.scenario.Scenario` (manifold S² or H², data, n, spread,
+public ball radius, total ε, seed) and a frozen :class:`LabSettings` (budget split, mesh, bandwidth, Helmholtz
+υ, smoothing, Laplacian, sampler, meshed domain, releases). Data are made by :func:`geodp_core.pipeline.prepare`
+(the same words give the same data as on the Explorer) and both mechanisms are run by
+:func:`geodp_core.pipeline.evaluate`. No Streamlit here.
 """
 
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from geodp_core.data import (
-    clip_to_ball,
-    sample_vmf_mixture,
-    sample_von_mises_fisher,
-    sample_wrapped_normal,
-    sample_wrapped_normal_mixture,
-    vmf_kappa_from_std,
-)
-from geodp_core.exceptions import UnavailableError
+from geodp_core import pipeline
+from geodp_core._validation import check_int, check_option, check_real
+from geodp_core.exceptions import InvalidParameterError, UnavailableError
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import get_mechanism
 from geodp_core.privacy import PureDP
-from geodp_core.summaries import frechet_mean, frechet_mean_sensitivity
 
-__all__ = ["DATA_KINDS", "LabRun", "run_conformal_lab"]
+__all__ = ["DATA_KINDS", "LabRun", "LabSettings", "run_conformal_lab"]
 
 DATA_KINDS = {
     "sphere": {"vmf": "von Mises–Fisher (one cluster)", "vmf_mixture": "vMF mixture (heterogeneous density)"},
     "hyperbolic": {"wrapped_normal": "wrapped normal (one cluster)",
                    "wrapped_normal_mixture": "wrapped-normal mixture (heterogeneous density)"},
 }
+
+
+@dataclass(frozen=True)
+class LabSettings:
+    """The Conformal lab's own (public) settings; the data and the total ε come from the Scenario."""
+
+    eps_phi_share: float = 0.3
+    mesh_size: int = 600
+    bandwidth: float = 0.5
+    upsilon: float = 1.0
+    smoothing_time: float = 0.05
+    laplacian: str = "fem"
+    sampler: str = "continuous"
+    domain_radius: float = 2.0
+    n_releases: int = 100
+
+    def __post_init__(self):
+        set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
+        set_("eps_phi_share", check_real(self.eps_phi_share, "eps_phi_share", low=0.0, high=1.0))
+        set_("mesh_size", check_int(self.mesh_size, "mesh_size", low=20, high=20_000))
+        set_("n_releases", check_int(self.n_releases, "n_releases", low=1, high=10_000))
+        set_("laplacian", check_option(self.laplacian, "laplacian", ("fem", "knn_data")))
+        set_("sampler", check_option(self.sampler, "sampler", ("continuous", "vertex")))
+        for name in ("bandwidth", "upsilon", "domain_radius"):
+            set_(name, check_real(getattr(self, name), name, low=0.0))
+        set_("smoothing_time", check_real(self.smoothing_time, "smoothing_time", low=0.0, low_closed=True))
+
+    def to_dict(self):
+        return asdict(self)
 
 
 @dataclass(frozen=True)
@@ -63,63 +88,51 @@ class LabRun:
         return get_manifold(self.space, 2)
 
 
-def _layout(manifold, center, radius, k):
-    """Public mixture centres on a circle of radius 0.6 r around the public centre."""
-    angles = 2.0 * np.pi * np.arange(k) / k
-    coords = 0.6 * radius * np.stack([np.cos(angles), np.sin(angles)], axis=1)
-    return manifold.exp(center, manifold.from_frame(center, coords))
+def run_conformal_lab(scenario, settings=LabSettings()):
+    """Data (pipeline) -> conformal calibration and releases, plus Riemannian Laplace at the same total ε.
 
+    Parameters
+    ----------
+    scenario : Scenario
+        ``manifold`` "sphere" or "hyperbolic" with ``dim = 2``; its ``eps`` is the total ε-DP budget.
+    settings : LabSettings
 
-def _make_data(manifold, kind, n, spread, center, radius, rng):
-    if kind == "vmf":
-        return sample_von_mises_fisher(center, vmf_kappa_from_std(spread), n, rng)
-    if kind == "vmf_mixture":
-        kappas = [vmf_kappa_from_std(s) for s in (spread, spread / 3.0, 2.0 * spread)]
-        return sample_vmf_mixture(_layout(manifold, center, radius, 3), kappas, [0.6, 0.3, 0.1], n, rng)
-    if kind == "wrapped_normal":
-        return sample_wrapped_normal(manifold, center, spread, n, rng)
-    centers = np.concatenate([center[None], _layout(manifold, center, radius, 2)])
-    return sample_wrapped_normal_mixture(manifold, centers, [spread, spread / 3.0, 1.5 * spread],
-                                         [0.6, 0.25, 0.15], n, rng)
-
-
-def run_conformal_lab(space, data_kind, n, spread, ball_radius, eps_total, eps_phi, mesh_size, bandwidth, upsilon,
-                      smoothing_time, laplacian, sampler, domain_radius, n_releases, seed):
-    """Data -> public ball -> Fréchet mean and Δ -> conformal calibration and releases, plus the
-    Riemannian Laplace releases at the same total ε (ε-DP target).
-
-    Raises the core's ``ValueError`` subclasses on bad inputs (the page shows them).
+    Raises
+    ------
+    InvalidParameterError
+        For data that cannot be prepared, or a conformal mechanism that cannot be calibrated here (the reason
+        names the control); the Riemannian Laplace comparison never raises (its reason is kept).
     """
-    manifold = get_manifold(space, 2)
-    center = manifold.default_center()
-    streams = np.random.SeedSequence(int(seed)).spawn(4)
-    raw = _make_data(manifold, data_kind, n, spread, center, ball_radius, np.random.default_rng(streams[0]))
-    data, n_clipped = clip_to_ball(manifold, raw, center, ball_radius)
-    true_mean = frechet_mean(manifold, data)
-    sensitivity = float(frechet_mean_sensitivity(len(data), ball_radius, manifold.curvature_bounds[1]))
-    target = PureDP(eps_total)
-    options = dict(data=data, seed=np.random.default_rng(streams[1]), eps_phi=eps_phi, bandwidth=bandwidth,
-                   mesh_size=mesh_size, upsilon=upsilon, smoothing_time=smoothing_time, laplacian=laplacian,
-                   sampler=sampler, radius=ball_radius)
-    if space == "hyperbolic":
-        options.update(domain_radius=domain_radius, ball_center=center)
-    mechanism = get_mechanism("conformal", manifold)
-    calibration = mechanism.calibrate(target, sensitivity, **options)
-    releases = mechanism.sample(true_mean, calibration, n_releases, np.random.default_rng(streams[2]))
-    rl = get_mechanism("riemannian_laplace", manifold)
-    rl_calibration = rl_releases = rl_distances = None
-    rl_reason = ""
-    try:
-        rl_calibration = rl.calibrate(target, sensitivity)
-        rl_releases = rl.sample(true_mean, rl_calibration, n_releases, np.random.default_rng(streams[3]))
-        rl_distances = manifold.dist(true_mean, rl_releases)
-    except UnavailableError as exc:
-        rl_reason = str(exc)
+    if scenario.manifold not in DATA_KINDS or scenario.dim != 2:
+        raise InvalidParameterError(
+            f"the Conformal lab draws S² or H²; got {scenario.manifold} of dimension {scenario.dim}", param="manifold"
+        )
+    check_option(scenario.data, "data", tuple(DATA_KINDS[scenario.manifold]))
+    prepared = pipeline.prepare(scenario)
+    total = float(scenario.eps)
+    target = PureDP(total)
+    options = dict(eps_phi=settings.eps_phi_share * total, bandwidth=settings.bandwidth, mesh_size=settings.mesh_size,
+                   upsilon=settings.upsilon, smoothing_time=settings.smoothing_time, laplacian=settings.laplacian,
+                   sampler=settings.sampler)
+    if scenario.manifold == "hyperbolic":
+        options.update(domain_radius=settings.domain_radius)
+    streams = np.random.SeedSequence(int(scenario.seed)).spawn(4)  # [0] is the data's (pipeline.data_stream)
+    outcome = pipeline.evaluate(prepared, "conformal", target, settings.n_releases, np.random.default_rng(streams[2]),
+                                **options)
+    if outcome.status != "ok":
+        error = UnavailableError if outcome.status == "unavailable" else InvalidParameterError
+        raise error(outcome.reason, param="conformal")
+    rl = pipeline.evaluate(prepared, "riemannian_laplace", target, settings.n_releases,
+                           np.random.default_rng(streams[3]))
+    mechanism = get_mechanism("conformal", prepared.manifold)
+    calibration = outcome.calibration
+    ok = rl.status == "ok"
     return LabRun(
-        space=space, data=data, n_clipped=int(n_clipped), public_center=center, ball_radius=float(ball_radius),
-        true_mean=true_mean, sensitivity=sensitivity, calibration=calibration,
-        rho_from_mean=calibration.options["fields"].rho_star(true_mean), releases=releases,
-        distances=manifold.dist(true_mean, releases), utility_bound=mechanism.utility_bound(calibration),
+        space=scenario.manifold, data=prepared.data, n_clipped=prepared.n_clipped, public_center=prepared.center,
+        ball_radius=float(scenario.radius), true_mean=prepared.true_mean, sensitivity=prepared.sensitivity,
+        calibration=calibration, rho_from_mean=calibration.options["fields"].rho_star(prepared.true_mean),
+        releases=outcome.releases, distances=outcome.distances, utility_bound=mechanism.utility_bound(calibration),
         paper_bound=mechanism.paper_theorem_v2(calibration),
-        rl_calibration=rl_calibration, rl_releases=rl_releases, rl_distances=rl_distances, rl_reason=rl_reason,
+        rl_calibration=rl.calibration if ok else None, rl_releases=rl.releases if ok else None,
+        rl_distances=rl.distances if ok else None, rl_reason="" if ok else rl.reason,
     )

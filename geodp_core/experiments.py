@@ -421,7 +421,7 @@ _NO_ZCDP_GDP = ("no valid conversion: zCDP bounds Rényi divergences only, which
 
 def _gdp_eps_for_delta(mu, delta):
     r"""Smallest :math:`\varepsilon \ge 0` with :math:`\delta_\mu(\varepsilon) \le \delta` (decreasing in ε), verified."""
-    log_delta = math.log(delta)
+    log_delta = math.log(delta) + math.log1p(-1e-12)  # a 1e-12 relative margin: safe against rounding of delta_mu
     if log_gdp_delta(mu, 0.0) <= log_delta:
         return 0.0
 

@@ -224,10 +224,9 @@ def public_options(name, manifold, center, radius, data, noise_seed):
     if name == "langevin":
         return {"anchor": center}
     if name == "conformal":
-        options = {"data": data, "seed": int(noise_seed)}
+        options = {"data": data, "seed": int(noise_seed), "radius": radius}  # r: public (paper's bound, H² check)
         if manifold.name == "hyperbolic":
-            options.update(domain_center=center, domain_radius=min(4.0, max(2.0, 1.25 * radius)),
-                           radius=radius, ball_center=center)
+            options.update(domain_center=center, domain_radius=min(4.0, max(2.0, 1.25 * radius)), ball_center=center)
         return options
     return {}
 

@@ -2,10 +2,11 @@
 
 import streamlit as st
 
-from geodp_app.conformal import DATA_KINDS, cached_conformal_lab
+from geodp_app.conformal import DATA_KINDS, LabSettings, cached_conformal_lab
 from geodp_app.ui import errors_shown_here, honesty_badge
 from geodp_app.url_params import clean_url
 from geodp_core.explorer import mean_and_standard_error
+from geodp_core.scenario import Scenario
 from geodp_core.viz import CAMERA_PRESETS, MECHANISM_COLORS
 from geodp_core.viz.heatmaps import Overlay, conformal_field_figure
 
@@ -75,11 +76,16 @@ with controls:
 
 run = None
 with errors_shown_here(error_slot):
-    run = cached_conformal_lab(
-        space, data_kind, int(n), float(spread), float(ball_radius), float(eps_total), float(eps_phi),
-        int(mesh_size), float(bandwidth), float(upsilon), float(smoothing_time), laplacian, sampler,
-        float(domain_radius), int(n_releases), int(seed),
+    scenario = Scenario(
+        manifold=space, dim=2, data=data_kind, n=int(n), spread=float(spread), radius=float(ball_radius),
+        notion="pure_dp", eps=float(eps_total), seed=int(seed), mechanisms=("conformal", "riemannian_laplace"),
     )
+    settings = LabSettings(
+        eps_phi_share=float(share), mesh_size=int(mesh_size), bandwidth=float(bandwidth), upsilon=float(upsilon),
+        smoothing_time=float(smoothing_time), laplacian=laplacian, sampler=sampler,
+        domain_radius=float(domain_radius), n_releases=int(n_releases),
+    )
+    run = cached_conformal_lab(scenario.to_json(), tuple(sorted(settings.to_dict().items())))
 
 with main:
     if run is None:

@@ -3,7 +3,12 @@
 import numpy as np
 import pytest
 
-from geodp_core.explorer import public_center, resample_releases, results_table, run_scenario
+from geodp_core.explorer import (
+    public_center,
+    resample_releases,
+    results_table,
+    run_scenario,
+)
 from geodp_core.scenario import Scenario
 from geodp_core.summaries import frechet_mean_sensitivity
 
@@ -68,10 +73,14 @@ def test_real_and_mixture_data(kwargs):
 
 def test_conformal_lab_run_from_core_without_streamlit():
     """The Conformal lab's computation is a plain geodp_core function (the page only caches and draws)."""
-    from geodp_core.conformal_lab import run_conformal_lab
+    from geodp_core.conformal_lab import LabSettings, run_conformal_lab
+    from geodp_core.pipeline import prepare
 
-    lab = run_conformal_lab("sphere", "vmf_mixture", 200, 0.25, 0.7, 2.0, 0.6, 300, 0.5, 1.0, 0.05, "fem",
-                            "continuous", 2.0, 20, 3)
+    scenario = Scenario(manifold="sphere", dim=2, data="vmf_mixture", n=200, spread=0.25, radius=0.7,
+                        notion="pure_dp", eps=2.0, seed=3, mechanisms=("conformal", "riemannian_laplace"))
+    lab = run_conformal_lab(scenario, LabSettings(eps_phi_share=0.3, mesh_size=300, n_releases=20))
+    # the same scenario gives the same data as on the Explorer (one pipeline)
+    np.testing.assert_array_equal(lab.data, prepare(scenario).data)
     assert lab.releases.shape == (20, 3) and lab.rl_releases.shape == (20, 3)
     assert lab.calibration.label == "exact"
     assert 0 < lab.fields.phi_min <= lab.fields.phi_max
