@@ -11,6 +11,14 @@ import numpy as np
 import streamlit as st
 
 from geodp_app.urlstate import carry_url_state, remember_url_state, url_note
+from geodp_core.constraints import (
+    DELTA_GRID,
+    EPS_GRID,
+    MU_GRID,
+    RHO_GRID,
+    WIDGET_RANGES,
+    dim_range,
+)
 from geodp_core.data import parse_points
 from geodp_core.exceptions import GeoDPError
 from geodp_core.geometry import get_manifold
@@ -50,13 +58,6 @@ NOTION_LABELS = {
     "rdp": "(α, ε)-Rényi DP",
     "zcdp": "ρ-zCDP",
 }
-EPS_GRID = [0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0]
-MU_GRID = [0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0]
-DELTA_GRID = [1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3]
-RHO_GRID = [0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0]
-# (low, high) of the numeric controls; apply_scenario_to_widgets keeps loaded values inside them
-WIDGET_RANGES = {"spread": (0.01, 2.0), "n": (2, 100_000), "n_releases": (1, 5000), "alpha": (1.01, 1000.0),
-                 "seed": (0, 2**32 - 1)}
 DEFAULT = Scenario()
 
 _BIND = dict(bind="query-params")
@@ -101,7 +102,7 @@ def scenario_sidebar():
     slots["manifold"] = sb.empty()
     is_spd = manifold == "spd"
     dim = sb.number_input(
-        "Matrix size m" if is_spd else "Dimension d", min_value=2 if is_spd else 1, max_value=4 if is_spd else 10,
+        "Matrix size m" if is_spd else "Dimension d", min_value=dim_range(manifold)[0], max_value=dim_range(manifold)[1],
         value=2, step=1, key="dim",
         help="SPD(m) has intrinsic dimension m(m+1)/2." if is_spd else "Intrinsic dimension (S², H² are drawn in 3D / the disk).",
         **_BIND,

@@ -5,18 +5,21 @@ Pages read their widgets' bounds from here (:func:`limits`), so the URL check an
 
 from geodp_app.sidebar import (
     DATA_LABELS,
-    DELTA_GRID,
-    EPS_GRID,
     METRIC_LABELS,
-    MU_GRID,
     NOTION_LABELS,
-    RHO_GRID,
     SPACE_LABELS,
-    WIDGET_RANGES,
     mechanism_titles,
     radius_max,
 )
 from geodp_app.urlstate import UrlParam, clean_query_params
+from geodp_core.constraints import (
+    DELTA_GRID,
+    EPS_GRID,
+    MU_GRID,
+    RHO_GRID,
+    WIDGET_RANGES,
+    dim_range,
+)
 
 __all__ = ["URL_PARAMS", "X_AXES", "limits"]
 
@@ -25,8 +28,9 @@ X_AXES = {"budget": "privacy budget", "n": "records n", "dim": "dimension d", "s
 
 
 def _dim_bounds(params):
-    spd = params.get("manifold") == "spd"
-    return (2, 4, "SPD matrices: m from 2 to 4") if spd else (1, 10, "")
+    manifold = params.get("manifold", "sphere")
+    low, high = dim_range(manifold)
+    return low, high, f"SPD matrices: m from {low} to {high}" if manifold == "spd" else ""
 
 
 def _radius_bounds(params):
@@ -49,7 +53,8 @@ def _choice(labels, display=None):
 _TITLES = mechanism_titles()
 _SIDEBAR = {
     "manifold": _choice(SPACE_LABELS),
-    "dim": UrlParam("int", 1, 10, bounds=_dim_bounds),
+    "dim": UrlParam("int", min(dim_range("spd")[0], dim_range("sphere")[0]),
+                    max(dim_range("spd")[1], dim_range("sphere")[1]), bounds=_dim_bounds),
     "metric": _choice(METRIC_LABELS),
     "data": _choice(DATA_LABELS),
     "spread": UrlParam("float", *WIDGET_RANGES["spread"]),

@@ -11,6 +11,7 @@ import re
 from dataclasses import asdict, dataclass, fields, replace
 
 from geodp_core._validation import check_int, check_option, check_real
+from geodp_core.constraints import SCENARIO_RANGES, dim_range
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.geometry import MANIFOLD_NAMES, SPD_METRICS, get_manifold
 from geodp_core.mechanisms.registry import MECHANISM_NAMES
@@ -70,6 +71,14 @@ _INT_TEXT = re.compile(r"[+-]?[0-9]{1,30}")
 _STR_FIELDS = ("manifold", "metric", "data", "notion")
 _INT_FIELDS = ("dim", "n", "seed", "n_releases")
 _REAL_FIELDS = ("spread", "radius", "eps", "delta", "mu", "alpha", "rho")
+
+
+def _check_range(name, value):
+    """Check a numeric field against :data:`~geodp_core.constraints.SCENARIO_RANGES` (declared once)."""
+    low, high, low_closed, high_closed = SCENARIO_RANGES[name]
+    if isinstance(low, int) and isinstance(high, int):
+        return check_int(value, name, low=low, high=high)
+    return check_real(value, name, low=low, high=high, low_closed=low_closed, high_closed=high_closed)
 
 
 def _clip(text, limit=60):
@@ -215,7 +224,8 @@ class Scenario:
     def __post_init__(self):
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
         set_("manifold", check_option(self.manifold, "manifold", MANIFOLD_NAMES))
-        set_("dim", check_int(self.dim, "dim", low=1, high=10 if self.manifold != "spd" else 4))
+        dim_low, dim_high = dim_range(self.manifold)
+        set_("dim", check_int(self.dim, "dim", low=1 if self.manifold != "spd" else dim_low, high=dim_high))
         if self.metric is not None and not isinstance(self.metric, str):
             raise InvalidParameterError(f"metric must be a string; got {_json_type(self.metric)}", param="metric")
         metric = self.metric or ("affine" if self.manifold == "spd" else "")
@@ -230,8 +240,8 @@ class Scenario:
                 f"data {self.data!r} lives in dimension 2 ({'S²' if self.data == 'cities' else 'H²'}); got dim={self.dim}",
                 param="dim",
             )
-        set_("spread", check_real(self.spread, "spread", low=0.0, high=3.0))
-        set_("n", check_int(self.n, "n", low=2, high=100_000))
+        set_("spread", _check_range("spread", self.spread))
+        set_("n", _check_range("n", self.n))
         set_("radius", self.build_manifold().check_radius(self.radius, "radius"))
         offset = _tuple_of_floats(self.center_offset, "center_offset")
         if offset and len(offset) != self.build_manifold().dim:
@@ -260,13 +270,8 @@ class Scenario:
             raise InvalidParameterError("mechanisms must name at least one mechanism", param="mechanisms")
         set_("mechanisms", tuple(dict.fromkeys(mechs)))
         check_option(self.notion, "notion", NOTION_NAMES)
-        set_("eps", check_real(self.eps, "eps", low=0.0, high=1000.0))
-        set_("delta", check_real(self.delta, "delta", low=0.0, high=1.0))
-        set_("mu", check_real(self.mu, "mu", low=0.0, high=1000.0))
-        set_("alpha", check_real(self.alpha, "alpha", low=1.0, high=1e6))
-        set_("rho", check_real(self.rho, "rho", low=0.0, high=1e6))
-        set_("seed", check_int(self.seed, "seed", low=0, high=2**32 - 1))
-        set_("n_releases", check_int(self.n_releases, "n_releases", low=1, high=20_000))
+        for name in ("eps", "delta", "mu", "alpha", "rho", "seed", "n_releases"):
+            set_(name, _check_range(name, getattr(self, name)))
 
     # ---------------------------------------------------------------- builders
     def build_manifold(self):

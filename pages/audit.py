@@ -18,6 +18,7 @@ from geodp_core.audit import (
     control_noise_scale,
     variant_applies,
 )
+from geodp_core.constraints import AUDIT_EPS_GRID as EPS_GRID
 from geodp_core.mechanisms import MECHANISM_NAMES, availability_table, mechanism_class
 from geodp_core.privacy import ApproxDP, PureDP
 from geodp_core.viz.audit import (
@@ -40,7 +41,6 @@ st.caption(
 SPACES = {"sphere": "Sphere S²", "hyperbolic": "Hyperbolic H²", "spd": "SPD(2), affine-invariant",
           "circle": "Circle S¹", "line": "Real line R¹"}
 NOTIONS = {"pure_dp": "ε-DP", "approx_dp": "(ε, δ)-DP"}
-EPS_GRID = [0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0]
 DELTA_GRID = [1e-7, 1e-6, 1e-5, 1e-4, 1e-3]
 RELEASE_GRID = [500, 1000, 1500, 2000, 4000, 8000, 16000, 50000, 100000]
 FRESH_CAP = 1500

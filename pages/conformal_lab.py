@@ -5,6 +5,7 @@ import streamlit as st
 from geodp_app.conformal import DATA_KINDS, LabSettings, cached_conformal_lab
 from geodp_app.ui import errors_shown_here, honesty_badge
 from geodp_app.url_params import clean_url
+from geodp_core.constraints import CONFORMAL_EPS_GRID as EPS_GRID
 from geodp_core.explorer import mean_and_standard_error
 from geodp_core.scenario import Scenario
 from geodp_core.viz import CAMERA_PRESETS, MECHANISM_COLORS
@@ -20,7 +21,6 @@ st.caption(
 )
 
 SPACES = {"sphere": "Sphere S²", "hyperbolic": "Hyperbolic H² (public ball)"}
-EPS_GRID = [0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0]
 
 controls, main = st.columns([1, 3], gap="large")
 with controls:

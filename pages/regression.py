@@ -6,6 +6,7 @@ import streamlit as st
 from geodp_app.cache import CACHE_TTL
 from geodp_app.ui import errors_shown_here, honesty_badge
 from geodp_app.url_params import clean_url
+from geodp_core.constraints import REGRESSION_EPS_GRID as EPS_GRID
 from geodp_core.mechanisms.kng_regression import (
     OWNER_ONLY,
     REGRESSION_PRESETS,
@@ -29,7 +30,6 @@ st.caption(
 )
 
 SPACES = {"sphere": "Sphere S²", "spd": "SPD(2), affine-invariant", "hyperbolic": "Hyperbolic H²"}
-EPS_GRID = [0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0]
 
 
 @st.cache_data(show_spinner="Sampling private fits…", max_entries=32, ttl=CACHE_TTL)

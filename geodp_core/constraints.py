@@ -1,0 +1,71 @@
+"""Constraints declared once: ranges, grids and limits read by the Scenario's validation, the URL checker
+and the app's widgets (so a value a widget offers is one the Scenario accepts, and the URL checker agrees).
+
+``SCENARIO_RANGES`` are the Scenario's hard limits ``(low, high, low_closed, high_closed)``; ``WIDGET_RANGES``
+the (narrower or equal) ranges the controls offer; the grids are the select-sliders' values.
+"""
+
+__all__ = [
+    "SCENARIO_RANGES",
+    "WIDGET_RANGES",
+    "EPS_GRID",
+    "MU_GRID",
+    "DELTA_GRID",
+    "RHO_GRID",
+    "CONFORMAL_EPS_GRID",
+    "REGRESSION_EPS_GRID",
+    "AUDIT_EPS_GRID",
+    "dim_range",
+    "in_widget_range",
+]
+
+#: Hard limits of the Scenario's numeric fields: (low, high, low_closed, high_closed).
+SCENARIO_RANGES = {
+    "spread": (0.0, 3.0, False, False),
+    "n": (2, 100_000, True, True),
+    "eps": (0.0, 1000.0, False, True),
+    "delta": (0.0, 1.0, False, False),
+    "mu": (0.0, 1000.0, False, True),
+    "alpha": (1.0, 1e6, False, False),
+    "rho": (0.0, 1e6, False, False),
+    "seed": (0, 2**32 - 1, True, True),
+    "n_releases": (1, 20_000, True, True),
+}
+
+#: Ranges offered by the app's controls (inside :data:`SCENARIO_RANGES`); loaded values are clipped into them.
+WIDGET_RANGES = {
+    "spread": (0.01, 2.0),
+    "n": (2, 100_000),
+    "n_releases": (1, 5000),
+    "alpha": (1.01, 1000.0),
+    "seed": (0, 2**32 - 1),
+}
+
+#: Select-slider grids of the privacy budgets (log-spaced; an off-grid URL value moves towards more privacy).
+EPS_GRID = (0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0)
+MU_GRID = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
+DELTA_GRID = (1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3)
+RHO_GRID = (0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+
+#: Intrinsic dimension d (S^d, H^d, R^d) or matrix size m (SPD(m)) accepted.
+_DIM_RANGES = {"spd": (2, 4)}
+_DIM_DEFAULT = (1, 10)
+
+
+def dim_range(manifold):
+    """``(low, high)`` of ``dim`` on ``manifold`` (SPD: the matrix size m)."""
+    return _DIM_RANGES.get(manifold, _DIM_DEFAULT)
+
+
+def in_widget_range(key, value):
+    """``value`` clipped into the control's range of ``key`` (unchanged for keys without one)."""
+    if key not in WIDGET_RANGES:
+        return value
+    low, high = WIDGET_RANGES[key]
+    return min(max(value, low), high)
+
+#: Total-ε grids of the pages with their own budget control (regression fits need larger ε; the audit's
+#: verdicts are meaningful for moderate ε only).
+CONFORMAL_EPS_GRID = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0)
+REGRESSION_EPS_GRID = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0)
+AUDIT_EPS_GRID = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
