@@ -180,7 +180,12 @@ def _initial_point(manifold, points, weights, p):
     elif manifold.name == "hyperbolic":
         # Lorentzian centroid: a positive combination of future-timelike vectors is future-timelike.
         centroid = weights @ points
-        return manifold.projection(centroid / np.sqrt(-minkowski_inner(centroid, centroid)))
+        squared = -float(minkowski_inner(centroid, centroid))  # > 0 exactly; rounding can cancel it far out
+        if np.isfinite(squared) and squared > 0.0:
+            with np.errstate(all="ignore"):
+                candidate = manifold.projection(centroid / np.sqrt(squared))
+            if np.all(np.isfinite(candidate)):
+                return candidate
     elif isinstance(manifold, SPDAffine):
         logs = sym_function(points, np.log)
         return sym_function(np.tensordot(weights, logs, axes=(0, 0)), np.exp)
@@ -389,6 +394,11 @@ def _p_mean(manifold, points, p, weights, init, max_iter, tol, caller):
         return points[0].copy()
     start = _initial_point(manifold, points, weights, p) if init is None else init
     result = _solve_p_mean(manifold, points, weights, p, start, max_iter, tol, caller)
+    if not np.all(np.isfinite(result)):
+        raise NumericalOverflowError(
+            f"{caller}: the data lie too far from the origin of {manifold.label} for the mean to be computed in "
+            "double precision", param="points",
+        )
     if manifold.injectivity_radius < np.inf:
         _check_strict_minimiser(manifold, result, points, weights, p, caller)
     return result
