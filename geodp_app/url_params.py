@@ -12,7 +12,9 @@ from geodp_app.sidebar import (
     radius_max,
 )
 from geodp_app.urlstate import UrlParam, clean_query_params
+from geodp_core.conformal_lab import DATA_KINDS as CONFORMAL_DATA_KINDS
 from geodp_core.constraints import (
+    CONFORMAL_EPS_GRID,
     DELTA_GRID,
     EPS_GRID,
     MU_GRID,
@@ -21,7 +23,7 @@ from geodp_core.constraints import (
     dim_range,
 )
 
-__all__ = ["URL_PARAMS", "X_AXES", "limits"]
+__all__ = ["URL_PARAMS", "X_AXES", "CONFORMAL_SPACES", "CONFORMAL_LAPLACIANS", "limits", "bounds", "clean_url"]
 
 #: x-axes of the Utility curves page (value -> label written in the URL).
 X_AXES = {"budget": "privacy budget", "n": "records n", "dim": "dimension d", "spread": "data spread"}
@@ -97,14 +99,42 @@ _ACCOUNTING = {
     "accounting_rho": UrlParam("float", 0.0, 1e6, low_open=True),
 }
 
+CONFORMAL_SPACES = {"sphere": "Sphere S²", "hyperbolic": "Hyperbolic H² (public ball)"}
+CONFORMAL_LAPLACIANS = {"fem": "FEM on the public mesh (DP)", "knn_data": "kNN graph on the data (paper; NOT DP)"}
+_CONFORMAL = {
+    "conformal_space": _choice(CONFORMAL_SPACES, CONFORMAL_SPACES),
+    **{f"conformal_data_{space}": _choice(kinds, kinds) for space, kinds in CONFORMAL_DATA_KINDS.items()},
+    "conformal_n": UrlParam("int", 20, 5000),
+    "conformal_spread": UrlParam("float", 0.02, 2.0),
+    "conformal_ball_sphere": UrlParam("float", 0.05, 3.0),
+    "conformal_ball_hyperbolic": UrlParam("float", 0.05, 3.0),
+    "conformal_eps": UrlParam("grid", grid=tuple(CONFORMAL_EPS_GRID), low=0.0, low_open=True),
+    "conformal_share": UrlParam("float", 0.05, 0.95),
+    "conformal_mesh": UrlParam("int", 100, 4000),
+    "conformal_bandwidth": UrlParam("float", 0.05, 3.0),
+    "conformal_upsilon": UrlParam("float", 0.01, 100.0),
+    "conformal_smoothing": UrlParam("float", 0.0, 2.0),
+    "conformal_laplacian": _choice(CONFORMAL_LAPLACIANS, CONFORMAL_LAPLACIANS),
+    "conformal_sampler": _choice({"continuous": "", "vertex": ""}),
+    "conformal_domain": UrlParam("float", 0.3, 4.0),
+    "conformal_releases": UrlParam("int", 1, 500),
+    "conformal_seed": UrlParam("int", 0, 2**31 - 1),
+}
+
 #: Every control bound to the URL, by widget key.
-URL_PARAMS = {**_SIDEBAR, **_CURVES, **_ACCOUNTING}
+URL_PARAMS = {**_SIDEBAR, **_CURVES, **_ACCOUNTING, **_CONFORMAL}
 
 
 def limits(key):
     """``(low, high)`` of a numeric URL-bound control (for the widget's min_value / max_value)."""
     spec = URL_PARAMS[key]
     return spec.low, spec.high
+
+
+def bounds(key):
+    """``dict(min_value=..., max_value=...)`` of a numeric URL-bound control: its range, declared once."""
+    low, high = limits(key)
+    return dict(min_value=low, max_value=high)
 
 
 def clean_url():

@@ -4,7 +4,14 @@ import streamlit as st
 
 from geodp_app.conformal import DATA_KINDS, LabSettings, cached_conformal_lab
 from geodp_app.ui import errors_shown_here, honesty_badge
-from geodp_app.url_params import clean_url
+from geodp_app.url_params import (
+    CONFORMAL_LAPLACIANS,
+    CONFORMAL_SPACES,
+    bounds,
+    clean_url,
+    limits,
+)
+from geodp_app.urlstate import url_note
 from geodp_core.constraints import CONFORMAL_EPS_GRID as EPS_GRID
 from geodp_core.explorer import mean_and_standard_error
 from geodp_core.scenario import Scenario
@@ -20,58 +27,68 @@ st.caption(
     "conformal metric (budget ε_conf). Compare with the Riemannian Laplace mechanism at the same total ε."
 )
 
-SPACES = {"sphere": "Sphere S²", "hyperbolic": "Hyperbolic H² (public ball)"}
+
+_BIND = dict(bind="query-params")
 
 controls, main = st.columns([1, 3], gap="large")
 with controls:
     st.subheader("Controls")
-    space = st.radio("Manifold", list(SPACES), format_func=SPACES.get, key="conformal_space",
+    space = st.radio("Manifold", list(CONFORMAL_SPACES), format_func=CONFORMAL_SPACES.get, key="conformal_space", **_BIND,
                      help="S² is meshed whole; on H² the release lives in a public geodesic ball B(o, R).")
     kinds = DATA_KINDS[space]
     data_kind = st.selectbox("Data", list(kinds), format_func=kinds.get, key=f"conformal_data_{space}",
-                             index=len(kinds) - 1, help="Synthetic private data (a mixture makes the density uneven).")
-    n = st.number_input("Records n", min_value=20, max_value=5000, value=500, step=50, key="conformal_n",
+                             index=len(kinds) - 1, **_BIND, help="Synthetic private data (a mixture makes the density uneven).")
+    n = st.number_input("Records n", **bounds("conformal_n"), value=500, step=50, key="conformal_n", **_BIND,
                         help="Number of private points.")
-    spread = st.number_input("Spread (std, radians)", min_value=0.02, max_value=2.0, value=0.25, step=0.05,
-                             key="conformal_spread", help="vMF: κ = 1/std²; wrapped normal: tangent std.")
+    spread = st.number_input("Spread (std, radians)", **bounds("conformal_spread"), value=0.25, step=0.05,
+                             key="conformal_spread", **_BIND, help="vMF: κ = 1/std²; wrapped normal: tangent std.")
     ball_radius = st.number_input(
-        "Public data-ball radius r", min_value=0.05, max_value=3.0, value=0.7 if space == "sphere" else 1.2,
-        step=0.05, key=f"conformal_ball_{space}",
+        "Public data-ball radius r", **bounds(f"conformal_ball_{space}"), value=0.7 if space == "sphere" else 1.2,
+        step=0.05, key=f"conformal_ball_{space}", **_BIND,
         help="Data are clipped to B(m₀, r) (public preprocessing); Δ of the Fréchet mean uses r (S²: r < π/4).",
     )
     eps_total = st.select_slider("Total ε  (more privacy ⟵ ⟶ more accuracy)", EPS_GRID, value=1.0,
-                                 key="conformal_eps", help="Total budget ε = ε_φ + ε_conf (an ε-DP target).")
-    share = st.slider("Share of ε for the density (ε_φ / ε)", 0.05, 0.95, 0.3, step=0.05, key="conformal_share",
+                                 key="conformal_eps", **_BIND, help="Total budget ε = ε_φ + ε_conf (an ε-DP target).")
+    share = st.slider("Share of ε for the density (ε_φ / ε)", *limits("conformal_share"), 0.3, step=0.05,
+                      key="conformal_share", **_BIND,
                       help="ε_φ = share × ε buys the density release; the rest, ε_conf, buys the point release.")
     eps_phi = share * eps_total
     st.caption(f"ε_φ = {eps_phi:.3g}, ε_conf = {eps_total - eps_phi:.3g}")
-    mesh_size = st.slider("Mesh vertices", 100, 4000, 600, step=100, key="conformal_mesh",
+    mesh_size = st.slider("Mesh vertices", *limits("conformal_mesh"), 600, step=100, key="conformal_mesh", **_BIND,
                           help="Fewer, larger cells: less noise per cell, coarser density.")
-    bandwidth = st.number_input("Bandwidth h", min_value=0.05, max_value=3.0, value=0.5, step=0.05,
-                                key="conformal_bandwidth", help="Public KDE bandwidth (S²: < π/2; H²: ≤ 2).")
-    upsilon = st.number_input("υ (Helmholtz)", min_value=0.01, max_value=100.0, value=1.0, step=0.1,
-                              key="conformal_upsilon", help="(−Δ + υ)σ = c̃ − f̃: larger υ, flatter φ.")
-    smoothing_time = st.number_input("Smoothing time t", min_value=0.0, max_value=2.0, value=0.05, step=0.01,
-                                     key="conformal_smoothing", help="Public implicit heat step before the solve.")
+    bandwidth = st.number_input("Bandwidth h", **bounds("conformal_bandwidth"), value=0.5, step=0.05,
+                                key="conformal_bandwidth", **_BIND, help="Public KDE bandwidth (S²: < π/2; H²: ≤ 2).")
+    upsilon = st.number_input("υ (Helmholtz)", **bounds("conformal_upsilon"), value=1.0, step=0.1,
+                              key="conformal_upsilon", **_BIND, help="(−Δ + υ)σ = c̃ − f̃: larger υ, flatter φ.")
+    smoothing_time = st.number_input("Smoothing time t", **bounds("conformal_smoothing"), value=0.05, step=0.01,
+                                     key="conformal_smoothing", **_BIND, help="Public implicit heat step before the solve.")
     laplacian = st.radio(
-        "Laplacian", ["fem", "knn_data"], key="conformal_laplacian",
-        format_func={"fem": "FEM on the public mesh (DP)", "knn_data": "kNN graph on the data (paper; NOT DP)"}.get,
+        "Laplacian", list(CONFORMAL_LAPLACIANS), key="conformal_laplacian", format_func=CONFORMAL_LAPLACIANS.get,
+        **_BIND,
         help="The paper's graph on the data points makes φ depend on the data outside the sanitised channel.",
     )
     sampler = st.radio(
-        "Release sampler", ["continuous", "vertex"], key="conformal_sampler", horizontal=True,
+        "Release sampler", ["continuous", "vertex"], key="conformal_sampler", horizontal=True, **_BIND,
         help="continuous: exact rejection sampler; vertex: a mesh vertex then a uniform point of its cell.",
     )
     domain_radius = 1.5
     if space == "hyperbolic":
-        domain_radius = st.number_input("Domain radius R (H²)", min_value=0.3, max_value=4.0, value=2.0, step=0.1,
-                                        key="conformal_domain",
+        domain_radius = st.number_input("Domain radius R (H²)", **bounds("conformal_domain"), value=2.0, step=0.1,
+                                        key="conformal_domain", **_BIND,
                                         help="Public geodesic ball B(o, R) that is meshed; it must contain the public "
                                              "data ball with a small margin (R ≥ 1.05 r).")
-    n_releases = st.slider("Releases to draw", 1, 500, 100, key="conformal_releases",
+    n_releases = st.slider("Releases to draw", *limits("conformal_releases"), 100, key="conformal_releases", **_BIND,
                            help="Many draws show the law; each released point costs another ε_conf.")
-    seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key="conformal_seed",
+    seed = st.number_input("Seed", **bounds("conformal_seed"), value=0, step=1, key="conformal_seed", **_BIND,
                            help="Seeds the data, the sanitisation noise and the releases (reproducible).")
+    for key, value in (("conformal_space", space), (f"conformal_data_{space}", data_kind), ("conformal_n", n),
+                       ("conformal_spread", spread), (f"conformal_ball_{space}", ball_radius),
+                       ("conformal_eps", eps_total), ("conformal_share", share), ("conformal_mesh", mesh_size),
+                       ("conformal_bandwidth", bandwidth), ("conformal_upsilon", upsilon),
+                       ("conformal_smoothing", smoothing_time), ("conformal_laplacian", laplacian),
+                       ("conformal_sampler", sampler), ("conformal_domain", domain_radius),
+                       ("conformal_releases", n_releases), ("conformal_seed", seed)):
+        url_note(key, value)  # a bad URL value is reported here; the control keeps its default
     error_slot = st.container()
 
 run = None

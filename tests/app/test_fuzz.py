@@ -59,9 +59,18 @@ ACCOUNTING_VALID = {
     "accounting_eps": ["0.5", "1", "3"], "accounting_delta": ["1e-5", "0.01"], "accounting_mu": ["0.5", "2"],
     "accounting_alpha": ["2", "8"], "accounting_rho": ["0.1", "1"],
 }
+CONFORMAL_VALID = {
+    "conformal_space": ["sphere", "hyperbolic", "Hyperbolic H² (public ball)"],
+    "conformal_data_sphere": ["vmf", "vmf_mixture"], "conformal_data_hyperbolic": ["wrapped_normal"],
+    "conformal_n": ["100", "200"], "conformal_spread": ["0.2", "0.5"], "conformal_ball_sphere": ["0.5", "0.7"],
+    "conformal_ball_hyperbolic": ["1.0"], "conformal_eps": ["0.5", "2"], "conformal_share": ["0.3", "0.5"],
+    "conformal_mesh": ["200", "300"], "conformal_bandwidth": ["0.5"], "conformal_upsilon": ["1", "2"],
+    "conformal_smoothing": ["0", "0.05"], "conformal_laplacian": ["fem"], "conformal_sampler": ["vertex"],
+    "conformal_domain": ["2.0"], "conformal_releases": ["20", "50"], "conformal_seed": ["0", "3"],
+}
 BOUND = {"explorer": SIDEBAR_VALID, "utility_curves": {**SIDEBAR_VALID, **CURVES_VALID},
-         "accounting": ACCOUNTING_VALID}
-ALL_KEYS = {**SIDEBAR_VALID, **CURVES_VALID, **ACCOUNTING_VALID}
+         "accounting": ACCOUNTING_VALID, "conformal_lab": CONFORMAL_VALID}
+ALL_KEYS = {**SIDEBAR_VALID, **CURVES_VALID, **ACCOUNTING_VALID, **CONFORMAL_VALID}
 # always-cheap settings added to most cases (they may still be overwritten by garbage)
 CHEAP = {"n_releases": "20", "n": "40", "curves_reps": "10", "curves_count": "3"}
 # widget changes: caps for controls whose large values are slow (value drawn in [min, cap])
