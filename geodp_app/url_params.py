@@ -18,10 +18,12 @@ from geodp_core.constraints import (
     DELTA_GRID,
     EPS_GRID,
     MU_GRID,
+    REGRESSION_EPS_GRID,
     RHO_GRID,
     WIDGET_RANGES,
     dim_range,
 )
+from geodp_core.mechanisms.kng_regression import REGRESSION_PRESETS
 
 __all__ = ["URL_PARAMS", "X_AXES", "CONFORMAL_SPACES", "CONFORMAL_LAPLACIANS", "limits", "bounds", "clean_url"]
 
@@ -121,8 +123,24 @@ _CONFORMAL = {
     "conformal_seed": UrlParam("int", 0, 2**31 - 1),
 }
 
+REGRESSION_SPACES = {"sphere": "Sphere S²", "spd": "SPD(2), affine-invariant", "hyperbolic": "Hyperbolic H²"}
+REGRESSION_CHAIN_LENGTHS = ("auto", 200, 500, 1000, 2000, 4000)
+_REGRESSION = {
+    "regression_space": _choice(REGRESSION_SPACES, REGRESSION_SPACES),
+    **{f"regression_preset_{space}": _choice(presets) for space, presets in REGRESSION_PRESETS.items()},
+    "regression_n": UrlParam("int", 5, 500),
+    "regression_noise": UrlParam("float", 0.0, 1.0),
+    "regression_eps": UrlParam("grid", grid=tuple(REGRESSION_EPS_GRID), low=0.0, low_open=True),
+    "regression_share": UrlParam("float", 0.1, 0.9),
+    "regression_tau": UrlParam("float", 0.0, 3.0),
+    "regression_radius": UrlParam("float", 0.05, 3.0),
+    "regression_chain": _choice({str(v): "" for v in REGRESSION_CHAIN_LENGTHS}),
+    "regression_fits": UrlParam("int", 1, 8),
+    "regression_seed": UrlParam("int", 0, 2**31 - 1),
+}
+
 #: Every control bound to the URL, by widget key.
-URL_PARAMS = {**_SIDEBAR, **_CURVES, **_ACCOUNTING, **_CONFORMAL}
+URL_PARAMS = {**_SIDEBAR, **_CURVES, **_ACCOUNTING, **_CONFORMAL, **_REGRESSION}
 
 
 def limits(key):

@@ -11,6 +11,7 @@ Declarations are plain :class:`UrlParam` records (see ``geodp_app.url_params``);
 """
 
 import math
+import re
 from dataclasses import dataclass, field
 
 import streamlit as st
@@ -18,6 +19,7 @@ import streamlit as st
 __all__ = ["UrlParam", "check_url_value", "clean_query_params", "url_note", "url_messages"]
 
 MESSAGES_KEY = "geodp_url_messages"
+_INT_TEXT = re.compile(r"[+-]?[0-9]{1,30}")
 _FIRST_RUN_KEY = "geodp_url_checked"
 _UNSEEN = object()
 _MAX_SHOWN = 40
@@ -108,9 +110,9 @@ def check_url_value(key, raw, spec, low=None, high=None):
     if not math.isfinite(value):
         return None, f"{prefix} is not a finite number; ignored."
     if spec.kind == "int":
-        if not value.is_integer():
+        if not (value.is_integer() and _INT_TEXT.fullmatch(text)):
             return None, f"{prefix} is not a whole number; ignored."
-        value = int(value)
+        value = int(text)
     if spec.kind == "grid":
         if not (value > 0.0 if spec.low_open or low is None else value >= low):
             return None, f"{prefix} is not a positive number; ignored."

@@ -68,9 +68,15 @@ CONFORMAL_VALID = {
     "conformal_smoothing": ["0", "0.05"], "conformal_laplacian": ["fem"], "conformal_sampler": ["vertex"],
     "conformal_domain": ["2.0"], "conformal_releases": ["20", "50"], "conformal_seed": ["0", "3"],
 }
+REGRESSION_VALID = {
+    "regression_space": ["sphere", "spd", "Hyperbolic H²"], "regression_preset_sphere": ["short arc", "long arc"],
+    "regression_n": ["20", "30"], "regression_noise": ["0.05"], "regression_eps": ["0.5", "1"],
+    "regression_share": ["0.5"], "regression_tau": ["0.2"], "regression_radius": ["1.0"],
+    "regression_chain": ["200", "auto"], "regression_fits": ["1", "2"], "regression_seed": ["0", "5"],
+}
 BOUND = {"explorer": SIDEBAR_VALID, "utility_curves": {**SIDEBAR_VALID, **CURVES_VALID},
-         "accounting": ACCOUNTING_VALID, "conformal_lab": CONFORMAL_VALID}
-ALL_KEYS = {**SIDEBAR_VALID, **CURVES_VALID, **ACCOUNTING_VALID, **CONFORMAL_VALID}
+         "accounting": ACCOUNTING_VALID, "conformal_lab": CONFORMAL_VALID, "regression": REGRESSION_VALID}
+ALL_KEYS = {**SIDEBAR_VALID, **CURVES_VALID, **ACCOUNTING_VALID, **CONFORMAL_VALID, **REGRESSION_VALID}
 # always-cheap settings added to most cases (they may still be overwritten by garbage)
 CHEAP = {"n_releases": "20", "n": "40", "curves_reps": "10", "curves_count": "3"}
 # widget changes: caps for controls whose large values are slow (value drawn in [min, cap])
