@@ -6,10 +6,18 @@ Subclass :class:`MechanismContract` and set:
 - ``target`` and ``sensitivity`` for the default calibration; ``calibrate_options``;
 - ``unavailable_on``: list of ``get_manifold`` argument tuples where the mechanism must be
   unavailable (the reason must be non-empty and ``calibrate`` must raise ``UnavailableError``).
+
+Law test every subclass inherits: the Euclidean limit. As the noise shrinks, the geometry is flat at its
+scale, so dist(center, release) must follow the flat radial law of the mechanism's noise: Gamma(d, sigma)
+(Laplace), sigma chi_d (Gaussian), sqrt(2t) chi_d (heat diffusion). A KS test at alpha = 1e-6 with 3000
+releases catches a wrong noise scale (a factor 2 in sigma or t, a missing sqrt 2) or a wrong radial exponent.
+Mechanisms without a closed-form limit here (conformal, exponential-wrapped away from its footpoint,
+Metropolis baselines) set ``euclidean_limit = None``.
 """
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
 from geodp_core.geometry import get_manifold
@@ -17,6 +25,15 @@ from geodp_core.mechanisms import HONESTY_LABELS, Calibration, get_mechanism
 from geodp_core.privacy import GDP, RDP, ZCDP, ApproxDP, PureDP, implies
 
 ALL_TARGETS = [PureDP(1.0), ApproxDP(1.0, 1e-5), GDP(1.0), RDP(2.0, 1.0), ZCDP(0.5)]
+#: Flat radial law of dist(center, release) in the small-noise limit, by mechanism name.
+EUCLIDEAN_LIMITS = {
+    "riemannian_laplace": lambda noise, d: stats.gamma(d, scale=noise["sigma"]),
+    "riemannian_gaussian": lambda noise, d: stats.chi(d, scale=noise["sigma"]),
+    "tangent_gaussian": lambda noise, d: stats.chi(d, scale=noise["sigma"]),
+    "brownian_motion": lambda noise, d: stats.chi(d, scale=np.sqrt(2.0 * noise["t"])),
+    "langevin": lambda noise, d: stats.chi(d, scale=np.sqrt(2.0 * noise["t"])),
+}
+LAW_ALPHA = 1e-6
 
 
 class MechanismContract:
@@ -27,6 +44,9 @@ class MechanismContract:
     calibrate_options = {}
     unavailable_on = []
     n_samples = 64
+    #: Whether the Euclidean-limit law test applies (default: when the mechanism has a known flat limit and
+    #: the sampler is not a Metropolis baseline).
+    euclidean_limit = True
 
     @pytest.fixture
     def manifold(self):
@@ -107,3 +127,13 @@ class MechanismContract:
             return
         assert implies(cal.achieved, target), (cal.achieved, target)
         assert type(cal.achieved) is type(target)
+
+    def test_euclidean_limit_of_the_release_law(self, mechanism, manifold, center):
+        law = EUCLIDEAN_LIMITS.get(self.name)
+        if not self.euclidean_limit or law is None or self.calibrate_options.get("sampler") == "mh":
+            pytest.skip("no closed-form flat limit for this mechanism or sampler")
+        calibration = mechanism.calibrate(self.target, 1e-4, **self.calibrate_options)  # noise ~ 1e-4
+        releases = mechanism.sample(center, calibration, 3000, np.random.default_rng(11))
+        radii = manifold.dist(center, releases)
+        flat = law(calibration.noise, manifold.dim)
+        assert stats.kstest(radii, flat.cdf).pvalue > LAW_ALPHA, (calibration.noise, np.median(radii), flat.median())
