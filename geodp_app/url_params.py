@@ -24,6 +24,7 @@ from geodp_core.constraints import (
     dim_range,
 )
 from geodp_core.mechanisms.kng_regression import REGRESSION_PRESETS
+from geodp_core.viz import CAMERA_PRESETS
 
 __all__ = ["URL_PARAMS", "X_AXES", "CONFORMAL_SPACES", "CONFORMAL_LAPLACIANS", "limits", "bounds", "clean_url"]
 
@@ -139,8 +140,14 @@ _REGRESSION = {
     "regression_seed": UrlParam("int", 0, 2**31 - 1),
 }
 
+_CAMERAS = {
+    "explorer_camera": _choice({name: "" for name in CAMERA_PRESETS}),
+    "conformal_camera": _choice({name: "" for name in CAMERA_PRESETS}),
+    "regression_camera": _choice({name: "" for name in ("data", *CAMERA_PRESETS)}),
+}
+
 #: Every control bound to the URL, by widget key.
-URL_PARAMS = {**_SIDEBAR, **_CURVES, **_ACCOUNTING, **_CONFORMAL, **_REGRESSION}
+URL_PARAMS = {**_SIDEBAR, **_CURVES, **_ACCOUNTING, **_CONFORMAL, **_REGRESSION, **_CAMERAS}
 
 
 def limits(key):

@@ -125,7 +125,8 @@ with main:
 
     camera = "oblique"
     if run.space == "sphere":
-        camera = st.radio("Camera", list(CAMERA_PRESETS), horizontal=True, key="conformal_camera")
+        camera = st.radio("Camera", list(CAMERA_PRESETS), horizontal=True, key="conformal_camera", bind="query-params")
+        url_note("conformal_camera", camera)
     view = dict(camera=camera, height=460)
     data_overlay = Overlay(run.data, f"data (n={len(run.data)})", "rgba(60,60,60,0.6)", 2.5)
     mean_overlay = Overlay(run.true_mean[None], "true mean (teaching view: private!)", "gold", 9, "diamond")

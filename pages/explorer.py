@@ -9,6 +9,7 @@ from geodp_app.cache import cached_run
 from geodp_app.sidebar import scenario_sidebar, upload_digest
 from geodp_app.ui import download_buttons, errors_shown_here, honesty_badge
 from geodp_app.url_params import clean_url
+from geodp_app.urlstate import url_note
 from geodp_core.explorer import resample_releases, results_table
 from geodp_core.viz import (
     CAMERA_PRESETS,
@@ -60,7 +61,8 @@ left, right = st.columns([3, 2])
 with left:
     camera = "oblique"
     if result.manifold.name == "sphere" and result.manifold.dim == 2:
-        camera = st.radio("Camera", list(CAMERA_PRESETS), horizontal=True, key="explorer_camera")
+        camera = st.radio("Camera", list(CAMERA_PRESETS), horizontal=True, key="explorer_camera", bind="query-params")
+        url_note("explorer_camera", camera)
     fig = scene_figure(result, camera=camera)
     st.plotly_chart(fig, key="explorer_scene", width="stretch")
     if result.manifold.name == "spd" and result.manifold.m == 2:

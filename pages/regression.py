@@ -109,8 +109,9 @@ with controls:
         url_note(key, value)  # a bad URL value is reported here; the control keeps its default
     camera = "data"
     if space == "sphere":
-        camera = st.radio("Camera", ["data"] + list(CAMERA_PRESETS), horizontal=True, key="regression_camera",
+        camera = st.radio("Camera", ["data"] + list(CAMERA_PRESETS), horizontal=True, key="regression_camera", bind="query-params",
                           help="'data' looks at the data from outside the sphere.")
+        url_note("regression_camera", camera)
     error_slot = st.container()
 
 demo = None
