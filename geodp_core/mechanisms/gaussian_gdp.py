@@ -623,6 +623,16 @@ _HYPERBOLIC_MAX_SIGMA = 1e3
 _HYPERBOLIC_MAX_SENSITIVITY = 700.0
 
 
+def _check_hyperbolic_sensitivity(space, delta):
+    """Refuse a sensitivity whose cosh/sinh overflow on H^d (naming ``sensitivity``)."""
+    if space == "hyperbolic" and delta > _HYPERBOLIC_MAX_SENSITIVITY:
+        raise NumericalOverflowError(
+            f"sensitivity={delta!r} is too large on hyperbolic space: cosh/sinh of distances overflow double "
+            f"precision; sensitivity must be in (0, {_HYPERBOLIC_MAX_SENSITIVITY:g}]",
+            param="sensitivity",
+        )
+
+
 def _gdp_mu_and_worst_eps(space, dim, sigma, delta):
     """Return (mu, worst-case eps) for validated arguments.
 
@@ -639,12 +649,7 @@ def _gdp_mu_and_worst_eps(space, dim, sigma, delta):
             f"precision; sigma must be at least sensitivity/1.7e308 = {delta / 1.7e308:.3g}",
             param="sigma",
         )
-    if space == "hyperbolic" and delta > _HYPERBOLIC_MAX_SENSITIVITY:
-        raise NumericalOverflowError(
-            f"sensitivity={delta!r} is too large on hyperbolic space: cosh/sinh of distances overflow double "
-            f"precision; sensitivity must be in (0, {_HYPERBOLIC_MAX_SENSITIVITY:g}]",
-            param="sensitivity",
-        )
+    _check_hyperbolic_sensitivity(space, delta)
     if space == "euclidean" or sigma < _SMALL_SIGMA:
         # Small noise: the law lives in a ball of radius ~ 40 sigma where the metric is Euclidean to
         # O(sigma^2); mu(sigma) = (Delta/sigma)(1 + O(sigma^2)) (checked: 1.6e-11 relative at sigma = 1e-5).
@@ -820,12 +825,7 @@ def riemannian_gaussian_sigma_for_mu(space, dim, mu, sensitivity):
             f"mu must be at least {tiny:.3g}",
             param="mu",
         )
-    if space == "hyperbolic" and delta > _HYPERBOLIC_MAX_SENSITIVITY:
-        raise NumericalOverflowError(
-            f"sensitivity={delta!r} is too large on hyperbolic space: cosh/sinh of distances overflow double "
-            f"precision; sensitivity must be in (0, {_HYPERBOLIC_MAX_SENSITIVITY:g}]",
-            param="sensitivity",
-        )
+    _check_hyperbolic_sensitivity(space, delta)
     with np.errstate(over="ignore"):
         sigma0 = delta / target
     if not np.isfinite(sigma0):
