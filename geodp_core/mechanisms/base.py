@@ -65,8 +65,7 @@ def representable_radius(manifold):
     r"""Public radius :math:`L` of the ball :math:`B(o, L)`, :math:`o` = ``manifold.default_center()``, inside which
     points are represented accurately in double precision; ``None`` on compact spaces (sphere, Kendall).
 
-    * :math:`H^d` (hyperboloid): 340 (:math:`x_0 = \cosh
-ho`, :math:`x_0^2` must stay below the largest double);
+    * :math:`H^d` (hyperboloid): 340 (:math:`x_0 = \cosh\rho`, :math:`x_0^2` must stay below the largest double);
     * SPD, affine-invariant or log-Euclidean: 20 (condition number :math:`\le e^{20\sqrt2}`: the smallest eigenvalue
       still resolved by ``eigvalsh``; measured distance error ``4e-7`` at 16, ``4e-4`` at 20, invalid points at 28);
     * SPD, log-Cholesky: 12 (measured distance error ``3e-7`` at 10, ``2e-5`` at 12, ``0.09`` at 16);
@@ -325,8 +324,9 @@ class Mechanism(ABC):
         if not offset < limit:
             raise UnavailableError(
                 f"{self.title or self.name} at {_describe_noise(calibration.noise)} moves most releases more than "
-                f"{limit:g} away from where they start: beyond {limit:g} from the origin of {self.manifold.label}, double precision no longer represents points accurately; "
-                "choose a larger privacy budget or a smaller sensitivity",
+                f"{limit:g} away from where they start: beyond {limit:g} from the origin of {self.manifold.label}, "
+                "double precision no longer represents points accurately; choose a larger privacy budget or a "
+                "smaller sensitivity",
                 param="target",
             )
         factor, offset = (float(v) for v in self.release_reach(calibration, TAIL_PROBABILITY))
