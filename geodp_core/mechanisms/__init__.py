@@ -31,6 +31,7 @@ __all__ = [
     "bm_diffusion_time",
     "langevin_diffusion_time",
     "kng_geodesic_regression",
+    "KNGGeodesicRegression",
 ]
 
 
@@ -47,6 +48,7 @@ def __getattr__(name):
         "langevin_diffusion_time": "geodp_core.mechanisms.heat_diffusion",
         "langevin_rdp_eps": "geodp_core.mechanisms.heat_diffusion",
         "kng_geodesic_regression": "geodp_core.mechanisms.kng_regression",
+        "KNGGeodesicRegression": "geodp_core.mechanisms.kng_regression",
     }
     if name in lazy:
         import importlib

@@ -46,9 +46,9 @@ import numpy as np
 
 from geodp_core._validation import check_int, check_option, check_real, check_rng
 from geodp_core.exceptions import ConvergenceError, InvalidParameterError
-from geodp_core.mechanisms.base import LABEL_APPROXIMATE, LABEL_NO_GUARANTEE
+from geodp_core.mechanisms.base import LABEL_APPROXIMATE, LABEL_NO_GUARANTEE, Availability, Mechanism
 from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
-from geodp_core.privacy import PureDP
+from geodp_core.privacy import Guarantee, PureDP, pure_dp_budget
 from geodp_core.regression import (
     GeodesicFit,
     _Geodesic,
@@ -66,6 +66,7 @@ from geodp_core.regression import (
 )
 
 __all__ = [
+    "KNGGeodesicRegression",
     "KNGRegressionResult",
     "RegressionPrivacyWarning",
     "kng_geodesic_regression",
@@ -719,6 +720,589 @@ def _shooting_chain(manifold, x, y, footpoints, sigma, tau, max_speed, init_v, n
 
 
 # ---------------------------------------------------------------- mechanism
+_AVAILABLE_SPACES = ("sphere", "hyperbolic", "spd", "euclidean")
+
+
+def _public_init_text(n_starts, radius, max_speed):
+    return (f"release chain i starts at public start i mod {n_starts}: (m0, 0) and the points at public "
+            f"distance {(np.pi / 2 if radius is None else 0.6 * radius):.4g} from m0 along +-frame "
+            f"directions with |v| = {0.5 * max_speed:.4g} (never at the non-private fit)")
+
+
+def _sampler_note(n_releases, state, init_text):
+    return (
+        f"Sampler: random-walk Metropolis–Hastings, {n_releases} independent chain(s) per stage, burn-in "
+        f"{state['burn_in']} + {state['chain_length']} steps each (a public choice: {state['how']}); "
+        f"public convergence check {'PASSED' if state['proxy']['passed'] else 'FAILED'}; {init_text}; stage 2 starts "
+        "at v = 0. The guarantee is for the exact KNG laws; the chain's output law only approximates them "
+        "(approximate sampler): if it is within total variation gamma of the exact law for every dataset, the "
+        "release is (eps, (1 + e^eps) gamma)-DP; the check is evidence of a small gamma, not a proof."
+    )
+
+
+def _public_state(manifold, n, eps_p, eps_v, tau, opts, tau_from_data=False):
+    r"""Everything the release needs that is computed from PUBLIC inputs: domain, sensitivities, scales, the
+    public chain length (proxy check), label, public notes and warnings.
+
+    ``tau_from_data`` (only from :func:`kng_geodesic_regression` with ``tau="data"``): ``tau`` was read from the
+    data (not DP); then the footpoint radius is cut back instead of raising (so that no error depends on the
+    data) and the returned ``owner`` list may hold a note for the data owner.
+    """
+    notes, warns, not_dp, owner = [], [], [], []
+    if tau_from_data:
+        not_dp.append("tau = max_i |e_i| is read from the data (the paper's choice): not DP; tau, the "
+                      "sensitivities, sigma and the proxy check below then depend on the data")
+
+    # ------------------------------------------------------ public domain
+    center = opts["center"]
+    compact = manifold.name == "sphere"
+    data_radius, radius, max_speed = opts["data_radius"], opts["footpoint_radius"], opts["max_speed"]
+    if not compact and data_radius is None and (radius is None or max_speed is None):
+        raise InvalidParameterError(
+            f"data_radius (public radius tau_m of a ball B(center, tau_m) containing the responses) is required on "
+            f"{manifold.label}: it fixes the public sampling domain (footpoint_radius = tau_m + tau, "
+            f"max_speed = 2 (tau_m + tau)); alternatively pass both footpoint_radius and max_speed",
+            param="data_radius",
+        )
+    if radius is None and data_radius is not None:
+        radius = data_radius + tau if not compact else (data_radius + tau if data_radius + tau < np.pi else None)
+    if max_speed is None:
+        max_speed = 2.0 * (data_radius + tau) if data_radius is not None else np.pi
+        if compact:
+            max_speed = min(max_speed, np.pi)
+    if not _domain_representable(manifold, center, radius):
+        # A function of public inputs only, except with tau="data" (then the data-derived part of the radius is
+        # cut back instead of raising, so that a crash never depends on the private data).
+        public_part = opts["footpoint_radius"] if opts["footpoint_radius"] is not None else data_radius
+        if tau_from_data and opts["footpoint_radius"] is None and _domain_representable(manifold, center,
+                                                                                         public_part):
+            radius = _largest_representable_radius(manifold, center, radius)
+            owner.append(OWNER_ONLY + f"the data-derived footpoint radius data_radius + tau was cut to {radius:.4g}, "
+                         f"the largest ball around the centre that is representable in double precision on "
+                         f"{manifold.label}.")
+        else:
+            name = ("footpoint_radius" if opts["footpoint_radius"] is not None
+                    else "data_radius" if not _domain_representable(manifold, center, data_radius) else "tau")
+            limit = _largest_representable_radius(manifold, center, radius)
+            raise InvalidParameterError(
+                f"the public footpoint domain d(center, p) <= {radius:.4g}"
+                + ("" if opts["footpoint_radius"] is not None else
+                   f" (footpoint_radius = data_radius + tau = {data_radius:g} + {tau:g})")
+                + f" is not representable in double precision on {manifold.label}: points that far from the "
+                f"centre are numerically singular (condition number beyond {_DOMAIN_CONDITION:.0e} on SPD, "
+                f"coordinates beyond {_DOMAIN_HYPERBOLIC_COORD:.0e} on the hyperboloid); use a footpoint radius "
+                f"below about {limit:.3g} (a smaller {name})",
+                param=name,
+            )
+
+    # ------------------------------------------------------ calibration
+    k_low = manifold.curvature_bounds[0]
+    sens = regression_sensitivities(n, tau, k_low, max_speed)
+    factor = 2.0 if opts["scale_convention"] == "rigorous" else 1.0
+    if opts["scale_convention"] == "paper":
+        not_dp.append("sigma = Delta/eps (the paper's scale): KNG's normalising constant depends on the data, "
+                      "so only sigma = 2 Delta/eps is proven eps-DP")
+    joint = opts["footpoint_velocity"] == "joint"
+    delta_first = sens.joint if joint else sens.footpoint
+    sigma_p = factor * delta_first / eps_p
+    sigma_v = factor * sens.shooting / eps_v
+    tau_clip = tau if opts["clip_residuals"] else None
+    if not opts["clip_residuals"] and not (compact and tau >= np.pi):
+        not_dp.append("unclipped residuals (the paper): the sensitivity bound needs |e_i| <= tau at every sampled "
+                      "(p, v), which the sampling domain does not ensure")
+    if not joint:
+        not_dp.append("stage 1 holds v at the non-private v_hat(D) transported to p (the paper): the density then "
+                      "depends on the data through v_hat, which the sensitivity argument (v fixed) does not cover")
+    if opts["x_range"] == "data":
+        not_dp.append("covariates rescaled by their own min/max (the paper): one record can move every x_i")
+    if opts["init"] == "nonprivate":
+        not_dp.append("chains start at the non-private fit (p_hat, v_hat) (init='nonprivate', the paper's choice): "
+                      "a finite chain's output then depends on the private data beyond the KNG law, through its "
+                      "starting point, and is typically more concentrated around p_hat than the exact law")
+
+    notes.append(f"K-norm gradient mechanism for geodesic regression ({SOURCE}).")
+    curvature = f"sectional curvature >= k_l = {k_low:g}"
+    notes.append(
+        f"Sensitivities for n = {n}, public tau = {tau:.4g}, covariates in [0, 1], |v| <= v_max = {max_speed:.4g}, "
+        f"{curvature}: Delta_p = 2 tau C_p/n = {sens.footpoint:.4g} (C_p = {sens.jacobi_footpoint:.4g}), "
+        f"Delta_v = 2 tau C_v/n = {sens.shooting:.4g} (C_v = {sens.jacobi_shooting:.4g})"
+        + (f", joint Delta_(p,v) = sqrt(Delta_p^2 + Delta_v^2) = {sens.joint:.4g}." if joint else ".")
+    )
+    if opts["clip_residuals"]:
+        notes.append("Residuals are clipped at tau (gradient of the Huber energy), so these bounds hold for every "
+                     "dataset and every (p, v) in the domain, whatever the data.")
+    domain = "the whole sphere" if radius is None else f"d(m0, p) <= {radius:.4g}"
+    if joint:
+        notes.append(
+            f"Stage 1 (eps_p = {eps_p:g}): (p, v) drawn jointly from exp(-|(grad_p E, grad_v E)|/sigma_p) on the public "
+            f"domain [{domain}] x [|v| <= {max_speed:.4g}] of the tangent bundle; only p is released. "
+            f"sigma_p = {factor:g} Delta_(p,v)/eps_p = {sigma_p:.4g}."
+        )
+    else:
+        notes.append(
+            f"Stage 1 (eps_p = {eps_p:g}): p drawn from exp(-|grad_p E(p, Gamma v_hat)|/sigma_p) on [{domain}], "
+            f"sigma_p = {factor:g} Delta_p/eps_p = {sigma_p:.4g} (the paper's variant)."
+        )
+    notes.append(
+        f"Stage 2 (eps_v = {eps_v:g}): v drawn from exp(-|grad_v E(p~, v)|/sigma_v) on |v| <= {max_speed:.4g} in "
+        f"T_p~M, sigma_v = {factor:g} Delta_v/eps_v = {sigma_v:.4g}."
+    )
+    notes.append(f"Composition: the pair (p~, v~) is (eps_p + eps_v) = {eps_p + eps_v:g}-DP for the exact laws.")
+    if opts["scale_convention"] == "rigorous":
+        notes.append("sigma = 2 Delta/eps because the normalising constants depend on the data (Soto et al. 2022).")
+
+    # ------------------------------------------------------ public chain length (proxy check)
+    auto = opts["chain_length"] == "auto"
+    burn_opt = None if opts["burn_in"] == "auto" else opts["burn_in"]
+    lengths = _length_schedule(opts["chain_length"], opts["max_chain_length"])
+    proxy = _proxy_check(manifold, n, float(tau), tau_clip, float(sigma_p), float(sigma_v), center, radius,
+                         float(max_speed), data_radius, lengths, burn_opt, opts["step_scale"],
+                         opts["rhat_threshold"])
+    chain_length, burn_in = proxy["chain_length"], proxy["burn_in"]
+    threshold = opts["rhat_threshold"]
+    tried = ", ".join(f"{h['chain_length']}: {h['max_rhat']:.3f}" for h in proxy["history"])
+    proxy_sampler = "" if joint else " (with the joint stage-1 sampler: the paper's stage 1 needs v_hat)"
+    if auto:
+        how = (f"chain length chosen on a public proxy dataset (same n, x = linspace(0, 1, n), responses around a "
+               f"public geodesic through m0 with residuals of size ~min(tau, 1)/2, fixed public seed){proxy_sampler}: "
+               f"{proxy['n_chains']} chains per stage from {proxy['n_starts']} dispersed public starts, split-R-hat "
+               f"of d(m0, p), |v|, Log_m0 p coordinates (stage 1) and v coordinates, |v| (stage 2), chain length "
+               f"doubled from {lengths[0]} up to the public budget max_chain_length = {opts['max_chain_length']} "
+               f"until max R-hat < {threshold:g}; max R-hat per length tried: {tried}")
+    else:
+        how = (f"chain length {chain_length} set by the caller, checked on a public proxy dataset (same n, "
+               f"x = linspace(0, 1, n), responses around a public geodesic through m0, fixed public seed)"
+               f"{proxy_sampler}: {proxy['n_chains']} chains per stage from {proxy['n_starts']} dispersed public "
+               f"starts, max split-R-hat {proxy['max_rhat']:.3f} (threshold {threshold:g})")
+    if not proxy["passed"]:
+        length = (f"{opts['max_chain_length']} steps (the longest allowed)" if auto
+                  else f"the requested {chain_length} steps")
+        reason = (f"the public convergence check failed: chains started from different public points still disagree "
+                  f"after {length} on a public stand-in dataset (largest split-R̂ {proxy['max_rhat']:.3g}, needs < "
+                  f"{threshold:g}), so the sampler's output may be far from the mechanism's law and the ε guarantee "
+                  "is not supported")
+        not_dp.append(reason)
+        warns.append(reason[0].upper() + reason[1:] + ". Try longer chains, a tighter public domain (smaller data "
+                     "radius or τ) or a smaller ε (a flatter law mixes faster).")
+    label = LABEL_NO_GUARANTEE if not_dp else LABEL_APPROXIMATE
+    return dict(
+        n=n, eps_p=eps_p, eps_v=eps_v, tau=tau, tau_clip=tau_clip, tau_from_data=tau_from_data, opts=opts,
+        center=center, data_radius=data_radius, radius=radius, max_speed=max_speed, sens=sens,
+        delta_first=delta_first, sigma_p=sigma_p, sigma_v=sigma_v, joint=joint, proxy=proxy, auto=auto,
+        chain_length=chain_length, burn_in=burn_in, threshold=threshold, how=how, label=label,
+        notes=tuple(notes), not_dp=tuple(not_dp), warnings=tuple(warns), owner=tuple(owner),
+    )
+
+
+def _prepare_data(manifold, x, y, x_range):
+    """Validated data with covariates rescaled by the public ``x_range`` (``(x, x_scaled, y)``)."""
+    manifold, x, y = _validate_data(manifold, x, y, min_n=2)
+    x_scaled = _rescale_covariates(x, x_range)
+    if np.ptp(x_scaled) == 0.0:
+        raise InvalidParameterError(f"x must take at least two distinct values; all equal {x[0]!r}", param="x")
+    return x, x_scaled, y
+
+
+def _fit_for_owner(manifold, x_scaled, y):
+    """The non-private fit and its owner-only messages: ``(fit, max_residual, warnings, owner_notes)``."""
+    n = y.shape[0]
+    warns, owner = [], []
+    fit = _nonprivate_fit(manifold, x_scaled, y)
+    p_hat, v_hat = fit.footpoint, fit.shooting_vector
+    if not fit.converged:
+        warns.append(OWNER_ONLY + f"the non-private fit did not converge (gradient norm {fit.gradient_norm:.3g})")
+    pred = manifold._exp(np.broadcast_to(p_hat, y.shape), x_scaled.reshape((n,) + (1,) * _npt(manifold)) * v_hat)
+    max_residual = float(np.max(manifold._dist(pred, y)))
+    owner.append(OWNER_ONLY + f"the largest residual at the non-private fit is {max_residual:.4g} (tau is the "
+                 "public bound used for clipping).")
+    return fit, max_residual, warns, owner
+
+
+def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_releases, rng):
+    r"""Run the chains on the private data with the public settings ``state``; returns a
+    :class:`KNGRegressionResult`. ``warns`` and ``owner`` hold the messages of :func:`_fit_for_owner`."""
+    opts = state["opts"]
+    warns, owner, notes, not_dp = list(warns), list(owner), list(state["notes"]), list(state["not_dp"])
+    p_hat, v_hat = fit.footpoint, fit.shooting_vector
+    tau, tau_clip = state["tau"], state["tau_clip"]
+    if not state["tau_from_data"] and max_residual > tau:
+        if opts["clip_residuals"]:
+            warns.append(OWNER_ONLY +
+                f"residuals at the non-private fit reach {max_residual:.4g} > tau = {tau:.4g}: the public bound is "
+                "wrong for these data. The privacy guarantee still holds here because residuals are clipped at tau, "
+                "but the release then targets the clipped (Huber) fit, and the paper's unclipped mechanism would "
+                "have NO guarantee (its tau-closeness assumption is violated). Use a larger public tau."
+            )
+        else:
+            warns.append(OWNER_ONLY +
+                f"residuals at the non-private fit reach {max_residual:.4g} > tau = {tau:.4g}: the guarantee is VOID "
+                "(unclipped gradients, tau-closeness violated)."
+            )
+    owner.extend(state["owner"])
+    center, data_radius = state["center"], state["data_radius"]
+    radius, max_speed = state["radius"], state["max_speed"]
+    far = float(np.max(manifold._dist(center, y)))
+    owner.append(OWNER_ONLY + f"the responses reach distance {far:.4g} from the public centre.")
+    if data_radius is not None and far > data_radius * (1 + 1e-9):
+        warns.append(OWNER_ONLY +
+            f"responses reach distance {far:.4g} from the public centre, beyond data_radius = {data_radius:.4g}; "
+            "the guarantee does not depend on it (residuals are clipped), but the default domain may exclude "
+            "the fit"
+        )
+    speed_hat = float(manifold.norm(p_hat, v_hat))
+    dist_hat = float(manifold._dist(center, p_hat))
+    fit_inside = speed_hat <= max_speed and (radius is None or dist_hat <= radius)
+    owner.append(OWNER_ONLY + f"non-private fit: |v_hat| = {speed_hat:.4g}, d(center, p_hat) = {dist_hat:.4g}"
+                 f" ({'inside' if fit_inside else 'outside'} the public domain); {fit.n_iter} Gauss–Newton "
+                 "iterations.")
+    if not fit_inside:
+        warns.append(OWNER_ONLY +
+            f"the non-private fit lies outside the public domain (|v_hat| = {speed_hat:.3g} vs max_speed = "
+            f"{max_speed:.3g}" + ("" if radius is None else
+                                  f", d(center, p_hat) = {dist_hat:.3g} vs footpoint_radius = {radius:.3g}")
+            + "): private fits cannot be close to it"
+        )
+    warns.extend(state["warnings"])  # public (the proxy check)
+    sigma_p, sigma_v, joint = state["sigma_p"], state["sigma_v"], state["joint"]
+    chain_length, burn_in, threshold = state["chain_length"], state["burn_in"], state["threshold"]
+    proxy = state["proxy"]
+    eps_p, eps_v = state["eps_p"], state["eps_v"]
+
+    # ------------------------------------------------------ sampling (private data)
+    k = _npt(manifold)
+    starts_p, starts_v, starts_c = _public_starts(manifold, center, radius, max_speed)
+    n_starts = starts_p.shape[0]
+    n_extra = n_starts if opts["owner_diagnostics"] else 0
+    pick = np.arange(n_releases) % n_starts
+    if opts["init"] == "nonprivate" and fit_inside:
+        rel_p = np.broadcast_to(p_hat, (n_releases,) + p_hat.shape)
+        rel_v = np.broadcast_to(v_hat, (n_releases,) + v_hat.shape)
+        init_text = "chains start at the non-private fit (p_hat, v_hat) (the paper's choice)"
+    else:
+        rel_p, rel_v = starts_p[pick], starts_v[pick]
+        init_text = _public_init_text(n_starts, radius, max_speed)
+        if opts["init"] == "nonprivate":
+            init_text += "; init='nonprivate' was asked for but the non-private fit lies outside the domain"
+            owner.append(OWNER_ONLY + "the non-private fit lies outside the public domain, so the chains started "
+                         "at public points instead.")
+    init_p = np.concatenate([rel_p, starts_p[:n_extra]])
+    init_v = np.concatenate([rel_v, starts_v[:n_extra]])
+    n_chains = n_releases + n_extra
+    trace1 = [] if (opts["owner_diagnostics"] and joint) else None
+    common = dict(n_steps=chain_length, burn_in=burn_in, step_scale=opts["step_scale"], rng=rng)
+    if joint:
+        feet, _, acc1, scale1 = _joint_footpoint_chain(
+            manifold, x_scaled, y, sigma_p, tau_clip, max_speed, center, radius, init_p, init_v,
+            n_chains=n_chains, trace=trace1, **common)
+    else:
+        feet, acc1, scale1 = _paper_footpoint_chain(
+            manifold, x_scaled, y, sigma_p, tau_clip, max_speed, center, radius, p_hat, v_hat, init_p,
+            n_chains=n_chains, **common)
+    footpoints = feet[:n_releases]
+    if opts["init"] == "nonprivate" and fit_inside:
+        start_v = manifold.parallel_transport(np.broadcast_to(p_hat, footpoints.shape), footpoints,
+                                              np.broadcast_to(v_hat, footpoints.shape))
+        start_v = _project_tangent(manifold, footpoints, start_v)
+        speeds = manifold.norm(footpoints, start_v)
+        shrink = np.minimum(1.0, 0.999 * max_speed / np.maximum(speeds, 1e-300))
+        start_v = start_v * shrink.reshape((-1,) + (1,) * k)
+    else:
+        start_v = np.zeros_like(footpoints)
+    # stage 2: the release chains, plus (owner diagnostics) chains at the first footpoint from dispersed starts
+    feet2 = np.concatenate([footpoints, np.broadcast_to(footpoints[0], (n_extra,) + footpoints.shape[1:])])
+    start_v2 = np.concatenate([start_v, manifold.from_frame(feet2[n_releases:], starts_c[:n_extra])]) \
+        if n_extra else start_v
+    trace2 = [] if opts["owner_diagnostics"] else None
+    shooting_all, acc2, scale2 = _shooting_chain(
+        manifold, x_scaled, y, feet2, sigma_v, tau_clip, max_speed, start_v2, chain_length, burn_in,
+        opts["step_scale"], rng, trace=trace2)
+    shooting = shooting_all[:n_releases]
+    acc1_rel, acc2_rel = np.asarray(acc1, dtype=float)[:n_releases], np.asarray(acc2, dtype=float)[:n_releases]
+
+    notes.append(_sampler_note(n_releases, state, init_text))
+    if n_releases > 1:
+        notes.append(f"{n_releases} independent releases: each alone is {eps_p + eps_v:g}-DP; publishing all of them "
+                     f"costs {n_releases * (eps_p + eps_v):g} by composition.")
+    owner.append(OWNER_ONLY + f"acceptance of the release chains {float(np.mean(acc1_rel)):.2f} (stage 1), "
+                 f"{float(np.mean(acc2_rel)):.2f} (stage 2).")
+    if float(np.min(acc1_rel)) < _LOW_ACCEPTANCE or float(np.min(acc2_rel)) < _LOW_ACCEPTANCE:
+        warns.append(OWNER_ONLY +
+            f"a Metropolis chain barely moved (minimum acceptance "
+            f"{min(float(np.min(acc1_rel)), float(np.min(acc2_rel))):.3f}): increase chain_length / "
+            "max_chain_length or change step_scale"
+        )
+
+    owner_diag = {
+        "footpoint_acceptance": float(np.mean(acc1_rel)),
+        "shooting_acceptance": float(np.mean(acc2_rel)),
+        "footpoint_acceptance_per_chain": acc1_rel,
+        "shooting_acceptance_per_chain": acc2_rel,
+        "footpoint_step": float(np.mean(scale1)),
+        "shooting_step": float(np.mean(scale2)),
+        "nonprivate_fit_iterations": fit.n_iter,
+        "max_residual_at_fit": max_residual,
+        "nonprivate_speed": speed_hat,
+        "nonprivate_distance_to_center": dist_hat,
+        "responses_reach": far,
+        "n_diagnostic_chains": n_extra,
+    }
+    if opts["init"] == "nonprivate" and fit_inside:
+        owner_diag.update(start_footpoints=np.array(rel_p), start_shooting_vectors=np.array(rel_v))
+    if opts["owner_diagnostics"]:
+        rhat1 = split_rhat(np.stack(trace1)) if trace1 is not None else None
+        # stage 2: only chains at the same footpoint are comparable (release chain 0 + the extra chains)
+        rhat2 = split_rhat(np.stack(trace2)[:, [0] + list(range(n_releases, n_releases + n_extra))])
+        worst = float(max(np.max(rhat2), -np.inf if rhat1 is None else np.max(rhat1)))
+        owner_diag.update(rhat_footpoint=rhat1, rhat_shooting=rhat2, max_rhat=worst,
+                          passed=bool(worst < threshold))
+        owner.append(
+            OWNER_ONLY + f"split-R-hat on the private data over {n_chains} stage-1 chains (the release chains and "
+            f"{n_extra} extra chains from the public starts) and {1 + n_extra} stage-2 chains at the first released "
+            f"footpoint: max R-hat {worst:.3f} ({'below' if worst < threshold else 'NOT below'} {threshold:g})"
+            + ("" if rhat1 is not None else "; stage 1 not traced for the paper's variant")
+            + ". This does not change the public label or notes (it is not part of the release)."
+        )
+    for message in not_dp:
+        notes.append("NOT DP: " + message + ".")
+    for message in warns:
+        warnings.warn(message, RegressionPrivacyWarning, stacklevel=3)
+
+    public_starts = {} if opts["init"] == "nonprivate" and fit_inside else dict(
+        start_footpoints=np.array(rel_p), start_shooting_vectors=np.array(rel_v))
+    diagnostics = {
+        "sampler": "random-walk Metropolis–Hastings",
+        "n_chains": n_releases,
+        "burn_in": burn_in,
+        "chain_length": chain_length,
+        "chain_length_mode": "auto" if state["auto"] else "fixed",
+        "max_chain_length": opts["max_chain_length"],
+        "rhat_threshold": threshold,
+        "proxy_passed": proxy["passed"],
+        "proxy_max_rhat": proxy["max_rhat"],
+        "proxy_history": [{key: (np.array(val) if isinstance(val, np.ndarray) else val) for key, val in h.items()}
+                          for h in proxy["history"]],
+        "proxy_n_chains": proxy["n_chains"],
+        "proxy_acceptance_footpoint": proxy["history"][-1]["acceptance_footpoint"],
+        "proxy_acceptance_shooting": proxy["history"][-1]["acceptance_shooting"],
+        "init": opts["init"],
+        "public_start_footpoints": starts_p,
+        "public_start_velocities": starts_v,
+        **public_starts,
+    }
+    used = {key: (value.tolist() if isinstance(value, np.ndarray) else value) for key, value in opts.items()}
+    used.update(n_releases=n_releases, footpoint_radius=radius, max_speed=max_speed)
+    return KNGRegressionResult(
+        footpoints=footpoints,
+        shooting_vectors=shooting,
+        nonprivate_footpoint=p_hat,
+        nonprivate_shooting_vector=v_hat,
+        guarantee=PureDP(eps_p + eps_v),
+        label=state["label"],
+        notes=tuple(notes),
+        warnings=tuple(warns),
+        diagnostics=diagnostics,
+        sigma_footpoint=float(sigma_p),
+        sigma_shooting=float(sigma_v),
+        sensitivity_footpoint=float(state["delta_first"]),
+        sensitivity_shooting=float(state["sens"].shooting),
+        tau=float(tau),
+        max_speed=float(max_speed),
+        footpoint_radius=None if radius is None else float(radius),
+        center=center,
+        x=x_scaled,
+        options=used,
+        owner_notes=tuple(owner),
+        owner_diagnostics=owner_diag,
+    )
+
+
+class KNGGeodesicRegression(Mechanism):
+    r"""K-norm gradient private geodesic regression as a mechanism object (SPEC §5.8).
+
+    The same two-step contract as the other mechanisms, split along what is public:
+
+    * :meth:`calibrate` takes the target guarantee and PUBLIC inputs only (``n``, ``tau``, the public domain,
+      the covariate range and the chain options). It computes the sensitivities, the KNG scales
+      :math:`\sigma_p, \sigma_v`, runs the convergence check on the PUBLIC proxy dataset to choose the chain
+      length, and sets the honesty label and the (public) notes. Two datasets with the same public inputs
+      get identical calibrations.
+    * :meth:`sample` takes the private data ``(x, y)`` and runs the Metropolis–Hastings chains with the
+      calibrated settings. It returns a :class:`KNGRegressionResult`: the releases (``footpoints``,
+      ``shooting_vectors``, ``size`` rows, each alone with the calibrated guarantee) together with the
+      owner-only fields (``nonprivate_*``, ``owner_notes``, ``owner_diagnostics``, the warnings starting
+      with :data:`OWNER_ONLY`), which are never part of a release.
+
+    :func:`kng_geodesic_regression` is ``calibrate`` followed by ``sample``.
+
+    Unlike the summary-perturbation mechanisms, ``calibrate`` takes the sample size ``n`` and the residual
+    bound ``tau`` in place of a sensitivity (the sensitivities are derived from them), and ``sample`` takes
+    the dataset in place of a summary; the class is therefore not in the summary-mechanism registry.
+
+    Parameters
+    ----------
+    manifold : Manifold
+        Sphere, hyperbolic space, SPD(m) (any metric) or Euclidean space.
+    """
+
+    name = "kng_regression"
+    title = "K-norm gradient geodesic regression"
+    native_notion = "pure_dp"
+    source = SOURCE
+
+    def __init__(self, manifold):
+        super().__init__(manifold)
+        if self.available():
+            _check_manifold(manifold)
+
+    @classmethod
+    def availability(cls, manifold):
+        """Available on spheres, hyperbolic spaces, SPD(m) (any metric) and Euclidean spaces."""
+        if getattr(manifold, "name", None) in _AVAILABLE_SPACES:
+            return Availability(True, "")
+        return Availability(False, "private geodesic regression is implemented on spheres, hyperbolic spaces, "
+                                   "SPD(m) and Euclidean spaces only")
+
+    # ------------------------------------------------------------- calibration
+    def calibrate(self, target, n, tau, **options):
+        r"""Calibrate to ``target`` from PUBLIC inputs only (never the data).
+
+        Parameters
+        ----------
+        target : Guarantee
+            ``PureDP(eps)`` (native) or a guarantee met through :math:`\varepsilon`-DP by
+            :func:`geodp_core.privacy.pure_dp_budget` (e.g. ``ApproxDP(eps, delta)``: :math:`\delta` unused).
+            The budget is split as :math:`\varepsilon_p = s\varepsilon`, :math:`\varepsilon_v = (1-s)\varepsilon`.
+        n : int
+            Number of records (public), at least 2.
+        tau : float
+            PUBLIC residual bound and clipping level :math:`\tau > 0` (the paper's data-derived ``"data"`` is
+            only available through :func:`kng_geodesic_regression`).
+        **options
+            footpoint_share : float in (0, 1), default 0.5
+                :math:`s = \varepsilon_p/\varepsilon`.
+            and the public options of :func:`kng_geodesic_regression` except ``n_releases`` (the ``size`` of
+            :meth:`sample`): ``center``, ``data_radius``, ``footpoint_radius``, ``max_speed``, ``x_range``,
+            ``chain_length``, ``burn_in``, ``max_chain_length``, ``rhat_threshold``, ``step_scale``,
+            ``owner_diagnostics``, ``footpoint_velocity``, ``scale_convention``, ``clip_residuals``, ``init``.
+
+        Returns
+        -------
+        Calibration
+            ``noise``: ``sigma_footpoint``, ``sigma_shooting``, ``sensitivity_footpoint``,
+            ``sensitivity_shooting``, ``eps_footpoint``, ``eps_shooting``, ``chain_length``, ``burn_in``,
+            ``proxy_passed``, ``proxy_max_rhat``; ``label``: ``"approximate sampler"`` when the public proxy check
+            passes and every option is a DP one, else ``"no formal guarantee"`` (the reasons are in ``notes``);
+            ``notes``: public only; ``options``: the public state :meth:`sample` needs.
+
+        Raises
+        ------
+        InvalidParameterError
+            (a ``ValueError``) naming the bad argument.
+        UnavailableError
+            On an unsupported manifold or a target that ε-DP cannot meet.
+        """
+        self.require_available()
+        if not isinstance(target, Guarantee):
+            raise InvalidParameterError(
+                f"target must be a guarantee (PureDP, ApproxDP, GDP, RDP or ZCDP); got {type(target).__name__}",
+                param="target",
+            )
+        n = check_int(n, "n", low=2, high=10_000_000)
+        tau = check_real(tau, "tau", low=0.0)
+        options = dict(options)
+        share = check_real(options.pop("footpoint_share", 0.5), "footpoint_share", low=0.0, high=1.0)
+        if "n_releases" in options:
+            raise InvalidParameterError(
+                "n_releases is not a calibration option: pass the number of releases as size to sample(...)",
+                param="n_releases",
+            )
+        opts = _parse_options(self.manifold, options)
+        budget = pure_dp_budget(target)
+        eps = float(budget.value)
+        if not eps > 0.0:
+            raise InvalidParameterError(f"the target's ε must be positive; got {target.describe()}", param="target")
+        return self._calibration(target, budget.achieved, budget.note, share * eps, (1.0 - share) * eps, n, tau,
+                                 opts)
+
+    def _calibration(self, target, achieved, how, eps_p, eps_v, n, tau, opts, tau_from_data=False):
+        state = _public_state(self.manifold, n, eps_p, eps_v, tau, opts, tau_from_data)
+        if opts["init"] == "nonprivate":
+            init_text = ("chains start at the non-private fit (p_hat, v_hat) (the paper's choice) when it lies in "
+                         "the public domain, else at the public starts")
+        else:
+            init_text = _public_init_text(state["proxy"]["n_starts"], state["radius"], state["max_speed"])
+        notes = ([f"target met through ε-DP: {how}"] + list(state["notes"])
+                 + [_sampler_note(1, state, init_text)] + ["NOT DP: " + m + "." for m in state["not_dp"]])
+        proxy = state["proxy"]
+        noise = {
+            "sigma_footpoint": float(state["sigma_p"]),
+            "sigma_shooting": float(state["sigma_v"]),
+            "sensitivity_footpoint": float(state["delta_first"]),
+            "sensitivity_shooting": float(state["sens"].shooting),
+            "eps_footpoint": float(eps_p),
+            "eps_shooting": float(eps_v),
+            "chain_length": int(state["chain_length"]),
+            "burn_in": int(state["burn_in"]),
+            "proxy_passed": bool(proxy["passed"]),
+            "proxy_max_rhat": float(proxy["max_rhat"]),
+        }
+        return self._make_calibration(target, achieved, PureDP(eps_p + eps_v), state["delta_first"], noise,
+                                      state["label"], notes, {"state": state})
+
+    def _calibrate(self, target, sensitivity, **options):  # pragma: no cover - calibrate is overridden
+        raise NotImplementedError("use calibrate(target, n, tau, **options)")
+
+    # ---------------------------------------------------------------- sampling
+    def sample(self, data, calibration, size, rng):
+        r"""Run the chains on the private data ``data = (x, y)`` with the calibrated public settings.
+
+        Parameters
+        ----------
+        data : tuple ``(x, y)``
+            Covariates (shape ``(n,)``, in the public ``x_range``) and responses (``(n, *point_shape)``); ``n``
+            must be the calibrated one.
+        calibration : Calibration
+            From :meth:`calibrate` on this mechanism and manifold.
+        size : int
+            Independent releases (one chain per stage each), in [1, 1000]; each alone has
+            ``calibration.achieved`` (publishing k costs k times the budget).
+        rng : numpy.random.Generator or int
+
+        Returns
+        -------
+        KNGRegressionResult
+            ``footpoints`` and ``shooting_vectors`` of shape ``(size, *point_shape)`` are the releases; the
+            owner-only fields must not be published.
+
+        Warns
+        -----
+        RegressionPrivacyWarning
+            As :func:`kng_geodesic_regression`.
+        """
+        self._check_calibration(calibration)
+        state = calibration.options.get("state") if isinstance(calibration.options, dict) else None
+        if state is None:
+            raise InvalidParameterError("calibration must come from KNGGeodesicRegression.calibrate(...)",
+                                        param="calibration")
+        if not isinstance(data, (tuple, list)) or len(data) != 2:
+            raise InvalidParameterError(f"data must be a pair (x, y); got {type(data).__name__}", param="data")
+        size = check_int(size, "size", low=1, high=1000)
+        rng = check_rng(rng)
+        _, x_scaled, y = _prepare_data(self.manifold, data[0], data[1], state["opts"]["x_range"])
+        if y.shape[0] != state["n"]:
+            raise InvalidParameterError(
+                f"data has n = {y.shape[0]} records but the calibration is for n = {state['n']}", param="data")
+        fit, max_residual, warns, owner = _fit_for_owner(self.manifold, x_scaled, y)
+        return _release(self.manifold, x_scaled, y, state, fit, max_residual, warns, owner, size, rng)
+
+    def _sample(self, center, calibration, size, rng):  # pragma: no cover - sample is overridden
+        raise NotImplementedError("use sample((x, y), calibration, size, rng)")
+
+    def release(self, center, calibration, rng, seed=None):
+        """Not supported: a regression release is a pair; use :meth:`sample`."""
+        raise NotImplementedError("use sample((x, y), calibration, size, rng)")
+
+
 def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
     r"""Differentially private geodesic regression by the K-norm gradient mechanism (SPEC §5.8).
 
@@ -833,460 +1417,25 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
     if np.ptp(x_scaled) == 0.0:
         raise InvalidParameterError(f"x must take at least two distinct values; all equal {x[0]!r}", param="x")
 
-    notes, warns, not_dp, owner = [], [], [], []
-    fit = _nonprivate_fit(manifold, x_scaled, y)
-    p_hat, v_hat = fit.footpoint, fit.shooting_vector
-    if not fit.converged:
-        warns.append(OWNER_ONLY + f"the non-private fit did not converge (gradient norm {fit.gradient_norm:.3g})")
-    pred = manifold._exp(np.broadcast_to(p_hat, y.shape), x_scaled.reshape((n,) + (1,) * _npt(manifold)) * v_hat)
-    max_residual = float(np.max(manifold._dist(pred, y)))
-    owner.append(OWNER_ONLY + f"the largest residual at the non-private fit is {max_residual:.4g} (tau is the "
-                 "public bound used for clipping).")
-
-    tau_from_data = tau == "data"
-    if tau_from_data:
+    fit, max_residual, warns, owner = _fit_for_owner(manifold, x_scaled, y)
+    tau_from_data = isinstance(tau, str)
+    if tau_from_data:  # the paper's choice: not DP (labelled), so the "calibration" below reads the data
         tau = max(max_residual, 1e-12)
-        not_dp.append("tau = max_i |e_i| is read from the data (the paper's choice): not DP; tau, the "
-                      "sensitivities, sigma and the proxy check below then depend on the data")
         owner.append(OWNER_ONLY + f"tau read from the data = {tau:.4g}.")
-    elif max_residual > tau:
-        if opts["clip_residuals"]:
-            warns.append(OWNER_ONLY +
-                f"residuals at the non-private fit reach {max_residual:.4g} > tau = {tau:.4g}: the public bound is "
-                "wrong for these data. The privacy guarantee still holds here because residuals are clipped at tau, "
-                "but the release then targets the clipped (Huber) fit, and the paper's unclipped mechanism would "
-                "have NO guarantee (its tau-closeness assumption is violated). Use a larger public tau."
-            )
-        else:
-            warns.append(OWNER_ONLY +
-                f"residuals at the non-private fit reach {max_residual:.4g} > tau = {tau:.4g}: the guarantee is VOID "
-                "(unclipped gradients, tau-closeness violated)."
-            )
-
-    # ------------------------------------------------------ public domain
-    center = opts["center"]
-    compact = manifold.name == "sphere"
-    data_radius, radius, max_speed = opts["data_radius"], opts["footpoint_radius"], opts["max_speed"]
-    if not compact and data_radius is None and (radius is None or max_speed is None):
-        raise InvalidParameterError(
-            f"data_radius (public radius tau_m of a ball B(center, tau_m) containing the responses) is required on "
-            f"{manifold.label}: it fixes the public sampling domain (footpoint_radius = tau_m + tau, "
-            f"max_speed = 2 (tau_m + tau)); alternatively pass both footpoint_radius and max_speed",
-            param="data_radius",
-        )
-    if radius is None and data_radius is not None:
-        radius = data_radius + tau if not compact else (data_radius + tau if data_radius + tau < np.pi else None)
-    if max_speed is None:
-        max_speed = 2.0 * (data_radius + tau) if data_radius is not None else np.pi
-        if compact:
-            max_speed = min(max_speed, np.pi)
-    if not _domain_representable(manifold, center, radius):
-        # A function of public inputs only, except with tau="data" (then the data-derived part of the radius is
-        # cut back instead of raising, so that a crash never depends on the private data).
-        public_part = opts["footpoint_radius"] if opts["footpoint_radius"] is not None else data_radius
-        if tau_from_data and opts["footpoint_radius"] is None and _domain_representable(manifold, center,
-                                                                                         public_part):
-            radius = _largest_representable_radius(manifold, center, radius)
-            owner.append(OWNER_ONLY + f"the data-derived footpoint radius data_radius + tau was cut to {radius:.4g}, "
-                         f"the largest ball around the centre that is representable in double precision on "
-                         f"{manifold.label}.")
-        else:
-            name = ("footpoint_radius" if opts["footpoint_radius"] is not None
-                    else "data_radius" if not _domain_representable(manifold, center, data_radius) else "tau")
-            limit = _largest_representable_radius(manifold, center, radius)
-            raise InvalidParameterError(
-                f"the public footpoint domain d(center, p) <= {radius:.4g}"
-                + ("" if opts["footpoint_radius"] is not None else
-                   f" (footpoint_radius = data_radius + tau = {data_radius:g} + {tau:g})")
-                + f" is not representable in double precision on {manifold.label}: points that far from the "
-                f"centre are numerically singular (condition number beyond {_DOMAIN_CONDITION:.0e} on SPD, "
-                f"coordinates beyond {_DOMAIN_HYPERBOLIC_COORD:.0e} on the hyperboloid); use a footpoint radius "
-                f"below about {limit:.3g} (a smaller {name})",
-                param=name,
-            )
-    far = float(np.max(manifold._dist(center, y)))
-    owner.append(OWNER_ONLY + f"the responses reach distance {far:.4g} from the public centre.")
-    if data_radius is not None and far > data_radius * (1 + 1e-9):
-        warns.append(OWNER_ONLY +
-            f"responses reach distance {far:.4g} from the public centre, beyond data_radius = {data_radius:.4g}; "
-            "the guarantee does not depend on it (residuals are clipped), but the default domain may exclude "
-            "the fit"
-        )
-    speed_hat = float(manifold.norm(p_hat, v_hat))
-    dist_hat = float(manifold._dist(center, p_hat))
-    fit_inside = speed_hat <= max_speed and (radius is None or dist_hat <= radius)
-    owner.append(OWNER_ONLY + f"non-private fit: |v_hat| = {speed_hat:.4g}, d(center, p_hat) = {dist_hat:.4g}"
-                 f" ({'inside' if fit_inside else 'outside'} the public domain); {fit.n_iter} Gauss–Newton "
-                 "iterations.")
-    if not fit_inside:
-        warns.append(OWNER_ONLY +
-            f"the non-private fit lies outside the public domain (|v_hat| = {speed_hat:.3g} vs max_speed = "
-            f"{max_speed:.3g}" + ("" if radius is None else
-                                  f", d(center, p_hat) = {dist_hat:.3g} vs footpoint_radius = {radius:.3g}")
-            + "): private fits cannot be close to it"
-        )
-
-    # ------------------------------------------------------ calibration
-    k_low = manifold.curvature_bounds[0]
-    sens = regression_sensitivities(n, tau, k_low, max_speed)
-    factor = 2.0 if opts["scale_convention"] == "rigorous" else 1.0
-    if opts["scale_convention"] == "paper":
-        not_dp.append("sigma = Delta/eps (the paper's scale): KNG's normalising constant depends on the data, "
-                      "so only sigma = 2 Delta/eps is proven eps-DP")
-    joint = opts["footpoint_velocity"] == "joint"
-    delta_first = sens.joint if joint else sens.footpoint
-    sigma_p = factor * delta_first / eps_p
-    sigma_v = factor * sens.shooting / eps_v
-    tau_clip = tau if opts["clip_residuals"] else None
-    if not opts["clip_residuals"] and not (compact and tau >= np.pi):
-        not_dp.append("unclipped residuals (the paper): the sensitivity bound needs |e_i| <= tau at every sampled "
-                      "(p, v), which the sampling domain does not ensure")
-    if not joint:
-        not_dp.append("stage 1 holds v at the non-private v_hat(D) transported to p (the paper): the density then "
-                      "depends on the data through v_hat, which the sensitivity argument (v fixed) does not cover")
-    if opts["x_range"] == "data":
-        not_dp.append("covariates rescaled by their own min/max (the paper): one record can move every x_i")
-    if opts["init"] == "nonprivate":
-        not_dp.append("chains start at the non-private fit (p_hat, v_hat) (init='nonprivate', the paper's choice): "
-                      "a finite chain's output then depends on the private data beyond the KNG law, through its "
-                      "starting point, and is typically more concentrated around p_hat than the exact law")
-
-    notes.append(f"K-norm gradient mechanism for geodesic regression ({SOURCE}).")
-    curvature = f"sectional curvature >= k_l = {k_low:g}"
-    notes.append(
-        f"Sensitivities for n = {n}, public tau = {tau:.4g}, covariates in [0, 1], |v| <= v_max = {max_speed:.4g}, "
-        f"{curvature}: Delta_p = 2 tau C_p/n = {sens.footpoint:.4g} (C_p = {sens.jacobi_footpoint:.4g}), "
-        f"Delta_v = 2 tau C_v/n = {sens.shooting:.4g} (C_v = {sens.jacobi_shooting:.4g})"
-        + (f", joint Delta_(p,v) = sqrt(Delta_p^2 + Delta_v^2) = {sens.joint:.4g}." if joint else ".")
-    )
-    if opts["clip_residuals"]:
-        notes.append("Residuals are clipped at tau (gradient of the Huber energy), so these bounds hold for every "
-                     "dataset and every (p, v) in the domain, whatever the data.")
-    domain = "the whole sphere" if radius is None else f"d(m0, p) <= {radius:.4g}"
-    if joint:
-        notes.append(
-            f"Stage 1 (eps_p = {eps_p:g}): (p, v) drawn jointly from exp(-|(grad_p E, grad_v E)|/sigma_p) on the public "
-            f"domain [{domain}] x [|v| <= {max_speed:.4g}] of the tangent bundle; only p is released. "
-            f"sigma_p = {factor:g} Delta_(p,v)/eps_p = {sigma_p:.4g}."
-        )
-    else:
-        notes.append(
-            f"Stage 1 (eps_p = {eps_p:g}): p drawn from exp(-|grad_p E(p, Gamma v_hat)|/sigma_p) on [{domain}], "
-            f"sigma_p = {factor:g} Delta_p/eps_p = {sigma_p:.4g} (the paper's variant)."
-        )
-    notes.append(
-        f"Stage 2 (eps_v = {eps_v:g}): v drawn from exp(-|grad_v E(p~, v)|/sigma_v) on |v| <= {max_speed:.4g} in "
-        f"T_p~M, sigma_v = {factor:g} Delta_v/eps_v = {sigma_v:.4g}."
-    )
-    notes.append(f"Composition: the pair (p~, v~) is (eps_p + eps_v) = {eps_p + eps_v:g}-DP for the exact laws.")
-    if opts["scale_convention"] == "rigorous":
-        notes.append("sigma = 2 Delta/eps because the normalising constants depend on the data (Soto et al. 2022).")
-
-    # ------------------------------------------------------ public chain length (proxy check)
-    auto = opts["chain_length"] == "auto"
-    burn_opt = None if opts["burn_in"] == "auto" else opts["burn_in"]
-    lengths = _length_schedule(opts["chain_length"], opts["max_chain_length"])
-    proxy = _proxy_check(manifold, n, float(tau), tau_clip, float(sigma_p), float(sigma_v), center, radius,
-                         float(max_speed), data_radius, lengths, burn_opt, opts["step_scale"],
-                         opts["rhat_threshold"])
-    chain_length, burn_in = proxy["chain_length"], proxy["burn_in"]
-    threshold = opts["rhat_threshold"]
-    tried = ", ".join(f"{h['chain_length']}: {h['max_rhat']:.3f}" for h in proxy["history"])
-    proxy_sampler = "" if joint else " (with the joint stage-1 sampler: the paper's stage 1 needs v_hat)"
-    if auto:
-        how = (f"chain length chosen on a public proxy dataset (same n, x = linspace(0, 1, n), responses around a "
-               f"public geodesic through m0 with residuals of size ~min(tau, 1)/2, fixed public seed){proxy_sampler}: "
-               f"{proxy['n_chains']} chains per stage from {proxy['n_starts']} dispersed public starts, split-R-hat "
-               f"of d(m0, p), |v|, Log_m0 p coordinates (stage 1) and v coordinates, |v| (stage 2), chain length "
-               f"doubled from {lengths[0]} up to the public budget max_chain_length = {opts['max_chain_length']} "
-               f"until max R-hat < {threshold:g}; max R-hat per length tried: {tried}")
-    else:
-        how = (f"chain length {chain_length} set by the caller, checked on a public proxy dataset (same n, "
-               f"x = linspace(0, 1, n), responses around a public geodesic through m0, fixed public seed)"
-               f"{proxy_sampler}: {proxy['n_chains']} chains per stage from {proxy['n_starts']} dispersed public "
-               f"starts, max split-R-hat {proxy['max_rhat']:.3f} (threshold {threshold:g})")
-    if not proxy["passed"]:
-        length = (f"{opts['max_chain_length']} steps (the longest allowed)" if auto
-                  else f"the requested {chain_length} steps")
-        reason = (f"the public convergence check failed: chains started from different public points still disagree "
-                  f"after {length} on a public stand-in dataset (largest split-R̂ {proxy['max_rhat']:.3g}, needs < "
-                  f"{threshold:g}), so the sampler's output may be far from the mechanism's law and the ε guarantee "
-                  "is not supported")
-        not_dp.append(reason)
-        warns.append(reason[0].upper() + reason[1:] + ". Try longer chains, a tighter public domain (smaller data "
-                     "radius or τ) or a smaller ε (a flatter law mixes faster).")
-    label = LABEL_NO_GUARANTEE if not_dp else LABEL_APPROXIMATE
-
-    # ------------------------------------------------------ sampling (private data)
-    k = _npt(manifold)
-    n_releases = opts["n_releases"]
-    starts_p, starts_v, starts_c = _public_starts(manifold, center, radius, max_speed)
-    n_starts = starts_p.shape[0]
-    n_extra = n_starts if opts["owner_diagnostics"] else 0
-    pick = np.arange(n_releases) % n_starts
-    if opts["init"] == "nonprivate" and fit_inside:
-        rel_p = np.broadcast_to(p_hat, (n_releases,) + p_hat.shape)
-        rel_v = np.broadcast_to(v_hat, (n_releases,) + v_hat.shape)
-        init_text = "chains start at the non-private fit (p_hat, v_hat) (the paper's choice)"
-    else:
-        rel_p, rel_v = starts_p[pick], starts_v[pick]
-        init_text = (f"release chain i starts at public start i mod {n_starts}: (m0, 0) and the points at public "
-                     f"distance {(np.pi / 2 if radius is None else 0.6 * radius):.4g} from m0 along +-frame "
-                     f"directions with |v| = {0.5 * max_speed:.4g} (never at the non-private fit)")
-        if opts["init"] == "nonprivate":
-            init_text += "; init='nonprivate' was asked for but the non-private fit lies outside the domain"
-            owner.append(OWNER_ONLY + "the non-private fit lies outside the public domain, so the chains started "
-                         "at public points instead.")
-    init_p = np.concatenate([rel_p, starts_p[:n_extra]])
-    init_v = np.concatenate([rel_v, starts_v[:n_extra]])
-    n_chains = n_releases + n_extra
-    trace1 = [] if (opts["owner_diagnostics"] and joint) else None
-    common = dict(n_steps=chain_length, burn_in=burn_in, step_scale=opts["step_scale"], rng=rng)
-    if joint:
-        feet, _, acc1, scale1 = _joint_footpoint_chain(
-            manifold, x_scaled, y, sigma_p, tau_clip, max_speed, center, radius, init_p, init_v,
-            n_chains=n_chains, trace=trace1, **common)
-    else:
-        feet, acc1, scale1 = _paper_footpoint_chain(
-            manifold, x_scaled, y, sigma_p, tau_clip, max_speed, center, radius, p_hat, v_hat, init_p,
-            n_chains=n_chains, **common)
-    footpoints = feet[:n_releases]
-    if opts["init"] == "nonprivate" and fit_inside:
-        start_v = manifold.parallel_transport(np.broadcast_to(p_hat, footpoints.shape), footpoints,
-                                              np.broadcast_to(v_hat, footpoints.shape))
-        start_v = _project_tangent(manifold, footpoints, start_v)
-        speeds = manifold.norm(footpoints, start_v)
-        shrink = np.minimum(1.0, 0.999 * max_speed / np.maximum(speeds, 1e-300))
-        start_v = start_v * shrink.reshape((-1,) + (1,) * k)
-    else:
-        start_v = np.zeros_like(footpoints)
-    # stage 2: the release chains, plus (owner diagnostics) chains at the first footpoint from dispersed starts
-    feet2 = np.concatenate([footpoints, np.broadcast_to(footpoints[0], (n_extra,) + footpoints.shape[1:])])
-    start_v2 = np.concatenate([start_v, manifold.from_frame(feet2[n_releases:], starts_c[:n_extra])]) \
-        if n_extra else start_v
-    trace2 = [] if opts["owner_diagnostics"] else None
-    shooting_all, acc2, scale2 = _shooting_chain(
-        manifold, x_scaled, y, feet2, sigma_v, tau_clip, max_speed, start_v2, chain_length, burn_in,
-        opts["step_scale"], rng, trace=trace2)
-    shooting = shooting_all[:n_releases]
-    acc1_rel, acc2_rel = np.asarray(acc1, dtype=float)[:n_releases], np.asarray(acc2, dtype=float)[:n_releases]
-
-    notes.append(
-        f"Sampler: random-walk Metropolis–Hastings, {n_releases} independent chain(s) per stage, burn-in "
-        f"{burn_in} + {chain_length} steps each (a public choice: {how}); "
-        f"public convergence check {'PASSED' if proxy['passed'] else 'FAILED'}; {init_text}; stage 2 starts at "
-        "v = 0. The guarantee is for the exact KNG laws; the chain's output law only approximates them "
-        "(approximate sampler): if it is within total variation gamma of the exact law for every dataset, the "
-        "release is (eps, (1 + e^eps) gamma)-DP; the check is evidence of a small gamma, not a proof."
-    )
-    if n_releases > 1:
-        notes.append(f"{n_releases} independent releases: each alone is {eps_p + eps_v:g}-DP; publishing all of them "
-                     f"costs {n_releases * (eps_p + eps_v):g} by composition.")
-    owner.append(OWNER_ONLY + f"acceptance of the release chains {float(np.mean(acc1_rel)):.2f} (stage 1), "
-                 f"{float(np.mean(acc2_rel)):.2f} (stage 2).")
-    if float(np.min(acc1_rel)) < _LOW_ACCEPTANCE or float(np.min(acc2_rel)) < _LOW_ACCEPTANCE:
-        warns.append(OWNER_ONLY +
-            f"a Metropolis chain barely moved (minimum acceptance "
-            f"{min(float(np.min(acc1_rel)), float(np.min(acc2_rel))):.3f}): increase chain_length / "
-            "max_chain_length or change step_scale"
-        )
-
-    owner_diag = {
-        "footpoint_acceptance": float(np.mean(acc1_rel)),
-        "shooting_acceptance": float(np.mean(acc2_rel)),
-        "footpoint_acceptance_per_chain": acc1_rel,
-        "shooting_acceptance_per_chain": acc2_rel,
-        "footpoint_step": float(np.mean(scale1)),
-        "shooting_step": float(np.mean(scale2)),
-        "nonprivate_fit_iterations": fit.n_iter,
-        "max_residual_at_fit": max_residual,
-        "nonprivate_speed": speed_hat,
-        "nonprivate_distance_to_center": dist_hat,
-        "responses_reach": far,
-        "n_diagnostic_chains": n_extra,
-    }
-    if opts["init"] == "nonprivate" and fit_inside:
-        owner_diag.update(start_footpoints=np.array(rel_p), start_shooting_vectors=np.array(rel_v))
-    if opts["owner_diagnostics"]:
-        rhat1 = split_rhat(np.stack(trace1)) if trace1 is not None else None
-        # stage 2: only chains at the same footpoint are comparable (release chain 0 + the extra chains)
-        rhat2 = split_rhat(np.stack(trace2)[:, [0] + list(range(n_releases, n_releases + n_extra))])
-        worst = float(max(np.max(rhat2), -np.inf if rhat1 is None else np.max(rhat1)))
-        owner_diag.update(rhat_footpoint=rhat1, rhat_shooting=rhat2, max_rhat=worst,
-                          passed=bool(worst < threshold))
-        owner.append(
-            OWNER_ONLY + f"split-R-hat on the private data over {n_chains} stage-1 chains (the release chains and "
-            f"{n_extra} extra chains from the public starts) and {1 + n_extra} stage-2 chains at the first released "
-            f"footpoint: max R-hat {worst:.3f} ({'below' if worst < threshold else 'NOT below'} {threshold:g})"
-            + ("" if rhat1 is not None else "; stage 1 not traced for the paper's variant")
-            + ". This does not change the public label or notes (it is not part of the release)."
-        )
-    for message in not_dp:
-        notes.append("NOT DP: " + message + ".")
-    for message in warns:
-        warnings.warn(message, RegressionPrivacyWarning, stacklevel=2)
-
-    public_starts = {} if opts["init"] == "nonprivate" and fit_inside else dict(
-        start_footpoints=np.array(rel_p), start_shooting_vectors=np.array(rel_v))
-    diagnostics = {
-        "sampler": "random-walk Metropolis–Hastings",
-        "n_chains": n_releases,
-        "burn_in": burn_in,
-        "chain_length": chain_length,
-        "chain_length_mode": "auto" if auto else "fixed",
-        "max_chain_length": opts["max_chain_length"],
-        "rhat_threshold": threshold,
-        "proxy_passed": proxy["passed"],
-        "proxy_max_rhat": proxy["max_rhat"],
-        "proxy_history": [{key: (np.array(val) if isinstance(val, np.ndarray) else val) for key, val in h.items()}
-                          for h in proxy["history"]],
-        "proxy_n_chains": proxy["n_chains"],
-        "proxy_acceptance_footpoint": proxy["history"][-1]["acceptance_footpoint"],
-        "proxy_acceptance_shooting": proxy["history"][-1]["acceptance_shooting"],
-        "init": opts["init"],
-        "public_start_footpoints": starts_p,
-        "public_start_velocities": starts_v,
-        **public_starts,
-    }
-    used = {key: (value.tolist() if isinstance(value, np.ndarray) else value) for key, value in opts.items()}
-    used.update(footpoint_radius=radius, max_speed=max_speed)
-    return KNGRegressionResult(
-        footpoints=footpoints,
-        shooting_vectors=shooting,
-        nonprivate_footpoint=p_hat,
-        nonprivate_shooting_vector=v_hat,
-        guarantee=PureDP(eps_p + eps_v),
-        label=label,
-        notes=tuple(notes),
-        warnings=tuple(warns),
-        diagnostics=diagnostics,
-        sigma_footpoint=float(sigma_p),
-        sigma_shooting=float(sigma_v),
-        sensitivity_footpoint=float(delta_first),
-        sensitivity_shooting=float(sens.shooting),
-        tau=float(tau),
-        max_speed=float(max_speed),
-        footpoint_radius=None if radius is None else float(radius),
-        center=center,
-        x=x_scaled,
-        options=used,
-        owner_notes=tuple(owner),
-        owner_diagnostics=owner_diag,
-    )
+    target = PureDP(eps_p + eps_v)
+    calibration = KNGGeodesicRegression(manifold)._calibration(target, target, "native ε-DP", eps_p, eps_v, n, tau,
+                                                               opts, tau_from_data)
+    return _release(manifold, x_scaled, y, calibration.options["state"], fit, max_residual, warns, owner,
+                    opts["n_releases"], rng)
 
 
-# --------------------------------------------------------------- demo helper
-REGRESSION_SPACES = {
-    "sphere": ("sphere", 2),
-    "spd": ("spd", 2, "affine"),
-    "hyperbolic": ("hyperbolic", 2),
-}
-
-# Ground-truth geodesics of the demo: footpoint = Exp(m0, offset) and shooting vector, both in frame
-# coordinates (offset in T_{m0}M, velocity in T_pM); m0 = manifold.default_center().
-REGRESSION_PRESETS = {
-    "sphere": {"short arc": ([-0.3, -0.2], [0.6, 0.3]), "long arc": ([-0.6, -0.3], [1.2, 0.5])},
-    "spd": {"short arc": ([0.2, -0.1, 0.1], [0.5, -0.3, 0.3]), "long arc": ([0.4, -0.3, 0.2], [1.0, -0.8, 0.6])},
-    "hyperbolic": {"short arc": ([-0.3, -0.2], [0.6, 0.3]), "long arc": ([-0.6, -0.3], [1.2, 0.5])},
-}
+_MOVED_TO_LAB = ("RegressionDemo", "regression_demo", "REGRESSION_PRESETS", "REGRESSION_SPACES")
 
 
-@dataclass(frozen=True)
-class RegressionDemo:
-    """Synthetic data, the true geodesic, a KNG release and prediction errors (what the regression page shows)."""
+def __getattr__(name):
+    """Backward-compatible lazy re-exports of the regression demo (now in :mod:`geodp_core.regression_lab`)."""
+    if name in _MOVED_TO_LAB:
+        from geodp_core import regression_lab
 
-    manifold: object
-    x: np.ndarray
-    y: np.ndarray
-    true_footpoint: np.ndarray
-    true_shooting_vector: np.ndarray
-    result: KNGRegressionResult
-    mspe_truth: float
-    mspe_nonprivate: float
-    mspe_private: np.ndarray
-
-
-def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau, data_radius, chain_length,
-                    n_fits, seed, footpoint_velocity="joint", scale_convention="rigorous", tau_from_data=False,
-                    max_chain_length=1000, init="public"):
-    r"""Generate geodesic-regression data and release ``n_fits`` independent KNG fits (plain-valued inputs).
-
-    Parameters
-    ----------
-    space : {"sphere", "spd", "hyperbolic"}
-        :math:`S^2`, SPD(2) affine-invariant or :math:`H^2`.
-    n : int
-        Records, in [5, 2000].
-    noise_std : float
-        Tangent noise standard deviation, in [0, 1].
-    preset : str
-        A key of ``REGRESSION_PRESETS[space]`` (the true geodesic).
-    eps_total : float
-        :math:`\varepsilon = \varepsilon_p + \varepsilon_v > 0`.
-    footpoint_share : float
-        :math:`\varepsilon_p / \varepsilon \in (0, 1)`.
-    tau, data_radius : float
-        Public residual bound and data-ball radius around ``manifold.default_center()``.
-    chain_length : int or "auto"
-        ``"auto"``: chosen by the public proxy check (burn-in = chain length), doubling up to
-        ``max_chain_length``. An int: that many post-burn-in Metropolis steps (burn-in = half of it), checked
-        on the public proxy at that length.
-    n_fits : int
-        Independent private fits to draw, in [1, 20].
-    seed : int
-        Seeds the data and the releases.
-    footpoint_velocity, scale_convention : str
-        Passed to :func:`kng_geodesic_regression`.
-    tau_from_data : bool
-        Use the paper's data-derived tau (not DP).
-    max_chain_length : int
-        Public budget of the automatic chain length (default 1000 keeps a fit within a few seconds).
-    init : {"public", "nonprivate"}
-        Passed to :func:`kng_geodesic_regression` (``"nonprivate"``: no formal guarantee).
-
-    Returns
-    -------
-    RegressionDemo
-    """
-    from geodp_core.data import sample_geodesic_regression
-    from geodp_core.geometry import get_manifold
-
-    space = check_option(space, "space", tuple(REGRESSION_SPACES))
-    preset = check_option(preset, "preset", tuple(REGRESSION_PRESETS[space]))
-    n = check_int(n, "n", low=5, high=2000)
-    noise_std = check_real(noise_std, "noise_std", low=0.0, high=1.0, low_closed=True, high_closed=True)
-    eps_total = check_real(eps_total, "eps_total", low=0.0)
-    footpoint_share = check_real(footpoint_share, "footpoint_share", low=0.0, high=1.0)
-    n_fits = check_int(n_fits, "n_fits", low=1, high=20)
-    if isinstance(chain_length, str):
-        chain_length = check_option(chain_length, "chain_length", ("auto",))
-        lengths = dict(chain_length="auto", burn_in="auto")
-    else:
-        chain_length = check_int(chain_length, "chain_length", low=1, high=1_000_000)
-        lengths = dict(chain_length=chain_length, burn_in=max(chain_length // 2, 1))
-    seed = check_int(seed, "seed", low=0, high=2**32 - 1)
-    if not isinstance(tau_from_data, (bool, np.bool_)):
-        raise InvalidParameterError(f"tau_from_data must be True or False; got {tau_from_data!r}",
-                                    param="tau_from_data")
-    manifold = get_manifold(*REGRESSION_SPACES[space])
-    offset, velocity = REGRESSION_PRESETS[space][preset]
-    center = manifold.default_center()
-    p0 = manifold._exp(center, manifold.from_frame(center, np.asarray(offset, dtype=float)))
-    v0 = manifold.from_frame(p0, np.asarray(velocity, dtype=float))
-    data_rng = np.random.default_rng([seed, 0])
-    x, y = sample_geodesic_regression(manifold, p0, v0, n, noise_std, data_rng)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore", RegressionPrivacyWarning)  # kept in result.warnings
-        result = kng_geodesic_regression(
-            manifold, x, y, footpoint_share * eps_total, (1.0 - footpoint_share) * eps_total,
-            "data" if tau_from_data else tau, np.random.default_rng([seed, 1]),
-            n_releases=n_fits, max_chain_length=max_chain_length, data_radius=data_radius, center=center,
-            footpoint_velocity=footpoint_velocity, scale_convention=scale_convention, init=init, **lengths,
-        )
-    return RegressionDemo(
-        manifold=manifold, x=x, y=y, true_footpoint=p0, true_shooting_vector=v0, result=result,
-        mspe_truth=mean_squared_prediction_error(manifold, p0, v0, x, y),
-        mspe_nonprivate=mean_squared_prediction_error(manifold, *result.nonprivate, x, y),
-        mspe_private=np.atleast_1d(mean_squared_prediction_error(manifold, result.footpoints,
-                                                                 result.shooting_vectors, x, y)),
-    )
+        return getattr(regression_lab, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
