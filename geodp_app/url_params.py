@@ -12,8 +12,10 @@ from geodp_app.sidebar import (
     radius_max,
 )
 from geodp_app.urlstate import UrlParam, clean_query_params
+from geodp_core.audit import VARIANT_INFO, VARIANTS
 from geodp_core.conformal_lab import DATA_KINDS as CONFORMAL_DATA_KINDS
 from geodp_core.constraints import (
+    AUDIT_EPS_GRID,
     CONFORMAL_EPS_GRID,
     DELTA_GRID,
     EPS_GRID,
@@ -140,6 +142,47 @@ _REGRESSION = {
     "regression_seed": UrlParam("int", 0, 2**31 - 1),
 }
 
+AUDIT_SPACES = {"sphere": "Sphere S²", "hyperbolic": "Hyperbolic H²", "spd": "SPD(2), affine-invariant",
+                "circle": "Circle S¹", "line": "Real line R¹"}
+AUDIT_NOTIONS = {"pure_dp": "ε-DP", "approx_dp": "(ε, δ)-DP"}
+AUDIT_DELTA_GRID = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3)
+AUDIT_RELEASE_GRID = (500, 1000, 1500, 2000, 4000, 8000, 16000, 50000, 100000)
+AUDIT_CONFIDENCES = (0.9, 0.95, 0.99)
+AUDIT_NO_VARIANT = "none"
+_UNAVAILABLE_SUFFIX = " (unavailable here)"
+
+
+def audit_mechanism_label(name, available=True):
+    """The Audit page's label of a mechanism (the URL holds it)."""
+    return _TITLES[name] + ("" if available else _UNAVAILABLE_SUFFIX)
+
+
+def audit_variant_label(variant):
+    """The Audit page's label of a variant (the URL holds it)."""
+    return "none (the mechanism as offered)" if variant == AUDIT_NO_VARIANT else VARIANT_INFO[variant][0] + " — not DP"
+
+
+_AUDIT = {
+    "audit_space": _choice(AUDIT_SPACES, AUDIT_SPACES),
+    "audit_mechanism": UrlParam(
+        "choice", choices=tuple(audit_mechanism_label(m, ok) for m in _TITLES for ok in (True, False)),
+        aliases={m: audit_mechanism_label(m) for m in _TITLES},
+    ),
+    **{f"audit_variant_{m}": UrlParam(
+        "choice", choices=tuple(audit_variant_label(v) for v in (AUDIT_NO_VARIANT, *VARIANTS)),
+        aliases={v: audit_variant_label(v) for v in (AUDIT_NO_VARIANT, *VARIANTS)},
+    ) for m in _TITLES},
+    "audit_notion": _choice(AUDIT_NOTIONS, AUDIT_NOTIONS),
+    "audit_eps": UrlParam("grid", grid=tuple(AUDIT_EPS_GRID), low=0.0, low_open=True),
+    "audit_delta": UrlParam("grid", grid=AUDIT_DELTA_GRID, low=0.0, low_open=True, grid_format=lambda g: f"{g:g}"),
+    "audit_n": UrlParam("int", 2, 100_000),
+    "audit_radius": UrlParam("float", 0.01, 5.0),
+    "audit_releases": UrlParam("grid", grid=AUDIT_RELEASE_GRID, low=0.0, low_open=True,
+                               grid_format=lambda g: str(int(g))),
+    "audit_confidence": UrlParam("grid", grid=AUDIT_CONFIDENCES, low=0.0, low_open=True),
+    "audit_seed": UrlParam("int", 0, 2**31 - 1),
+}
+
 _CAMERAS = {
     "explorer_camera": _choice({name: "" for name in CAMERA_PRESETS}),
     "conformal_camera": _choice({name: "" for name in CAMERA_PRESETS}),
@@ -147,7 +190,7 @@ _CAMERAS = {
 }
 
 #: Every control bound to the URL, by widget key.
-URL_PARAMS = {**_SIDEBAR, **_CURVES, **_ACCOUNTING, **_CONFORMAL, **_REGRESSION, **_CAMERAS}
+URL_PARAMS = {**_SIDEBAR, **_CURVES, **_ACCOUNTING, **_CONFORMAL, **_REGRESSION, **_AUDIT, **_CAMERAS}
 
 
 def limits(key):

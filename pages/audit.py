@@ -5,7 +5,18 @@ import streamlit as st
 
 from geodp_app.cache import CACHE_TTL
 from geodp_app.ui import errors_shown_here, honesty_badge
-from geodp_app.url_params import clean_url
+from geodp_app.url_params import (
+    AUDIT_CONFIDENCES,
+    AUDIT_DELTA_GRID,
+    AUDIT_NO_VARIANT,
+    AUDIT_NOTIONS,
+    AUDIT_RELEASE_GRID,
+    AUDIT_SPACES,
+    audit_mechanism_label,
+    audit_variant_label,
+    clean_url,
+)
+from geodp_app.urlstate import url_note
 from geodp_core.audit import (
     AUDIT_PRESETS,
     REGRESSION_RELEASES,
@@ -38,18 +49,15 @@ st.caption(
     "it must exceed the claim for the negative controls, claims known to be false, or the audit has no power."
 )
 
-SPACES = {"sphere": "Sphere S²", "hyperbolic": "Hyperbolic H²", "spd": "SPD(2), affine-invariant",
-          "circle": "Circle S¹", "line": "Real line R¹"}
-NOTIONS = {"pure_dp": "ε-DP", "approx_dp": "(ε, δ)-DP"}
-DELTA_GRID = [1e-7, 1e-6, 1e-5, 1e-4, 1e-3]
-RELEASE_GRID = [500, 1000, 1500, 2000, 4000, 8000, 16000, 50000, 100000]
+SPACES, NOTIONS, NO_VARIANT = AUDIT_SPACES, AUDIT_NOTIONS, AUDIT_NO_VARIANT
 FRESH_CAP = 1500
-NO_VARIANT = "none"
+_BIND = dict(bind="query-params")
 DEFAULTS = {"audit_space": "sphere", "audit_mechanism": "riemannian_laplace", "audit_notion": "pure_dp",
             "audit_eps": 1.0, "audit_delta": 1e-5, "audit_n": 10, "audit_radius": 0.5, "audit_releases": 4000,
             "audit_confidence": 0.95, "audit_seed": 0}
-for _key, _value in DEFAULTS.items():  # defaults through the Session State only (presets overwrite them)
-    st.session_state.setdefault(_key, _value)
+for _key, _value in DEFAULTS.items():  # defaults through the Session State (presets overwrite them); a link wins
+    if _key not in st.query_params:
+        st.session_state.setdefault(_key, _value)
 
 
 def _manifold(space):
@@ -89,8 +97,7 @@ def _apply_preset():
     st.session_state["audit_releases"] = preset["n_releases"]
 
 
-def _variant_title(variant):
-    return "none (the mechanism as offered)" if variant == NO_VARIANT else VARIANT_INFO[variant][0] + " — not DP"
+_variant_title = audit_variant_label
 
 
 def _verdict(row):
@@ -110,14 +117,14 @@ with controls:
                  help="Settings where the audit says something clear: exact mechanisms stay below their claim, "
                       "the labelled non-DP variants exceed it.")
     st.button("Apply showcase", key="audit_apply", on_click=_apply_preset, icon=":material/tune:")
-    space = st.radio("Manifold", list(SPACES), format_func=SPACES.get, key="audit_space",
+    space = st.radio("Manifold", list(SPACES), format_func=SPACES.get, key="audit_space", **_BIND,
                      help="m₀ (the PUBLIC ball centre) is the north pole, the origin of H², the identity matrix, 0 on R¹. "
                           "On the circle and the line the audit's bound can come close to the claim.")
     manifold = _manifold(space)
     availability = availability_table(manifold)
     mechanism = st.selectbox(
-        "Mechanism", list(MECHANISM_NAMES), key="audit_mechanism",
-        format_func=lambda m: mechanism_class(m).title + ("" if availability[m].ok else " (unavailable here)"),
+        "Mechanism", list(MECHANISM_NAMES), key="audit_mechanism", **_BIND,
+        format_func=lambda m: audit_mechanism_label(m, availability[m].ok),
         help="Every mechanism of the registry; unavailable ones say why.",
     )
     unavailable = {m: a.reason for m, a in availability.items() if not a.ok}
@@ -126,7 +133,7 @@ with controls:
             for m, reason in unavailable.items():
                 st.caption(f"**{mechanism_class(m).title}**: {reason}")
     variants = [NO_VARIANT] + [v for v in VARIANTS if variant_applies(v, mechanism)]
-    variant = st.selectbox("Variant", variants, format_func=_variant_title, key=f"audit_variant_{mechanism}",
+    variant = st.selectbox("Variant", variants, format_func=_variant_title, key=f"audit_variant_{mechanism}", **_BIND,
                            help="Variants labelled \"no formal guarantee\" and negative controls: the audit "
                                 "should refute their claim for suitable settings.")
     if variant != NO_VARIANT:
@@ -135,28 +142,33 @@ with controls:
         st.caption("Here the noise is halved where the two neighbouring means are (nearly) as far apart as the public "
                    "sensitivity allows, and quartered where they are not (the sphere at moderate radius), so that "
                    "the true ε is at least 1.5 × the claim.")
-    notion = st.radio("Target guarantee", list(NOTIONS), format_func=NOTIONS.get, key="audit_notion",
+    notion = st.radio("Target guarantee", list(NOTIONS), format_func=NOTIONS.get, key="audit_notion", **_BIND,
                       horizontal=True, help="Gaussian-type mechanisms need (ε, δ).")
-    eps = st.select_slider("ε  (more privacy ⟵ ⟶ less privacy)", EPS_GRID, key="audit_eps",
+    eps = st.select_slider("ε  (more privacy ⟵ ⟶ less privacy)", EPS_GRID, key="audit_eps", **_BIND,
                            help="The target budget each mechanism is calibrated to (log-spaced values).")
     delta = 1e-5
     if notion == "approx_dp":
-        delta = st.select_slider("δ", DELTA_GRID, key="audit_delta", format_func=lambda d: f"{d:g}")
-    n = st.number_input("Records n", min_value=2, max_value=100_000, step=1, key="audit_n",
+        delta = st.select_slider("δ", AUDIT_DELTA_GRID, key="audit_delta", format_func=lambda d: f"{d:g}", **_BIND)
+    n = st.number_input("Records n", min_value=2, max_value=100_000, step=1, key="audit_n", **_BIND,
                         help="Records per dataset; the sensitivity Δ scales as 1/n (n = 2 makes Δ large).")
     radius = st.number_input(
-        "Public ball radius r", min_value=0.01, max_value=5.0, step=0.05, key="audit_radius",
+        "Public ball radius r", min_value=0.01, max_value=5.0, step=0.05, key="audit_radius", **_BIND,
         help="PUBLIC bound: the data lie in B(m₀, r). Must be below r* = π/4 on S² and S¹ (any r > 0 on H², SPD, R¹).",
     )
-    n_releases = st.select_slider("Releases per dataset", RELEASE_GRID, key="audit_releases",
+    n_releases = st.select_slider("Releases per dataset", AUDIT_RELEASE_GRID, key="audit_releases", **_BIND,
                                   help="Half choose the event, half evaluate it. More releases: a tighter bound.")
     if variant == "knn_data" and n_releases > FRESH_CAP:
         st.caption(f"kNN variant: a fresh calibration per release (slow); capped at {FRESH_CAP} releases.")
         n_releases = FRESH_CAP
-    confidence = st.select_slider("Confidence", [0.9, 0.95, 0.99], key="audit_confidence",
+    confidence = st.select_slider("Confidence", AUDIT_CONFIDENCES, key="audit_confidence", **_BIND,
                                   help="The lower bound holds with this probability (Clopper–Pearson).")
-    seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key="audit_seed",
+    seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key="audit_seed", **_BIND,
                            help="Seeds the releases (and the density sanitisation of the conformal mechanism).")
+    for key, value in (("audit_space", space), ("audit_mechanism", mechanism), (f"audit_variant_{mechanism}", variant),
+                       ("audit_notion", notion), ("audit_eps", eps), ("audit_delta", delta), ("audit_n", n),
+                       ("audit_radius", radius), ("audit_releases", n_releases), ("audit_confidence", confidence),
+                       ("audit_seed", seed)):
+        url_note(key, value)  # a bad URL value is reported here; the control keeps its value
     error_slot = st.container()
 
 result = None

@@ -85,3 +85,22 @@ def test_scenario_link_survives_navigation(page, app_url, artifacts):
         assert "Hyperbolic" in sidebar.inner_text()
         records = sidebar.locator("[data-testid='stNumberInput'] input").nth(1)
         assert records.input_value() == "77"
+
+
+@pytest.mark.parametrize("path, expected", [
+    ("audit?audit_space=hyperbolic&audit_n=20&audit_releases=1000", ("Hyperbolic H²", "20")),
+    ("conformal?conformal_n=300&conformal_mesh=300&conformal_releases=20", ("300",)),
+    ("regression?regression_n=30&regression_chain=200&regression_fits=1", ("30",)),
+], ids=["audit", "conformal", "regression"])
+def test_page_settings_link_restores_the_view(page, app_url, path, expected):
+    """Page settings are part of the link: opened in a fresh browser, the controls show them."""
+    page.goto(f"{app_url}/{path}", wait_until="domcontentloaded")
+    _wait_for_app(page)
+    assert page.locator("[data-testid='stException']").count() == 0
+    name = path.split("?")[0]
+    for key_value in path.split("?")[1].split("&"):  # the URL keeps every setting (choices respelled as labels)
+        assert key_value.split("=")[0] + "=" in page.url, (key_value, page.url)
+    values = [el.input_value() for el in page.locator("[data-testid='stNumberInput'] input").all()]
+    body = page.inner_text("body")
+    for text in expected:
+        assert text in values or text in body, (name, text, values)

@@ -74,9 +74,17 @@ REGRESSION_VALID = {
     "regression_share": ["0.5"], "regression_tau": ["0.2"], "regression_radius": ["1.0"],
     "regression_chain": ["200", "auto"], "regression_fits": ["1", "2"], "regression_seed": ["0", "5"],
 }
+AUDIT_VALID = {
+    "audit_space": ["sphere", "hyperbolic", "Circle S¹", "line"], "audit_mechanism": ["riemannian_laplace",
+    "Riemannian Gaussian"], "audit_notion": ["pure_dp", "(ε, δ)-DP"], "audit_eps": ["0.5", "1", "2"],
+    "audit_delta": ["1e-05"], "audit_n": ["5", "10"], "audit_radius": ["0.3", "0.5"],
+    "audit_releases": ["500", "1000"], "audit_confidence": ["0.9", "0.95"], "audit_seed": ["0", "2"],
+}
 BOUND = {"explorer": SIDEBAR_VALID, "utility_curves": {**SIDEBAR_VALID, **CURVES_VALID},
-         "accounting": ACCOUNTING_VALID, "conformal_lab": CONFORMAL_VALID, "regression": REGRESSION_VALID}
-ALL_KEYS = {**SIDEBAR_VALID, **CURVES_VALID, **ACCOUNTING_VALID, **CONFORMAL_VALID, **REGRESSION_VALID}
+         "accounting": ACCOUNTING_VALID, "conformal_lab": CONFORMAL_VALID, "regression": REGRESSION_VALID,
+         "audit": AUDIT_VALID}
+ALL_KEYS = {**SIDEBAR_VALID, **CURVES_VALID, **ACCOUNTING_VALID, **CONFORMAL_VALID, **REGRESSION_VALID,
+            **AUDIT_VALID}
 # always-cheap settings added to most cases (they may still be overwritten by garbage)
 CHEAP = {"n_releases": "20", "n": "40", "curves_reps": "10", "curves_count": "3"}
 # widget changes: caps for controls whose large values are slow (value drawn in [min, cap])
