@@ -95,6 +95,9 @@ _CURVES = {
     "curves_spread_count": UrlParam("int", 2, 30),
     "curves_reps": UrlParam("int", 2, 20_000),
 }
+ACCOUNTING_TABS = ("Converter", "Privacy profiles & trade-offs", "GDP: μ against σ", "Heat diffusion")
+ACCOUNTING_TRADEOFF_MUS = (0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
+ACCOUNTING_LANGEVIN_EPS = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
 _ACCOUNTING = {
     "accounting_notion": _choice(NOTION_LABELS, NOTION_LABELS),
     "accounting_eps": UrlParam("float", 0.0, 1000.0, low_open=True),
@@ -102,6 +105,20 @@ _ACCOUNTING = {
     "accounting_mu": UrlParam("float", 0.0, 1000.0, low_open=True),
     "accounting_alpha": UrlParam("float", 1.0, 1e6, low_open=True),
     "accounting_rho": UrlParam("float", 0.0, 1e6, low_open=True),
+    "accounting_tab": _choice({label: "" for label in ACCOUNTING_TABS}),
+    "accounting_at_delta": UrlParam("float", 0.0, 1.0),
+    "accounting_at_alpha": UrlParam("float", 1.0, 1e6),
+    "accounting_at_eps": UrlParam("float", 0.0, 1000.0),
+    "accounting_profile_eps_max": UrlParam("float", 0.5, 30.0),
+    "accounting_tradeoff_mu": UrlParam("multi", choices=tuple(str(v) for v in ACCOUNTING_TRADEOFF_MUS)),
+    "accounting_gdp_sensitivity": UrlParam("float", 0.0, 3.14159),
+    "accounting_gdp_kmax": UrlParam("int", 4, 24),
+    "accounting_heat_alpha": UrlParam("float", 1.0, 1e6),
+    "accounting_heat_sensitivity": UrlParam("float", 0.0, 1e6),
+    "accounting_heat_k": UrlParam("float", 0.0, 1e6),
+    "accounting_heat_eps": UrlParam("float", 0.0, 1e6),
+    "accounting_lang_eps": UrlParam("multi", choices=tuple(str(v) for v in ACCOUNTING_LANGEVIN_EPS)),
+    "accounting_lang_lam_max": UrlParam("float", 0.0, 1e6),
 }
 
 CONFORMAL_SPACES = {"sphere": "Sphere S²", "hyperbolic": "Hyperbolic H² (public ball)"}

@@ -6,7 +6,13 @@ import streamlit as st
 from geodp_app.cache import CACHE_TTL
 from geodp_app.sidebar import NOTION_LABELS
 from geodp_app.ui import errors_shown_here
-from geodp_app.url_params import clean_url
+from geodp_app.url_params import (
+    ACCOUNTING_LANGEVIN_EPS,
+    ACCOUNTING_TABS,
+    ACCOUNTING_TRADEOFF_MUS,
+    bounds,
+    clean_url,
+)
 from geodp_app.urlstate import url_note
 from geodp_core.experiments import (
     GDP_FIGURE_SPACES,
@@ -56,9 +62,7 @@ st.caption(
     "valid conversion exists, why — and see what a comparison at ONE target gives each mechanism family."
 )
 
-tab_convert, tab_curves, tab_gdp, tab_heat = st.tabs(
-    ["Converter", "Privacy profiles & trade-offs", "GDP: μ against σ", "Heat diffusion"]
-)
+tab_convert, tab_curves, tab_gdp, tab_heat = st.tabs(list(ACCOUNTING_TABS), key="accounting_tab", **_BIND)
 
 # ------------------------------------------------------------------ converter
 with tab_convert:
@@ -87,12 +91,15 @@ with tab_convert:
     source_slot = st.empty()
     st.markdown("**Express the result at**")
     at = st.columns(3)
-    at_delta = at[0].number_input("δ for (ε, δ)-DP", min_value=0.0, max_value=1.0, value=1e-5, format="%.2e",
-                                  key="accounting_at_delta", help="Converted (ε, δ) guarantees use this δ.")
-    at_alpha = at[1].number_input("α for Rényi DP", min_value=1.0, value=2.0, format="%.4g",
-                                  key="accounting_at_alpha", help="Converted RDP guarantees use this order.")
-    at_eps = at[2].number_input("ε for the GDP profile", min_value=0.0, value=1.0, format="%.4g",
-                                key="accounting_at_eps", help="μ-GDP gives (ε, δ_μ(ε))-DP at this ε.")
+    at_delta = at[0].number_input("δ for (ε, δ)-DP", **bounds("accounting_at_delta"), value=1e-5, format="%.2e",
+                                  key="accounting_at_delta", **_BIND, help="Converted (ε, δ) guarantees use this δ.")
+    url_note("accounting_at_delta", at_delta)
+    at_alpha = at[1].number_input("α for Rényi DP", **bounds("accounting_at_alpha"), value=2.0, format="%.4g",
+                                  key="accounting_at_alpha", **_BIND, help="Converted RDP guarantees use this order.")
+    url_note("accounting_at_alpha", at_alpha)
+    at_eps = at[2].number_input("ε for the GDP profile", **bounds("accounting_at_eps"), value=1.0, format="%.4g",
+                                key="accounting_at_eps", **_BIND, help="μ-GDP gives (ε, δ_μ(ε))-DP at this ε.")
+    url_note("accounting_at_eps", at_eps)
     at_slot = st.empty()
 
     guarantee = conversions = budgets = None
@@ -132,14 +139,16 @@ with tab_curves, errors_shown_here():
     else:
         implied = [row["guarantee"] for row in conversions if row["guarantee"] is not None]
         shown = list(dict.fromkeys([guarantee] + [g for g in implied if g != guarantee]))
-        eps_max = st.slider("largest ε shown", min_value=0.5, max_value=30.0, value=8.0, step=0.5,
-                            key="accounting_profile_eps_max", help="Right end of the ε axis of the privacy profile.")
+        eps_max = st.slider("largest ε shown", **bounds("accounting_profile_eps_max"), value=8.0, step=0.5,
+                            key="accounting_profile_eps_max", **_BIND, help="Right end of the ε axis of the privacy profile.")
+        url_note("accounting_profile_eps_max", eps_max)
         st.plotly_chart(privacy_profile_figure(shown, eps_max=float(eps_max)), key="accounting_profile",
                         width="stretch")
         st.caption("Each implied guarantee's curve lies above the source's (it is weaker). Dotted: RDP/zCDP drawn "
                    "through their (ε, δ) conversion, an upper bound on the true profile.")
-        mus = st.multiselect("μ values", [0.25, 0.5, 1.0, 2.0, 3.0, 5.0], default=[0.5, 1.0, 2.0],
-                             key="accounting_tradeoff_mu", help="GDP trade-off curves to draw.")
+        mus = st.multiselect("μ values", list(ACCOUNTING_TRADEOFF_MUS), default=[0.5, 1.0, 2.0],
+                             key="accounting_tradeoff_mu", **_BIND, help="GDP trade-off curves to draw.")
+        url_note("accounting_tradeoff_mu", mus)
         gdp_rows = [g.mu for g in shown if isinstance(g, GDP)]
         eps_curves = [guarantee.eps] if isinstance(guarantee, PureDP) else None
         all_mus = list(dict.fromkeys(list(mus) + gdp_rows))
@@ -158,11 +167,14 @@ with tab_gdp:
         "instead of the paper's Monte Carlo Algorithm 2."
     )
     g1, g2, g3 = st.columns(3)
-    gdp_sensitivity = g1.number_input("sensitivity Δ", min_value=0.0, max_value=3.14159, value=1.0, format="%.4g",
-                                      key="accounting_gdp_sensitivity", help="Distance between the neighbouring means "
+    gdp_sensitivity = g1.number_input("sensitivity Δ", **bounds("accounting_gdp_sensitivity"), value=1.0,
+                                      format="%.4g", key="accounting_gdp_sensitivity", **_BIND, help="Distance between the neighbouring means "
                                       "(≤ π on the sphere).")
-    k_max = g2.slider("σ = k/4 for k = 1 … ", min_value=4, max_value=24, value=16, key="accounting_gdp_kmax",
+    url_note("accounting_gdp_sensitivity", gdp_sensitivity)
+    k_max = g2.slider("σ = k/4 for k = 1 … ", **bounds("accounting_gdp_kmax"), value=16, key="accounting_gdp_kmax",
+                      **_BIND,
                       help="Number of σ values (each S² value takes about half a second, cached).")
+    url_note("accounting_gdp_kmax", k_max)
     include_s2 = g3.toggle("include S²", value=True, key="accounting_gdp_s2",
                            help="Exact quadrature on the 2-sphere (slower than S¹ and ℝ).")
     gdp_slot = st.empty()
@@ -186,14 +198,21 @@ with tab_heat:
         "decays like 1/t; negative curvature (K > 0) stalls at the **privacy floor** KαΔ²/2."
     )
     h1, h2, h3, h4 = st.columns(4)
-    heat_alpha = h1.number_input("Rényi order α", min_value=1.0, value=2.0, format="%.4g", key="accounting_heat_alpha",
+    heat_alpha = h1.number_input("Rényi order α", **bounds("accounting_heat_alpha"), value=2.0, format="%.4g",
+                                 key="accounting_heat_alpha", **_BIND,
                                  help="α > 1.")
-    heat_sensitivity = h2.number_input("sensitivity Δ", min_value=0.0, value=1.0, format="%.4g",
-                                       key="accounting_heat_sensitivity", help="Δ > 0.")
-    heat_k = h3.number_input("|K|", min_value=0.0, value=1.0, format="%.4g", key="accounting_heat_k",
+    url_note("accounting_heat_alpha", heat_alpha)
+    heat_sensitivity = h2.number_input("sensitivity Δ", **bounds("accounting_heat_sensitivity"), value=1.0,
+                                       format="%.4g", key="accounting_heat_sensitivity", **_BIND, help="Δ > 0.")
+    url_note("accounting_heat_sensitivity", heat_sensitivity)
+    heat_k = h3.number_input("|K|", **bounds("accounting_heat_k"), value=1.0, format="%.4g", key="accounting_heat_k",
+                             **_BIND,
                              help="Curves are drawn for K = -|K|, 0 and +|K| (Ric ≥ -K).")
-    heat_eps = h4.number_input("target ε", min_value=0.0, value=0.8, format="%.4g", key="accounting_heat_eps",
+    url_note("accounting_heat_k", heat_k)
+    heat_eps = h4.number_input("target ε", **bounds("accounting_heat_eps"), value=0.8, format="%.4g",
+                               key="accounting_heat_eps", **_BIND,
                                help="Marks the diffusion time each curvature needs (or that it is unreachable).")
+    url_note("accounting_heat_eps", heat_eps)
     heat_slot = st.empty()
     with errors_shown_here(heat_slot):
         curvatures = sorted({-float(heat_k), 0.0, float(heat_k)})
@@ -206,10 +225,12 @@ with tab_heat:
         "its budget tends to 0, so every target is reachable: t = log(1 + (λ-K)αΔ²/(2ε)) / (2(λ-K)) (Theorem 8)."
     )
     l1, l2 = st.columns(2)
-    lang_eps = l1.multiselect("target ε values", [0.1, 0.25, 0.5, 1.0, 2.0, 5.0], default=[0.5, 1.0, 2.0],
-                              key="accounting_lang_eps", help="One curve per target budget.")
-    lam_max = l2.number_input("largest λ", min_value=0.0, value=12.0, format="%.4g",
-                              key="accounting_lang_lam_max", help="Right end of the λ axis (must exceed K = |K|).")
+    lang_eps = l1.multiselect("target ε values", list(ACCOUNTING_LANGEVIN_EPS), default=[0.5, 1.0, 2.0],
+                              key="accounting_lang_eps", **_BIND, help="One curve per target budget.")
+    url_note("accounting_lang_eps", lang_eps)
+    lam_max = l2.number_input("largest λ", **bounds("accounting_lang_lam_max"), value=12.0, format="%.4g",
+                              key="accounting_lang_lam_max", **_BIND, help="Right end of the λ axis (must exceed K = |K|).")
+    url_note("accounting_lang_lam_max", lam_max)
     lang_slot = st.empty()
     if lang_eps:
         with errors_shown_here(lang_slot):

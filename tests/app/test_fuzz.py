@@ -58,6 +58,9 @@ ACCOUNTING_VALID = {
     "accounting_notion": ["ε-DP", "(ε, δ)-DP", "μ-GDP", "gdp", "rdp", "zcdp"],
     "accounting_eps": ["0.5", "1", "3"], "accounting_delta": ["1e-5", "0.01"], "accounting_mu": ["0.5", "2"],
     "accounting_alpha": ["2", "8"], "accounting_rho": ["0.1", "1"],
+    "accounting_at_eps": ["0.5", "2"], "accounting_at_delta": ["1e-5"], "accounting_profile_eps_max": ["4", "10"],
+    "accounting_gdp_sensitivity": ["0.5"], "accounting_gdp_kmax": ["4", "6"], "accounting_heat_k": ["0.5", "2"],
+    "accounting_heat_eps": ["0.5"], "accounting_lang_lam_max": ["8"],
 }
 CONFORMAL_VALID = {
     "conformal_space": ["sphere", "hyperbolic", "Hyperbolic H² (public ball)"],
