@@ -26,6 +26,7 @@ from geodp_core.constraints import (
     dim_range,
 )
 from geodp_core.mechanisms.kng_regression import REGRESSION_PRESETS
+from geodp_core.reproduce import EW_SPACES, KNG_PAPER_N
 from geodp_core.viz import CAMERA_PRESETS
 
 __all__ = ["URL_PARAMS", "X_AXES", "CONFORMAL_SPACES", "CONFORMAL_LAPLACIANS", "limits", "bounds", "clean_url"]
@@ -200,6 +201,47 @@ _AUDIT = {
     "audit_seed": UrlParam("int", 0, 2**31 - 1),
 }
 
+REPRODUCE_TABS = {"gdp": "GDP on manifolds", "heat": "Heat diffusion (RDP)", "ew": "Exponential-wrapped",
+                  "conformal": "Conformal (density-aware)", "kng": "DP geodesic regression"}
+#: The Reproduce page's choices: key -> (options, labels or None). The page reads its options from here.
+REPRODUCE_CHOICES = {
+    "reproduce_gdp_seeds": ((3, 5, 10, 20), None),
+    "reproduce_gdp_grid": (("4 values", "the paper's 12 values"), None),
+    "reproduce_gdp_reps": ((1000, 4000, 10000), None),
+    "reproduce_heat_space": (("sphere", "hyperbolic"), {"sphere": "S² (§6.1)", "hyperbolic": "H² (§6.2)"}),
+    "reproduce_heat_n": ((10, 50, 100), None),
+    "reproduce_heat_anchor": (("center", "random"), {"center": "ball centre (Scenario 1)",
+                                                     "random": "random point of the ball (Scenario 2)"}),
+    "reproduce_heat_grid": (("4 values", "the paper's 11 values"), None),
+    "reproduce_heat_reps": ((1000, 4000, 10000), None),
+    "reproduce_ew_space": (tuple(EW_SPACES), {k: v[1] for k, v in EW_SPACES.items()}),
+    "reproduce_ew_grid": (("4 values", "8 values"), None),
+    "reproduce_ew_reps": ((200, 1000, 4000), None),
+    "reproduce_conformal_spread": ((0.05, 0.1, 0.2, 0.3), None),
+    "reproduce_conformal_calibrations": ((4, 8, 16), None),
+    "reproduce_conformal_reps": ((250, 1000), None),
+    "reproduce_kng_n": (tuple(KNG_PAPER_N), None),
+    "reproduce_kng_grid": (("ε = 0.2, 2", "ε = 0.2, 0.5, 1, 2"), None),
+    "reproduce_kng_fits": ((10, 20), None),
+    "reproduce_kng_chain": ((300, 1000), None),
+}
+
+
+def _reproduce_param(options, labels):
+    if all(isinstance(o, (int, float)) for o in options):
+        return UrlParam("grid", grid=tuple(float(o) for o in options), low=0.0, low_open=True,
+                        grid_format=(lambda g: str(int(g))) if all(isinstance(o, int) for o in options) else str)
+    return _choice(dict.fromkeys(options, ""), labels) if labels else _choice(dict.fromkeys(options, ""))
+
+
+_REPRODUCE = {
+    "reproduce_paper": _choice(REPRODUCE_TABS, REPRODUCE_TABS),
+    **{key: _reproduce_param(*spec) for key, spec in REPRODUCE_CHOICES.items()},
+    "reproduce_ew_offset": UrlParam("float", 0.0, 3.0),
+    "reproduce_kng_tau": UrlParam("float", 0.01, 3.0),
+    **{f"reproduce_{name}_seed": UrlParam("int", 0, 2**31 - 1) for name in REPRODUCE_TABS},
+}
+
 _CAMERAS = {
     "explorer_camera": _choice({name: "" for name in CAMERA_PRESETS}),
     "conformal_camera": _choice({name: "" for name in CAMERA_PRESETS}),
@@ -207,7 +249,7 @@ _CAMERAS = {
 }
 
 #: Every control bound to the URL, by widget key.
-URL_PARAMS = {**_SIDEBAR, **_CURVES, **_ACCOUNTING, **_CONFORMAL, **_REGRESSION, **_AUDIT, **_CAMERAS}
+URL_PARAMS = {**_SIDEBAR, **_CURVES, **_ACCOUNTING, **_CONFORMAL, **_REGRESSION, **_AUDIT, **_REPRODUCE, **_CAMERAS}
 
 
 def limits(key):

@@ -5,7 +5,15 @@ import streamlit as st
 
 from geodp_app.cache import CACHE_TTL
 from geodp_app.ui import download_buttons, errors_shown_here
-from geodp_app.url_params import clean_url
+from geodp_app.url_params import (
+    REPRODUCE_CHOICES,
+    REPRODUCE_TABS,
+    URL_PARAMS,
+    bounds,
+    clean_url,
+    limits,
+)
+from geodp_app.urlstate import url_note
 from geodp_core import reproduce as rp
 from geodp_core.viz.curves import utility_curve_figure
 from geodp_core.viz.reproduce import gdp_mu_figure, kng_mspe_figure
@@ -25,13 +33,24 @@ VERDICT_BADGES = {
     "partly reproduced": ":orange-badge[:material/rule: partly reproduced]",
     "differs": ":red-badge[:material/difference: differs]",
 }
-TABS = {
-    "gdp": "GDP on manifolds",
-    "heat": "Heat diffusion (RDP)",
-    "ew": "Exponential-wrapped",
-    "conformal": "Conformal (density-aware)",
-    "kng": "DP geodesic regression",
-}
+TABS = REPRODUCE_TABS
+_BIND = dict(bind="query-params")
+
+
+def _options(key):
+    """The options of a Reproduce control, declared once with its URL check."""
+    return list(REPRODUCE_CHOICES[key][0])
+
+
+def _labels(key):
+    return REPRODUCE_CHOICES[key][1]
+
+
+def _url_notes(prefix):
+    """Report bad URL values of this tab's controls beside them (the controls keep their defaults)."""
+    for key in URL_PARAMS:
+        if key.startswith(prefix):
+            url_note(key, st.session_state.get(key))
 UTILITY_VIEW = {"title": "mechanism", "budget": "budget", "mean": "mean distance", "se": "s.e.", "n_reps": "releases",
                 "label": "honesty label", "noise": "noise", "target": "target", "reason": "why unavailable"}
 
@@ -111,11 +130,11 @@ def _utility_card(result, key, x_label, column_label, title, metric=None):
 
 
 def _seed(key):
-    return st.number_input("Seed", min_value=0, max_value=2**31 - 1, value=0, step=1, key=key,
+    return st.number_input("Seed", **bounds(key), value=0, step=1, key=key, **_BIND,
                            help="Seeds the data and the releases (fixed: reruns give the same numbers).")
 
 
-tabs = st.tabs(list(TABS.values()), key="reproduce_paper", on_change="rerun")
+tabs = st.tabs(list(TABS.values()), key="reproduce_paper", on_change="rerun", **_BIND)
 tab = dict(zip(TABS, tabs))
 
 # ------------------------------------------------------------------------------------------------ 1. GDP
@@ -123,13 +142,15 @@ with tab["gdp"]:
     if tab["gdp"].open:
         controls, main = st.columns([1, 3], gap="large")
         with controls:
-            n_seeds = st.select_slider("Algorithm-2 reruns (seeds)", [3, 5, 10, 20], value=5, key="reproduce_gdp_seeds",
+            n_seeds = st.select_slider("Algorithm-2 reruns (seeds)", _options("reproduce_gdp_seeds"), value=5,
+                                       key="reproduce_gdp_seeds", **_BIND,
                                        help="Each rerun draws 100,000 samples per law (the paper's n·m = 1000·100).")
-            grid = st.radio("σ/Δ grid", ["4 values", "the paper's 12 values"], key="reproduce_gdp_grid",
+            grid = st.radio("σ/Δ grid", _options("reproduce_gdp_grid"), key="reproduce_gdp_grid", **_BIND,
                             help="The paper: σ = kΔ/4, k = 1…12.")
-            n_reps = st.select_slider("Releases per σ (more repetitions ⟶ smaller s.e.)", [1000, 4000, 10000],
-                                      value=1000, key="reproduce_gdp_reps")
+            n_reps = st.select_slider("Releases per σ (more repetitions ⟶ smaller s.e.)",
+                                      _options("reproduce_gdp_reps"), value=1000, key="reproduce_gdp_reps", **_BIND)
             seed = _seed("reproduce_gdp_seed")
+            _url_notes("reproduce_gdp_")
             slot = st.container()
         multiples = (0.5, 1.0, 2.0, 3.0) if grid == "4 values" else rp.GDP_PAPER_SIGMA_MULTIPLES
         result = None
@@ -161,22 +182,22 @@ with tab["heat"]:
     if tab["heat"].open:
         controls, main = st.columns([1, 3], gap="large")
         with controls:
-            space = st.radio("Manifold", ["sphere", "hyperbolic"], key="reproduce_heat_space",
-                             format_func={"sphere": "S² (§6.1)", "hyperbolic": "H² (§6.2)"}.get,
+            space = st.radio("Manifold", _options("reproduce_heat_space"), key="reproduce_heat_space", **_BIND,
+                             format_func=_labels("reproduce_heat_space").get,
                              help="S²: Brownian motion vs Laplace; H²: Langevin vs Laplace vs EW Gaussian.")
-            n = st.select_slider("Records n", [10, 50, 100], value=10, key="reproduce_heat_n",
+            n = st.select_slider("Records n", _options("reproduce_heat_n"), value=10, key="reproduce_heat_n", **_BIND,
                                  help="The paper's three sample sizes; Δ scales as 1/n.")
             anchor = "center"
             if space == "hyperbolic":
-                anchor = st.radio("Anchor / footpoint", ["center", "random"], key="reproduce_heat_anchor",
-                                  format_func={"center": "ball centre (Scenario 1)",
-                                               "random": "random point of the ball (Scenario 2)"}.get,
+                anchor = st.radio("Anchor / footpoint", _options("reproduce_heat_anchor"), key="reproduce_heat_anchor",
+                                  format_func=_labels("reproduce_heat_anchor").get, **_BIND,
                                   help="PUBLIC: chosen independently of the data (a separate random stream).")
-            grid = st.radio("ε grid", ["4 values", "the paper's 11 values"], key="reproduce_heat_grid",
+            grid = st.radio("ε grid", _options("reproduce_heat_grid"), key="reproduce_heat_grid", **_BIND,
                             help="ONE target (α = 2, ε)-RDP for every mechanism.")
-            n_reps = st.select_slider("Releases per cell (more repetitions ⟶ smaller s.e.)", [1000, 4000, 10000],
-                                      value=1000, key="reproduce_heat_reps")
+            n_reps = st.select_slider("Releases per cell (more repetitions ⟶ smaller s.e.)",
+                                      _options("reproduce_heat_reps"), value=1000, key="reproduce_heat_reps", **_BIND)
             seed = _seed("reproduce_heat_seed")
+            _url_notes("reproduce_heat_")
             slot = st.container()
         eps_values = (0.1, 0.5, 1.0, 3.0) if grid == "4 values" else rp.HEAT_PAPER_EPS
         result = None
@@ -192,18 +213,19 @@ with tab["ew"]:
     if tab["ew"].open:
         controls, main = st.columns([1, 3], gap="large")
         with controls:
-            space = st.selectbox("Space", list(rp.EW_SPACES), key="reproduce_ew_space",
-                                 format_func=lambda k: rp.EW_SPACES[k][1],
+            space = st.selectbox("Space", _options("reproduce_ew_space"), key="reproduce_ew_space", **_BIND,
+                                 format_func=_labels("reproduce_ew_space").get,
                                  help="The paper: SPD with three metrics and H^d, d = 3 (and 10, 15).")
-            grid = st.radio("μ grid", ["4 values", "8 values"], key="reproduce_ew_grid",
+            grid = st.radio("μ grid", _options("reproduce_ew_grid"), key="reproduce_ew_grid", **_BIND,
                             help="ONE target μ-GDP; the paper varies μ from 0.1 to 2.")
-            offset = st.slider("Footpoint distance from the ball centre", 0.0, 3.0, 0.0, step=0.25,
-                               key="reproduce_ew_offset",
+            offset = st.slider("Footpoint distance from the ball centre", *limits("reproduce_ew_offset"), 0.0, step=0.25,
+                               key="reproduce_ew_offset", **_BIND,
                                help="PUBLIC footpoint p₀ = Exp(m₀, s·e₁). The paper blames a footpoint mismatch for "
                                     "EWG's weakness on affine SPD(2): move it and see.")
-            n_reps = st.select_slider("Releases per cell (more repetitions ⟶ smaller s.e.)", [200, 1000, 4000],
-                                      value=200, key="reproduce_ew_reps")
+            n_reps = st.select_slider("Releases per cell (more repetitions ⟶ smaller s.e.)",
+                                      _options("reproduce_ew_reps"), value=200, key="reproduce_ew_reps", **_BIND)
             seed = _seed("reproduce_ew_seed")
+            _url_notes("reproduce_ew_")
             slot = st.container()
         mu_values = rp.EW_PAPER_MU if grid == "4 values" else (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
         result = None
@@ -221,15 +243,18 @@ with tab["conformal"]:
     if tab["conformal"].open:
         controls, main = st.columns([1, 3], gap="large")
         with controls:
-            spread = st.select_slider("Main vMF std", [0.05, 0.1, 0.2, 0.3], value=0.1, key="reproduce_conformal_spread",
+            spread = st.select_slider("Main vMF std", _options("reproduce_conformal_spread"), value=0.1,
+                                      key="reproduce_conformal_spread", **_BIND,
                                       help="The paper's 'std = 0.1' (heterogeneous); the mixture adds std/3 and 2·std "
                                            "components.")
-            n_cal = st.select_slider("Independent sanitisations per ε", [4, 8, 16], value=4,
-                                     key="reproduce_conformal_calibrations",
+            n_cal = st.select_slider("Independent sanitisations per ε", _options("reproduce_conformal_calibrations"),
+                                     value=4, key="reproduce_conformal_calibrations", **_BIND,
                                      help="Each draws new density noise (so a new φ); the s.e. uses their spread.")
-            n_reps = st.select_slider("Releases per sanitisation (more repetitions ⟶ smaller s.e.)", [250, 1000],
-                                      value=250, key="reproduce_conformal_reps")
+            n_reps = st.select_slider("Releases per sanitisation (more repetitions ⟶ smaller s.e.)",
+                                      _options("reproduce_conformal_reps"), value=250, key="reproduce_conformal_reps",
+                                      **_BIND)
             seed = _seed("reproduce_conformal_seed")
+            _url_notes("reproduce_conformal_")
             slot = st.container()
         result = None
         with errors_shown_here(slot):
@@ -244,17 +269,19 @@ with tab["kng"]:
     if tab["kng"].open:
         controls, main = st.columns([1, 3], gap="large")
         with controls:
-            n = st.select_slider("Records n", list(rp.KNG_PAPER_N), value=50, key="reproduce_kng_n",
+            n = st.select_slider("Records n", _options("reproduce_kng_n"), value=50, key="reproduce_kng_n", **_BIND,
                                  help="The paper's sample sizes; the sensitivities scale as 1/n.")
-            grid = st.radio("ε grid", ["ε = 0.2, 2", "ε = 0.2, 0.5, 1, 2"], key="reproduce_kng_grid",
+            grid = st.radio("ε grid", _options("reproduce_kng_grid"), key="reproduce_kng_grid", **_BIND,
                             help="Total ε = ε_p + ε_v with an equal split (the paper's Figure 1, bottom).")
-            n_fits = st.select_slider("Private fits per cell", [10, 20], value=10, key="reproduce_kng_fits")
-            chain = st.select_slider("Chain length (more ⟶ closer to the exact KNG law)", [300, 1000], value=300,
-                                     key="reproduce_kng_chain")
-            tau = st.number_input("Public residual bound τ (rigorous version)", min_value=0.01, max_value=3.0,
-                                  value=0.2, step=0.05, key="reproduce_kng_tau",
+            n_fits = st.select_slider("Private fits per cell", _options("reproduce_kng_fits"), value=10, key="reproduce_kng_fits",
+                                      **_BIND)
+            chain = st.select_slider("Chain length (more ⟶ closer to the exact KNG law)", _options("reproduce_kng_chain"),
+                                     value=300, key="reproduce_kng_chain", **_BIND)
+            tau = st.number_input("Public residual bound τ (rigorous version)", **bounds("reproduce_kng_tau"),
+                                  value=0.2, step=0.05, key="reproduce_kng_tau", **_BIND,
                                   help="PUBLIC, never read from the data; residuals are clipped at τ.")
             seed = _seed("reproduce_kng_seed")
+            _url_notes("reproduce_kng_")
             slot = st.container()
         eps_values = rp.KNG_PAPER_EPS if grid.startswith("ε = 0.2, 2") else (0.2, 0.5, 1.0, 2.0)
         result = None

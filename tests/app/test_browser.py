@@ -91,7 +91,8 @@ def test_scenario_link_survives_navigation(page, app_url, artifacts):
     ("audit?audit_space=hyperbolic&audit_n=20&audit_releases=1000", ("Hyperbolic H²", "20")),
     ("conformal?conformal_n=300&conformal_mesh=300&conformal_releases=20", ("300",)),
     ("regression?regression_n=30&regression_chain=200&regression_fits=1", ("30",)),
-], ids=["audit", "conformal", "regression"])
+    ("accounting?accounting_tab=Heat+diffusion&accounting_heat_eps=1.5", ("1.5",)),
+], ids=["audit", "conformal", "regression", "accounting"])
 def test_page_settings_link_restores_the_view(page, app_url, path, expected):
     """Page settings are part of the link: opened in a fresh browser, the controls show them."""
     page.goto(f"{app_url}/{path}", wait_until="domcontentloaded")

@@ -83,11 +83,15 @@ AUDIT_VALID = {
     "audit_delta": ["1e-05"], "audit_n": ["5", "10"], "audit_radius": ["0.3", "0.5"],
     "audit_releases": ["500", "1000"], "audit_confidence": ["0.9", "0.95"], "audit_seed": ["0", "2"],
 }
+REPRODUCE_VALID = {
+    "reproduce_paper": ["GDP on manifolds", "ew"], "reproduce_gdp_seeds": ["3"], "reproduce_gdp_reps": ["1000"],
+    "reproduce_gdp_seed": ["0", "1"], "reproduce_ew_reps": ["200"], "reproduce_ew_offset": ["0.5"],
+}
 BOUND = {"explorer": SIDEBAR_VALID, "utility_curves": {**SIDEBAR_VALID, **CURVES_VALID},
          "accounting": ACCOUNTING_VALID, "conformal_lab": CONFORMAL_VALID, "regression": REGRESSION_VALID,
-         "audit": AUDIT_VALID}
+         "audit": AUDIT_VALID, "reproduce": REPRODUCE_VALID}
 ALL_KEYS = {**SIDEBAR_VALID, **CURVES_VALID, **ACCOUNTING_VALID, **CONFORMAL_VALID, **REGRESSION_VALID,
-            **AUDIT_VALID}
+            **AUDIT_VALID, **REPRODUCE_VALID}
 # always-cheap settings added to most cases (they may still be overwritten by garbage)
 CHEAP = {"n_releases": "20", "n": "40", "curves_reps": "10", "curves_count": "3"}
 # widget changes: caps for controls whose large values are slow (value drawn in [min, cap])
