@@ -87,7 +87,6 @@ def _kng(eps_values, n, n_fits, chain_length, tau, seed):
 # ------------------------------------------------------------------------------------------------ rendering
 def _header(result):
     st.subheader(result.paper)
-    st.caption(f"Source text: shared/seeds/{result.source}")
     st.markdown(f"**Setup.** {result.setup}")
     st.markdown("**The paper's claim**")
     for claim in result.claims:

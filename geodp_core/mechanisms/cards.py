@@ -238,7 +238,7 @@ CARDS = {
         assumptions=(
             "A PUBLIC residual level τ: residuals are clipped at τ (a Huber energy E_τ) so the sensitivities hold "
             "for every dataset — the paper takes τ = max |e_i| from the data, which is not DP. Sensitivities "
-            "Δ_p = 2τ/n when the curvature is ≥ 0, with a cosh factor in negative curvature (SPEC §5.8); a public "
+            "Δ_p = 2τ/n when the curvature is ≥ 0, with a cosh factor in negative curvature; a public "
             "domain d(m₀, p) ≤ R, |v| ≤ v_max."
         ),
         sampler=("Random-walk Metropolis–Hastings: on the tangent bundle for the first stage (an exact Hastings "

@@ -246,7 +246,7 @@ def privacy_profile_figure(guarantees, eps_max=5.0, n_points=200, log_y=True):
     ε-DP and (ε, δ)-DP: the exact implied profiles (:func:`pure_dp_profile`,
     :func:`approx_dp_profile`); μ-GDP: :math:`\delta_\mu(\varepsilon)`
     (:func:`~geodp_core.privacy.gdp_delta`); RDP and zCDP: the upper bound given by the
-    conversions of SPEC §4, drawn parametrically over δ. A curve that lies below another
+    standard RDP/zCDP conversions, drawn parametrically over δ. A curve that lies below another
     everywhere is a stronger guarantee.
 
     Parameters
