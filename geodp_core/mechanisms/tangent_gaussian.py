@@ -46,7 +46,7 @@ from geodp_core.privacy import (
     implies,
 )
 
-__all__ = ["TangentGaussian", "gaussian_sigma_for_target", "chi_mean", "is_flat_hadamard", "check_noise_finite"]
+__all__ = ["TangentGaussian", "gaussian_sigma_for_target", "chi_mean", "is_flat_hadamard"]
 
 CALIBRATION_METHODS = ("analytic", "classical")
 _NUDGE = 1e-12
@@ -65,23 +65,6 @@ def chi_mean(dim):
 def is_flat_hadamard(manifold):
     """Whether ``manifold`` is flat and Hadamard (an isometric global chart onto :math:`\\mathbb{R}^d`)."""
     return bool(manifold.is_hadamard and tuple(manifold.curvature_bounds) == (0.0, 0.0))
-
-
-def check_noise_finite(points, manifold, sigma):
-    """Raise when a push-forward overflowed (noise too large for floating point on ``manifold``).
-
-    Not used by the samplers any more: whether a release overflows depends on the summary, so that decision is
-    taken publicly at calibration (:meth:`Mechanism.release_reach`) and ``Mechanism.sample`` never raises for it.
-    """
-    flat = np.asarray(points).reshape(np.shape(points)[0], -1)
-    if not np.isfinite(flat).all():
-        raise InvalidParameterError(
-            f"calibration: the noise scale sigma={sigma:.4g} is too large to evaluate the exponential map "
-            f"on {manifold.label} in floating point (overflow); choose a larger privacy budget or a smaller "
-            "sensitivity",
-            param="calibration",
-        )
-    return points
 
 
 def _gaussian_guarantee(target, mu):
