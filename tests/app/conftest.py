@@ -77,6 +77,10 @@ def browser(chromium_path):
 def page(browser):
     context = browser.new_context(viewport={"width": 1500, "height": 1000}, accept_downloads=True)
     pg = context.new_page()
+    # a loaded 2-core CI machine (the other pytest worker runs the AppTest fuzz) can delay the first byte of a
+    # page for well over Playwright's default 30 s; the app's own waits already allow 120 s
+    pg.set_default_navigation_timeout(120_000)
+    pg.set_default_timeout(120_000)
     yield pg
     context.close()
 
