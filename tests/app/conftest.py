@@ -34,10 +34,14 @@ def chromium_path():
 def app_url(chromium_path):
     port = _free_port()
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    ARTIFACTS.parent.mkdir(parents=True, exist_ok=True)
+    # The server's output goes to a file: an unread pipe fills up (64 kB of logs and warnings) and then blocks
+    # the server, which stops answering (seen as page loads timing out late in a run).
+    log = open(ARTIFACTS.parent / "streamlit-server.log", "w", encoding="utf-8")  # noqa: SIM115 - closed below
     proc = subprocess.Popen(
         [sys.executable, "-m", "geodp_app.serve", "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1"],
-        cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
     )
     url = f"http://127.0.0.1:{port}"
     deadline = time.time() + 60
@@ -57,6 +61,7 @@ def app_url(chromium_path):
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
+    log.close()
 
 
 @pytest.fixture(scope="session")
