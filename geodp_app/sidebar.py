@@ -231,7 +231,7 @@ def scenario_sidebar():
 
     def show_error(exc):
         """Show ``exc`` (raised by a computation on this scenario) beside the control that produced it."""
-        show_error_beside(exc, slots, scenario_data=data)
+        show_error_beside(exc, slots)
 
     try:
         scenario = Scenario(
@@ -248,31 +248,26 @@ def scenario_sidebar():
 
 
 #: Parameter named by a core error -> the sidebar control that produced it (the rest go to the top).
+#: Errors about the public centre or the upload are already renamed "center_offset" / "upload" by
+#: pipeline.prepare, so only the generators' own parameter names are mapped here.
 CONTROL_OF_PARAM = {
-    "tangent_vec": "center_offset", "base_point": "center_offset", "center": "center_offset",
-    "mean_direction": "center_offset", "mean_directions": "center_offset", "centers": "center_offset",
-    "footpoint": "center_offset", "anchor": "center_offset", "domain_center": "center_offset",
     "kappa": "spread", "kappas": "spread", "std": "spread", "stds": "spread",
     "n_samples": "n", "size": "n_releases", "sensitivity": "radius", "ball_radius": "radius",
-    "domain_radius": "radius", "upload": "upload", "file": "upload", "target": "target",
+    "domain_radius": "radius", "file": "upload", "target": "target",
 }
-#: Parameters that name the uploaded data when the data kind is ``upload``.
-UPLOAD_PARAMS = ("points", "data", "x", "upload", "file")
 
 
-def control_for_error(exc, scenario_data=None):
+def control_for_error(exc):
     """The sidebar control key an error belongs to (``"general"`` when it names none)."""
     param = getattr(exc, "param", None)
-    if scenario_data == "upload" and param in UPLOAD_PARAMS:
-        return "upload"
-    if param in Scenario.__dataclass_fields__:
+    if param in Scenario.__dataclass_fields__ or param == "upload":
         return param
     return CONTROL_OF_PARAM.get(param, "general")
 
 
-def show_error_beside(exc, slots, scenario_data=None):
+def show_error_beside(exc, slots):
     """Show an error beside its control (slot); never a traceback."""
-    key = control_for_error(exc, scenario_data)
+    key = control_for_error(exc)
     slot = slots.get(key) or slots.get("general") or st.sidebar
     if isinstance(exc, (ValueError, GeoDPError)):
         slot.error(str(exc), icon=":material/error:")

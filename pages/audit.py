@@ -97,7 +97,6 @@ def _apply_preset():
     st.session_state["audit_releases"] = preset["n_releases"]
 
 
-_variant_title = audit_variant_label
 
 
 def _verdict(row):
@@ -133,7 +132,7 @@ with controls:
             for m, reason in unavailable.items():
                 st.caption(f"**{mechanism_class(m).title}**: {reason}")
     variants = [NO_VARIANT] + [v for v in VARIANTS if variant_applies(v, mechanism)]
-    variant = st.selectbox("Variant", variants, format_func=_variant_title, key=f"audit_variant_{mechanism}", **_BIND,
+    variant = st.selectbox("Variant", variants, format_func=audit_variant_label, key=f"audit_variant_{mechanism}", **_BIND,
                            help="Variants labelled \"no formal guarantee\" and negative controls: the audit "
                                 "should refute their claim for suitable settings.")
     if variant != NO_VARIANT:
