@@ -61,7 +61,7 @@ def main():
             mechanism.sample(center, exact_cal, 100, rng)  # warm-up (caches of the radial law etc.)
             exact = time_call(lambda: mechanism.sample(center, exact_cal, args.exact_releases, rng),
                               args.exact_repeats, warmup=False)
-            exact_mean = float(np.mean(manifold._dist(center, exact["last"])))
+            exact_mean = float(np.mean(manifold.dist(center, exact["last"], check=False)))
 
             acceptances = []
 
@@ -72,7 +72,7 @@ def main():
 
             mechanism.sample(center, mh_cal, 100, rng)  # warm-up
             mh = time_call(run_mh, args.mh_repeats, warmup=False)
-            mh_mean = float(np.mean(manifold._dist(center, mh["last"])))
+            mh_mean = float(np.mean(manifold.dist(center, mh["last"], check=False)))
             result = mechanism.last_mcmc
             chain_length = result.burn_in + result.n_steps
 

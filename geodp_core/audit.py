@@ -319,21 +319,21 @@ def neighbouring_datasets(manifold, n, radius, layout="boundary_point", rng=None
     center = manifold.default_center()
     if layout == "boundary_point":
         direction = manifold.tangent_frame(center)[0]
-        x = manifold._exp(center, radius * direction)
+        x = manifold.exp(center, radius * direction, check=False)
         data = np.repeat(x[None], n, axis=0)
         moved = n - 1
-        far = manifold._exp(center, -radius * direction)
+        far = manifold.exp(center, -radius * direction, check=False)
     else:
         from geodp_core.data import sample_uniform_ball
 
         if rng is None:
             raise InvalidParameterError("rng is required for layout='uniform_ball'", param="rng")
         data = sample_uniform_ball(manifold, center, radius, n, rng)
-        logs = manifold._log(center, data)
+        logs = manifold.log(center, data, check=False)
         norms = manifold.norm(center, logs)
         moved = int(np.argmax(norms))
         direction = logs[moved] / norms[moved]
-        far = manifold._exp(center, -radius * direction)
+        far = manifold.exp(center, -radius * direction, check=False)
     neighbour = data.copy()
     neighbour[moved] = far
     return data, neighbour, moved
@@ -501,10 +501,10 @@ def _statistics(manifold, releases, eta, eta_prime, step):
         releases with :math:`|d_0 - d_1| > s + h/2` — impossible values whose rounding error exceeds the
         tolerance :math:`h/2` (reported in the notes; 0 in every measured case).
     """
-    shift = float(manifold._dist(eta, eta_prime))
+    shift = float(manifold.dist(eta, eta_prime, check=False))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        d0 = np.nan_to_num(manifold._dist(eta, releases), nan=np.inf)
-        d1 = np.nan_to_num(manifold._dist(eta_prime, releases), nan=np.inf)
+        d0 = np.nan_to_num(manifold.dist(eta, releases, check=False), nan=np.inf)
+        d1 = np.nan_to_num(manifold.dist(eta_prime, releases, check=False), nan=np.inf)
         finite = np.isfinite(d0) & np.isfinite(d1)
         diff = np.where(finite, d0 - d1, 0.0)
         stats = {
@@ -873,7 +873,7 @@ def audit(mechanism_name, manifold, target, n_releases=DEFAULT_N_RELEASES, n=DEF
 
     claimed_eps, claim_delta, claim_note = claimed_approx_dp(calibration.achieved, conversion_delta)
     alpha_each = alpha / 2.0
-    step = _grid_step(float(manifold._dist(eta, eta_prime)), sensitivity)
+    step = _grid_step(float(manifold.dist(eta, eta_prime, check=False)), sensitivity)
     stats_d, beyond_d = _statistics(manifold, releases_d, eta, eta_prime, step)
     stats_dp, beyond_dp = _statistics(manifold, releases_dp, eta, eta_prime, step)
     test = _distinguish(stats_d, stats_dp, step, claim_delta, alpha)
@@ -882,7 +882,7 @@ def audit(mechanism_name, manifold, target, n_releases=DEFAULT_N_RELEASES, n=DEF
     eps_lb, tpr_lo, fpr_hi, tpr, fpr, point = test.eps_lb, test.tpr_lo, test.fpr_hi, test.tpr, test.fpr, test.point
 
     label = calibration.label if variant is None else LABEL_NO_GUARANTEE
-    shift = float(manifold._dist(eta, eta_prime))
+    shift = float(manifold.dist(eta, eta_prime, check=False))
     other = "D′" if positive == "D" else "D"
     notes = [
         f"neighbouring datasets ({_LAYOUT_TEXT[layout]}): n = {n} records in the public ball B(m₀, r = {radius:g}); one record "
@@ -995,10 +995,10 @@ def regression_neighbouring_datasets(manifold, n, radius, wiggle=REGRESSION_WIGG
     signs = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
     shape = (n,) + (1,) * len(manifold.point_shape)
     tangent = ((x - 0.5) * 1.6 * radius).reshape(shape) * u1 + (signs * wiggle * radius).reshape(shape) * u2
-    data = manifold._exp(np.broadcast_to(center, tangent.shape), tangent)
+    data = manifold.exp(np.broadcast_to(center, tangent.shape), tangent, check=False)
     moved = n // 2
     neighbour = data.copy()
-    neighbour[moved] = manifold._exp(center, radius * u2 if len(frame) > 1 else -radius * u1)
+    neighbour[moved] = manifold.exp(center, radius * u2 if len(frame) > 1 else -radius * u1, check=False)
     return x, data, neighbour, moved
 
 
@@ -1128,14 +1128,14 @@ def audit_kng_regression(manifold, target, tau="data", n_releases=REGRESSION_REL
     fit_d, fit_dp = np.asarray(result_d.nonprivate_footpoint), np.asarray(result_dp.nonprivate_footpoint)
     claimed_eps, claim_delta, claim_note = claimed_approx_dp(result_d.guarantee)
 
-    shift = float(manifold._dist(fit_d, fit_dp))
+    shift = float(manifold.dist(fit_d, fit_dp, check=False))
     step = _grid_step(shift, radius)
     stats_d, beyond_d = _statistics(manifold, releases_d, fit_d, fit_dp, step)
     stats_dp, beyond_dp = _statistics(manifold, releases_dp, fit_d, fit_dp, step)
     center = manifold.default_center()
     for stats, releases in ((stats_d, releases_d), (stats_dp, releases_dp)):  # the public centre, same grid
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            stats["dist_to_center"] = np.rint(np.nan_to_num(manifold._dist(center, releases), nan=np.inf) / step)
+            stats["dist_to_center"] = np.rint(np.nan_to_num(manifold.dist(center, releases, check=False), nan=np.inf) / step)
     test = _distinguish(stats_d, stats_dp, step, claim_delta, alpha)
 
     variant = "data_tau" if tau == "data" else None
@@ -1148,7 +1148,7 @@ def audit_kng_regression(manifold, target, tau="data", n_releases=REGRESSION_REL
         f"{REGRESSION_INFO[variant][0]} — {REGRESSION_INFO[variant][1]}",
         f"neighbouring regression datasets: n = {n} records in the public ball B(m₀, r = {radius:g}), covariates "
         f"x_i = i/(n − 1); D within {wiggle * radius:.3g} of a geodesic through m₀, D′ with the record at "
-        f"x = {x[moved]:.3g} moved to the boundary of the ball, {float(manifold._dist(data[moved], neighbour[moved])):.3g} "
+        f"x = {x[moved]:.3g} moved to the boundary of the ball, {float(manifold.dist(data[moved], neighbour[moved], check=False)):.3g} "
         f"away; the non-private fits' footpoints p̂, p̂′ are {shift:.4g} apart",
         tau_text + f"τ = {result_d.tau:.4g} under D, {result_dp.tau:.4g} under D′; KNG scale of the footpoint stage "
         f"σ_p = {result_d.sigma_footpoint:.4g} under D, {result_dp.sigma_footpoint:.4g} under D′; footpoint domain "
@@ -1220,7 +1220,7 @@ def mean_shift_ratio(manifold, n=DEFAULT_N, radius=DEFAULT_RADIUS, layout="bound
     seed = check_int(seed, "seed", low=0, high=2**63 - 1)
     streams = np.random.SeedSequence(seed).spawn(4)  # as in audit()
     data, neighbour, _ = neighbouring_datasets(manifold, n, radius, layout, np.random.default_rng(streams[0]))
-    shift = float(manifold._dist(frechet_mean(manifold, data), frechet_mean(manifold, neighbour)))
+    shift = float(manifold.dist(frechet_mean(manifold, data), frechet_mean(manifold, neighbour), check=False))
     return shift / float(frechet_mean_sensitivity(n, radius, manifold.curvature_bounds[1]))
 
 

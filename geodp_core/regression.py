@@ -158,7 +158,7 @@ class _Geodesic:
             self.length, self.u = length, u
             self.c, self.s_over_l = c, s_over_l
             self.t_q = -k_s[..., None] * p + c[..., None] * u  # unit velocity at the end point
-            self.end_point = manifold._exp(p, w)
+            self.end_point = manifold.exp(p, w, check=False)
         elif self.family == "spd_affine":
             sqrt, invsqrt = manifold._sqrt_and_invsqrt(p)
             lam, vecs = np.linalg.eigh(_sym(invsqrt @ w @ invsqrt))
@@ -172,7 +172,7 @@ class _Geodesic:
             mid = (vecs * np.exp(lam)[..., None, :]) @ self.vecs_t
             self.end_point = _sym(sqrt @ mid @ sqrt)
         else:
-            self.end_point = manifold._exp(p, w)
+            self.end_point = manifold.exp(p, w, check=False)
             self.length = manifold.norm(p, w)
 
     # transport of a vector at the base point to the end point, along the geodesic
@@ -329,7 +329,7 @@ def _predict(manifold, p, v, x):
     """Predictions ``(..., m, *ps)`` for parameters ``(..., *ps)`` and covariates ``(m,)``."""
     pe = np.expand_dims(p, -_npt(manifold) - 1)
     w = _expand(x, manifold) * np.expand_dims(v, -_npt(manifold) - 1)
-    return manifold._exp(np.broadcast_to(pe, w.shape), w)
+    return manifold.exp(np.broadcast_to(pe, w.shape), w, check=False)
 
 
 def _clip_factor(norms, tau):
@@ -387,7 +387,7 @@ def _gradients_constant(manifold, p, v, x, y, tau):
         c_l = s_over_l = np.ones_like(length)
         q = pe + length[..., None] * u
         t_q = np.broadcast_to(u, q.shape)
-    e = manifold._log(q, np.broadcast_to(y, q.shape))
+    e = manifold.log(q, np.broadcast_to(y, q.shape), check=False)
     norms = np.sqrt(np.maximum(_dot(manifold, e, e), 0.0))
     if tau is not None:
         e = e * _clip_factor(norms, tau)[..., None]
@@ -449,7 +449,7 @@ def _gradients(manifold, p, v, x, y, tau=None):
     pe = np.expand_dims(p, -k - 1)
     w = _expand(x, manifold) * np.expand_dims(v, -k - 1)
     geo = _Geodesic(manifold, pe, w)
-    e = manifold._log(geo.end_point, np.broadcast_to(y, geo.end_point.shape))
+    e = manifold.log(geo.end_point, np.broadcast_to(y, geo.end_point.shape), check=False)
     norms = manifold.norm(geo.end_point, e)
     e = e * _expand(_clip_factor(norms, tau), manifold)
     adj_p, adj_w = geo.adjoints(e)
@@ -461,7 +461,7 @@ def _gradients(manifold, p, v, x, y, tau=None):
 def _energy(manifold, p, v, x, y, tau=None):
     k = _npt(manifold)
     pred = _predict(manifold, p, v, x)
-    d = manifold._dist(pred, np.broadcast_to(y, pred.shape))
+    d = manifold.dist(pred, np.broadcast_to(y, pred.shape), check=False)
     if tau is None:
         loss = 0.5 * d * d
     else:
@@ -497,7 +497,7 @@ def residuals(manifold, footpoint, shooting_vector, x, y):
     manifold, x, y = _validate_data(manifold, x, y)
     p, v = _validate_params(manifold, footpoint, shooting_vector)
     pred = _predict(manifold, p, v, x)
-    return manifold._log(pred, np.broadcast_to(y, pred.shape))
+    return manifold.log(pred, np.broadcast_to(y, pred.shape), check=False)
 
 
 def residual_norms(manifold, footpoint, shooting_vector, x, y):
@@ -505,7 +505,7 @@ def residual_norms(manifold, footpoint, shooting_vector, x, y):
     manifold, x, y = _validate_data(manifold, x, y)
     p, v = _validate_params(manifold, footpoint, shooting_vector)
     pred = _predict(manifold, p, v, x)
-    return manifold._dist(pred, np.broadcast_to(y, pred.shape))
+    return manifold.dist(pred, np.broadcast_to(y, pred.shape), check=False)
 
 
 def energy(manifold, footpoint, shooting_vector, x, y, tau=None):
@@ -598,7 +598,7 @@ class GeodesicFit:
 def _initial_guess(manifold, x, y):
     """Least squares in the tangent space at the response whose covariate is closest to the median."""
     base = y[int(np.argmin(np.abs(x - np.median(x))))]
-    coords = manifold.to_frame(base, manifold._log(base, y))  # (n, d)
+    coords = manifold.to_frame(base, manifold.log(base, y, check=False))  # (n, d)
     design = np.stack([np.ones_like(x), x], axis=1)
     coef, *_ = np.linalg.lstsq(design, coords, rcond=None)
     intercept = manifold.from_frame(base, coef[0])
@@ -619,7 +619,7 @@ def _gauss_newton_direction(manifold, p, v, x, y):
     k = _npt(manifold)
     w = _expand(x, manifold) * v
     geo = _Geodesic(manifold, np.broadcast_to(p, w.shape), w)
-    e = manifold._log(geo.end_point, y)
+    e = manifold.log(geo.end_point, y, check=False)
     back = geo.transport_back(e)  # (n, *ps)
     r = manifold.to_frame(p, back)  # (n, d)
     moved = geo.transport(np.expand_dims(frame, -k - 1))  # (d, n, *ps)

@@ -117,7 +117,7 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
     manifold = get_manifold(*REGRESSION_SPACES[space])
     offset, velocity = REGRESSION_PRESETS[space][preset]
     center = manifold.default_center()
-    p0 = manifold._exp(center, manifold.from_frame(center, np.asarray(offset, dtype=float)))
+    p0 = manifold.exp(center, manifold.from_frame(center, np.asarray(offset, dtype=float)), check=False)
     v0 = manifold.from_frame(p0, np.asarray(velocity, dtype=float))
     data_rng = np.random.default_rng([seed, 0])
     x, y = sample_geodesic_regression(manifold, p0, v0, n, noise_std, data_rng)

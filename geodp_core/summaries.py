@@ -150,8 +150,8 @@ def _evaluate(manifold, point, points, weights, p):
     radius :math:`w_C`, and the minimal-norm subgradient has norm
     :math:`\max(0, |g| - w_C)`.
     """
-    dists = manifold._dist(point, points)
-    logs = manifold._log(point, points)
+    dists = manifold.dist(point, points, check=False)
+    logs = manifold.log(point, points, check=False)
     max_dist = float(dists.max())
     length_scale = max(1.0, max_dist)
     coincident = dists <= _COINCIDENT_RTOL * length_scale
@@ -191,7 +191,7 @@ def _initial_point(manifold, points, weights, p):
         return sym_function(np.tensordot(weights, logs, axes=(0, 0)), np.exp)
     # Fallback: the data point with the smallest objective among (at most) the first 256.
     candidates = points[:256]
-    dists = manifold._dist(candidates[:, None], points[None, :])
+    dists = manifold.dist(candidates[:, None], points[None, :], check=False)
     scores = (dists**p) @ weights
     return candidates[int(np.argmin(scores))].copy()
 
@@ -254,7 +254,7 @@ def _solve_p_mean(manifold, points, weights, p, init, max_iter, tol, caller):
         rounding = 1e-13 * abs(state.value) + 1e-300
 
         def trial(t):
-            return _evaluate(manifold, manifold._exp(state.point, t * direction), points, weights, p)
+            return _evaluate(manifold, manifold.exp(state.point, t * direction, check=False), points, weights, p)
 
         step = min(1.0, 2.0 * step) if p >= 2.0 else 1.0
         for _ in range(_MAX_HALVINGS):
@@ -350,14 +350,14 @@ def _pinned_to_data_point(manifold, points, weights, p, state, threshold):
     Returns the solution, or ``None`` when the minimiser is not pinned to a data point.
     """
     scale = max(1.0, state.max_dist)
-    nearest = int(np.argmin(manifold._dist(state.point, points)))
+    nearest = int(np.argmin(manifold.dist(state.point, points, check=False)))
     anchor = points[nearest]
     at_anchor = _evaluate(manifold, anchor, points, weights, p)
     if at_anchor.stationarity <= threshold:
         return anchor.copy()
     if p == 1.0:
         return None
-    same = manifold._dist(anchor, points) <= _COINCIDENT_RTOL * max(1.0, at_anchor.max_dist)
+    same = manifold.dist(anchor, points, check=False) <= _COINCIDENT_RTOL * max(1.0, at_anchor.max_dist)
     weight_anchor = float(weights[same].sum())
     other_grad, other_norm = at_anchor.grad, at_anchor.grad_norm
     direction_at_anchor = -other_grad / other_norm
@@ -365,11 +365,11 @@ def _pinned_to_data_point(manifold, points, weights, p, state, threshold):
         delta = (other_norm / weight_anchor) ** (1.0 / (p - 1.0))
         if delta > 1e-6 * scale:
             return None
-        candidate = _evaluate(manifold, manifold._exp(anchor, delta * direction_at_anchor), points, weights, p)
+        candidate = _evaluate(manifold, manifold.exp(anchor, delta * direction_at_anchor, check=False), points, weights, p)
         if candidate.stationarity <= threshold or delta <= _RESOLUTION * scale:
             return candidate.point
-        to_anchor = manifold._log(candidate.point, anchor)
-        dist_anchor = float(manifold._dist(candidate.point, anchor))
+        to_anchor = manifold.log(candidate.point, anchor, check=False)
+        dist_anchor = float(manifold.dist(candidate.point, anchor, check=False))
         other_grad = candidate.grad + weight_anchor * dist_anchor ** (p - 2.0) * to_anchor
         other_norm = float(manifold.norm(candidate.point, other_grad))
         if other_norm == 0.0:
@@ -428,7 +428,7 @@ def _check_strict_minimiser(manifold, result, points, weights, p, caller):
     Uniqueness is guaranteed when the data lie in an open ball of radius :math:`< \pi/2`
     (Afsari 2011); spread-out data with a strict local minimum are returned as found.
     """
-    dists = manifold._dist(result, points)
+    dists = manifold.dist(result, points, check=False)
     live = weights > 0
     cut = live & (dists >= manifold.injectivity_radius - _CUT_LOCUS_ATOL)
     if cut.any():
@@ -442,7 +442,7 @@ def _check_strict_minimiser(manifold, result, points, weights, p, caller):
     if p != 2.0:
         return
     frame = manifold.tangent_frame(result)
-    coords = manifold._log(result, points) @ frame.T
+    coords = manifold.log(result, points, check=False) @ frame.T
     theta = np.linalg.norm(coords, axis=-1)
     nonzero = theta > 0
     units = np.where(nonzero[:, None], coords / np.where(nonzero, theta, 1.0)[:, None], 0.0)
@@ -717,7 +717,7 @@ class EmpiricalSensitivity(NamedTuple):
 
 def _unit_directions(manifold, center, points, rng):
     """Unit tangent vectors at ``center`` pointing to each point (random for points at the centre)."""
-    logs = manifold._log(center, points)
+    logs = manifold.log(center, points, check=False)
     norms = manifold.norm(center, logs)
     small = norms <= 1e-12
     safe = np.where(small, 1.0, norms)
@@ -777,7 +777,7 @@ def empirical_sensitivity(manifold, summary, points, center, radius, n_pairs, rn
     points = _validate_dataset(manifold, points, min_points=2)
     n_pairs = check_int(n_pairs, "n_pairs", low=1)
     rng = check_rng(rng)
-    dists = manifold._dist(center, points)
+    dists = manifold.dist(center, points, check=False)
     outside = dists > radius * (1.0 + _BALL_RTOL)
     if outside.any():
         idx = int(np.flatnonzero(outside)[0])
@@ -793,9 +793,9 @@ def empirical_sensitivity(manifold, summary, points, center, radius, n_pairs, rn
     n_random = n_pairs - n_adversarial
     farthest = np.argsort(-dists, kind="stable")[:n_adversarial]
     units = _unit_directions(manifold, center, points[farthest], rng)
-    adversarial = manifold._exp(center, -radius * units)
+    adversarial = manifold.exp(center, -radius * units, check=False)
     random_dirs = manifold.random_unit_tangent(center, max(n_random, 1), rng)[:n_random]
-    random_points = manifold._exp(center, radius * random_dirs)
+    random_points = manifold.exp(center, radius * random_dirs, check=False)
     indices = np.concatenate([farthest, rng.integers(0, n, size=n_random)]).astype(int)
     replacements = np.concatenate([adversarial, random_points], axis=0)
 
@@ -804,5 +804,5 @@ def empirical_sensitivity(manifold, summary, points, center, radius, n_pairs, rn
         neighbour = points.copy()
         neighbour[indices[j]] = replacements[j]
         released = manifold.validate_points(summary(neighbour), "summary(neighbour)", single=True)
-        changes[j] = manifold._dist(reference, released)
+        changes[j] = manifold.dist(reference, released, check=False)
     return EmpiricalSensitivity(float(changes.max()), changes, indices, replacements)

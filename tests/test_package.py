@@ -18,3 +18,38 @@ def test_core_import_does_not_import_streamlit():
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
     assert out.stdout.strip() == "10"  # every listed module exists and was imported
+
+
+def test_private_geometry_methods_stay_inside_geometry():
+    """Outside ``geodp_core/geometry`` only the public ``dist/exp/log`` are called (``check=False`` for speed)."""
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    pattern = re.compile(r"\._(dist|exp|log)\(")
+    offenders = []
+    for folder in ("geodp_core", "geodp_app", "pages", "benchmarks", "tests"):
+        for path in (root / folder).rglob("*.py"):
+            if "geometry" in path.relative_to(root).parts[:2]:
+                continue
+            for number, line in enumerate(path.read_text().splitlines(), 1):
+                if pattern.search(line) and not line.lstrip().startswith("def "):
+                    offenders.append(f"{path.relative_to(root)}:{number}")
+    assert not offenders, offenders
+    assert list((root / "geodp_core").rglob("*.py")), "the scan found no files"
+
+
+def test_unchecked_geometry_matches_checked_on_valid_points():
+    import numpy as np
+
+    from geodp_core.geometry import get_manifold
+
+    rng = np.random.default_rng(0)
+    for args in (("sphere", 3), ("hyperbolic", 2), ("spd", 2, "affine"), ("euclidean", 2)):
+        manifold = get_manifold(*args)
+        base = manifold.default_center()
+        vecs = manifold.from_frame(base, 0.3 * rng.standard_normal((5, manifold.dim)))
+        pts = manifold.exp(base, vecs)
+        np.testing.assert_array_equal(manifold.exp(base, vecs, check=False), pts)
+        np.testing.assert_array_equal(manifold.dist(base, pts, check=False), manifold.dist(base, pts))
+        np.testing.assert_array_equal(manifold.log(base, pts, check=False), manifold.log(base, pts))

@@ -57,13 +57,13 @@ def clip_to_ball(manifold, points, center, radius):
         sphere), where the geodesic direction is undefined.
     """
     manifold, pts, center, radius = _prepare(manifold, points, center, radius, "points")
-    distances = manifold._dist(center, pts)
+    distances = manifold.dist(center, pts, check=False)
     outside = distances > radius
     clipped = pts.copy()
     n_clipped = int(outside.sum())
     if n_clipped == 0:
         return clipped, 0
-    log = manifold._log(center, pts[outside])
+    log = manifold.log(center, pts[outside], check=False)
     norms = manifold.norm(center, log)
     # dist > r > 0 implies |Log| = dist > r, except at the cut locus (antipode on S^d), where Log is 0.
     degenerate = ~(norms > 0.5 * radius)
@@ -76,7 +76,7 @@ def clip_to_ball(manifold, points, center, radius):
         )
     k = len(manifold.point_shape)
     scale = (radius / norms).reshape(norms.shape + (1,) * k)
-    clipped[outside] = manifold._exp(center, scale * log)
+    clipped[outside] = manifold.exp(center, scale * log, check=False)
     return clipped, n_clipped
 
 
@@ -108,7 +108,7 @@ def check_in_ball(manifold, points, center, radius, name="data"):
         Naming how many points lie outside, the largest distance (and its index) and the radius.
     """
     manifold, pts, center, radius = _prepare(manifold, points, center, radius, name)
-    distances = manifold._dist(center, pts)
+    distances = manifold.dist(center, pts, check=False)
     outside = distances > radius * (1.0 + BALL_RTOL)
     if outside.any():
         worst = int(np.argmax(distances))

@@ -344,7 +344,7 @@ def sample_uniform_ball(manifold, center, radius, n, rng):
     radii = _uniform_ball_radii(space, manifold.dim, radius, n, rng, RadialLaw)
     coords = _unit_frame_coords(rng, n, manifold.dim) * np.asarray(radii)[:, None]
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
-        points = manifold._exp(center, manifold.from_frame(center, coords))
+        points = manifold.exp(center, manifold.from_frame(center, coords), check=False)
     return finalise_points(manifold, points, n, ("radius", radius))
 
 
@@ -378,7 +378,7 @@ def sample_wrapped_normal(manifold, center, std, n, rng):
     rng = check_rng(rng)
     coords = standard_frame_coords(rng, n, manifold.dim, std)
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
-        points = manifold._exp(center, manifold.from_frame(center, coords))
+        points = manifold.exp(center, manifold.from_frame(center, coords), check=False)
     return finalise_points(manifold, points, n, ("std", std))
 
 
@@ -513,11 +513,11 @@ def sample_geodesic_regression(manifold, footpoint, shooting_vector, n, noise_st
     k = len(manifold.point_shape)
     x_expanded = x.reshape((n,) + (1,) * k)
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
-        on_geodesic = manifold._exp(footpoint, x_expanded * shooting_vector)
+        on_geodesic = manifold.exp(footpoint, x_expanded * shooting_vector, check=False)
     if noise_std == 0.0:
         culprit = ("the norm of shooting_vector", float(manifold.norm(footpoint, shooting_vector)))
         return x, finalise_points(manifold, on_geodesic, n, culprit)
     coords = standard_frame_coords(rng, n, manifold.dim, noise_std)
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
-        y = manifold._exp(on_geodesic, manifold.from_frame(on_geodesic, coords))
+        y = manifold.exp(on_geodesic, manifold.from_frame(on_geodesic, coords), check=False)
     return x, finalise_points(manifold, y, n, ("noise_std", noise_std))

@@ -238,14 +238,23 @@ class Manifold(ABC):
             )
         return arr
 
-    def dist(self, point_a, point_b):
-        """Geodesic distance, batched over leading axes."""
+    def dist(self, point_a, point_b, check=True):
+        """Geodesic distance, batched over leading axes.
+
+        ``check=False`` skips the on-manifold validation: for points this package already produced or validated
+        (the fast path of samplers and summaries); it never changes the value for valid points.
+        """
+        if not check:
+            return self._dist(point_a, point_b)
         a = self.validate_points(point_a, "point_a")
         b = self.validate_points(point_b, "point_b")
         return self._dist(a, b)
 
-    def exp(self, base_point, tangent_vec):
+    def exp(self, base_point, tangent_vec, check=True):
         """Riemannian exponential :math:`\\mathrm{Exp}_p(v)`, batched.
+
+        ``check=False`` skips validating the inputs and the output (for inputs this package already produced
+        or validated; the caller handles a non-finite result).
 
         Returns
         -------
@@ -261,6 +270,8 @@ class Manifold(ABC):
             (e.g. :math:`\\cosh|v|` overflows on :math:`H^d`, :math:`e^{\\lambda}` on SPD);
             the message gives the offending norm. Never returns NaN.
         """
+        if not check:
+            return self._exp(base_point, tangent_vec)
         base = self.validate_points(base_point, "base_point")
         vec = self.validate_tangent(base, tangent_vec)
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
@@ -282,8 +293,11 @@ class Manifold(ABC):
         """Human-readable order of magnitude of the largest tangent norm :meth:`exp` can represent."""
         return "700"
 
-    def log(self, base_point, point):
+    def log(self, base_point, point, check=True):
         """Riemannian logarithm :math:`\\mathrm{Log}_p(q)`, batched.
+
+        ``check=False`` skips validating the points and the cut-locus test (for points this package already
+        produced or validated, away from the cut locus).
 
         Raises
         ------
@@ -292,6 +306,8 @@ class Manifold(ABC):
             locus of ``base_point`` (antipodal points on the sphere): the logarithm is
             undefined there (every direction gives a minimising geodesic).
         """
+        if not check:
+            return self._log(base_point, point)
         base = self.validate_points(base_point, "base_point")
         pts = self.validate_points(point, "point")
         cut = np.atleast_1d(self._at_cut_locus(base, pts))

@@ -213,7 +213,7 @@ def _probe_terms(mesh, probes, vertices, bandwidth, delta, envelope):
     kappa, d1_over_u, _ = _profile_derivatives(u)
     value = np.bincount(q, weights=w * kappa / h**2, minlength=n_probes)
     # gradient of k(dist(x_j, .)) at y: k'(t)/t * (-Log_y x_j), with k'(t)/t = h^-4 kappa'(u)/u
-    logs = manifold._log(probes[q], vertices[t])
+    logs = manifold.log(probes[q], vertices[t], check=False)
     coef = -w * d1_over_u / h**4
     grad = np.stack([np.bincount(q, weights=coef * logs[:, k], minlength=n_probes) for k in range(3)], axis=1)
     grid, env = envelope
@@ -401,7 +401,7 @@ class ConformalFields:
         center = manifold.validate_points(center, "center", single=True)
         n = self.mesh.n_vertices
         rows, cols, weights = self._edge_graph
-        source = np.sqrt(self.phi) * manifold._dist(center, self.mesh.vertices)
+        source = np.sqrt(self.phi) * manifold.dist(center, self.mesh.vertices, check=False)
         graph = sp.csr_matrix(
             (np.concatenate([weights, source + _OFFSET]),
              (np.concatenate([rows, np.full(n, n)]), np.concatenate([cols, np.arange(n)]))),
@@ -454,7 +454,7 @@ class ConformalFields:
         root = np.sqrt(self.phi)
         via = np.min(rho_vertices[index] + root[index] * dist, axis=1)
         phi_hat = self.phi[index[:, 0]]
-        direct = np.sqrt(phi_hat) * manifold._dist(np.asarray(center, dtype=float), points)
+        direct = np.sqrt(phi_hat) * manifold.dist(np.asarray(center, dtype=float), points, check=False)
         return np.minimum(direct, via), phi_hat
 
     def log_density(self, center, points, lambda_star):
@@ -484,12 +484,12 @@ class ConformalFields:
             return center
         manifold = self.manifold
         origin = np.asarray(self.mesh.domain_center, dtype=float)
-        radius = float(manifold._dist(origin, center))
+        radius = float(manifold.dist(origin, center, check=False))
         target = self.inner_radius
         if radius <= target:
             return center
-        tangent = manifold._log(origin, center) * (target / radius)
-        return manifold.projection(manifold._exp(origin, tangent))
+        tangent = manifold.log(origin, center, check=False) * (target / radius)
+        return manifold.projection(manifold.exp(origin, tangent, check=False))
 
     def continuous_plan(self, lambda_star):
         r"""Public plan of the continuous rejection sampler: proposal law and a lower bound of its acceptance rate.
@@ -594,7 +594,7 @@ class ConformalFields:
         def chunk(n):
             radii = law.sample(n, rng)
             directions = manifold.random_unit_tangent(base, n, rng)
-            proposals = manifold._exp(base, radii[:, None] * directions)
+            proposals = manifold.exp(base, radii[:, None] * directions, check=False)
             rho, phi_hat = self.conformal_distance(center, proposals, rho_vertices)
             log_envelope = log_phi_max - (lambda_star * root_min * radii if plan["proposal"] == "laplace" else 0.0)
             log_ratio = (0.5 * _DIM * np.log(phi_hat) - lambda_star * rho) - log_envelope
@@ -887,7 +887,7 @@ class Conformal(Mechanism):
         if mesh.kind == "sphere":
             return
         center, radius = opts["ball_center"], opts["radius"]
-        offset = float(self.manifold._dist(np.asarray(mesh.domain_center, dtype=float), center))
+        offset = float(self.manifold.dist(np.asarray(mesh.domain_center, dtype=float), center, check=False))
         if offset + radius > inner_radius:
             raise UnavailableError(
                 f"the public data ball B(ball_center, radius={radius:g}) reaches {offset + radius:.6g} from "

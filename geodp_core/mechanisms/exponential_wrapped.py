@@ -215,9 +215,9 @@ class _ExponentialWrapped(Mechanism):
     def _wrap(self, footpoints, center, coords):
         """:math:`\\mathrm{Exp}_{p}(\\mathrm{Log}_{p}\\eta + z)` with ``z`` given by frame coordinates."""
         manifold = self.manifold
-        base = manifold.to_frame(footpoints, manifold._log(footpoints, center))
+        base = manifold.to_frame(footpoints, manifold.log(footpoints, center, check=False))
         with np.errstate(over="ignore", invalid="ignore"):  # range: decided publicly at calibration (release_reach)
-            return manifold._exp(footpoints, manifold.from_frame(footpoints, base + coords))
+            return manifold.exp(footpoints, manifold.from_frame(footpoints, base + coords), check=False)
 
     def _sample(self, center, calibration, size, rng):
         sigma = calibration.noise["sigma"]
@@ -250,9 +250,9 @@ class _ExponentialWrapped(Mechanism):
         sigma = calibration.noise["sigma"]
         footpoint = calibration.options["footpoint"]
         if not isinstance(footpoint, str):
-            offset = float(manifold._dist(origin, footpoint))
+            offset = float(manifold.dist(origin, footpoint, check=False))
             return (1.0, 2.0 * offset + self._noise_quantile(sigma, tail))
-        offset = float(manifold._dist(origin, calibration.options["first_stage_footpoint"]))
+        offset = float(manifold.dist(origin, calibration.options["first_stage_footpoint"], check=False))
         q1 = self._noise_quantile(calibration.noise["sigma_first_stage"], 0.5 * tail)
         q2 = self._noise_quantile(sigma, 0.5 * tail)
         return (3.0, 4.0 * offset + 2.0 * q1 + q2)
@@ -282,8 +282,8 @@ class _ExponentialWrapped(Mechanism):
                 "stage-1 footpoint and has no closed-form density"
             )
         manifold = self.manifold
-        tangent = manifold._log(p0, points)
-        diff = manifold.to_frame(p0, tangent) - manifold.to_frame(p0, manifold._log(p0, center))
+        tangent = manifold.log(p0, points, check=False)
+        diff = manifold.to_frame(p0, tangent) - manifold.to_frame(p0, manifold.log(p0, center, check=False))
         return (self._log_noise_density(diff, calibration.noise["sigma"])
                 - manifold.log_volume_jacobian(p0, tangent))
 
@@ -318,10 +318,10 @@ class _ExponentialWrapped(Mechanism):
         center = self.manifold.validate_points(center, "center", single=True)
         options = calibration.options
         if isinstance(options["footpoint"], str):
-            gap = float(self.manifold._dist(options["first_stage_footpoint"], center))
+            gap = float(self.manifold.dist(options["first_stage_footpoint"], center, check=False))
             return (self._mean_noise_norm(calibration.noise["sigma"])
                     + 2.0 * self._mean_noise_norm(calibration.noise["sigma_first_stage"]) + 4.0 * gap)
-        gap = float(self.manifold._dist(options["footpoint"], center))
+        gap = float(self.manifold.dist(options["footpoint"], center, check=False))
         return self._mean_noise_norm(calibration.noise["sigma"]) + 2.0 * gap
 
 

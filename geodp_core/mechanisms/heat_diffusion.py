@@ -619,10 +619,10 @@ class BrownianMotion(_HeatDiffusion):
         M = self.manifold
         t = calibration.noise["t"]
         if calibration.options["sampler"] == "exact" and is_flat_chart(M):
-            dist = M._dist(center, points)
+            dist = M.dist(center, points, check=False)
             return -0.5 * M.dim * math.log(4.0 * math.pi * t) - dist**2 / (4.0 * t)
         if calibration.options["sampler"] == "exact" and M.name == "sphere" and M.dim == 2:
-            dist = np.clip(M._dist(center, points), 0.0, np.pi)
+            dist = np.clip(M.dist(center, points, check=False), 0.0, np.pi)
             with np.errstate(divide="ignore"):
                 return np.log(np.maximum(sphere2_heat_kernel(dist, t), 0.0))
         raise NotImplementedError(f"{self.name} has a closed-form density only on S^2 and flat spaces "
@@ -768,7 +768,7 @@ class Langevin(_HeatDiffusion):
         if q is None:
             return None
         origin = self.manifold.default_center()
-        return (1.0, 2.0 * float(self.manifold._dist(origin, calibration.options["anchor"])) + q)
+        return (1.0, 2.0 * float(self.manifold.dist(origin, calibration.options["anchor"], check=False)) + q)
 
     def _sample(self, center, calibration, size, rng):
         opts = calibration.options
@@ -810,6 +810,6 @@ class Langevin(_HeatDiffusion):
         M = self.manifold
         lam, t = calibration.options["lam"], calibration.noise["t"]
         K = max(float(M.ricci_constant), 0.0)
-        dist = float(M._dist(calibration.options["anchor"], center))
+        dist = float(M.dist(calibration.options["anchor"], center, check=False))
         radius2 = 2.0 * M.dim / lam + (dist + math.sqrt((M.dim - 1) * K) / lam) ** 2
         return math.sqrt(radius2 * -math.expm1(-lam * t))

@@ -329,7 +329,7 @@ def sample_sphere2_brownian(manifold, center, t, size, rng, tol=SPHERE2_CDF_TOL)
     """
     radius = sample_sphere2_heat_radius(t, size, rng, tol)
     direction = manifold.random_unit_tangent(center, size, rng)
-    return manifold._exp(np.broadcast_to(center, direction.shape), radius[:, None] * direction)
+    return manifold.exp(np.broadcast_to(center, direction.shape), radius[:, None] * direction, check=False)
 
 
 # ----------------------------------------------------------------------------- flat spaces
@@ -397,7 +397,7 @@ def geodesic_random_walk(manifold, center, t, n_steps, size, rng):
     scale = math.sqrt(2.0 * h)
     for _ in range(n_steps):
         coords = scale * rng.standard_normal((size, manifold.dim))
-        walkers = manifold._exp(walkers, manifold.from_frame(walkers, coords))
+        walkers = manifold.exp(walkers, manifold.from_frame(walkers, coords), check=False)
     return walkers
 
 
@@ -416,6 +416,6 @@ def langevin_euler_maruyama(manifold, center, anchor, lam, t, n_steps, size, rng
     scale = math.sqrt(2.0 * h)
     for _ in range(n_steps):
         coords = scale * rng.standard_normal((size, manifold.dim))
-        step = (h * lam) * manifold._log(walkers, anchors) + manifold.from_frame(walkers, coords)
-        walkers = manifold._exp(walkers, step)
+        step = (h * lam) * manifold.log(walkers, anchors, check=False) + manifold.from_frame(walkers, coords)
+        walkers = manifold.exp(walkers, step, check=False)
     return walkers

@@ -338,7 +338,7 @@ def _endpoint_ok(manifold, p, v):
     r"""Whether the geodesic end point :math:`\mathrm{Exp}_p(v)` is representable (a function of the state only)."""
     with np.errstate(all="ignore"):
         try:
-            return _representable(manifold, manifold._exp(p, v))
+            return _representable(manifold, manifold.exp(p, v, check=False))
         except np.linalg.LinAlgError:
             return np.zeros(p.shape[0], dtype=bool)
 
@@ -352,7 +352,7 @@ def _joint_log_target(manifold, x, y, sigma, tau, max_speed, center, radius):
         ok = _representable(manifold, p) & np.all(np.isfinite(v.reshape(n_rows, -1)), axis=1)
         with np.errstate(all="ignore"):
             if radius is not None:
-                dist = _masked(lambda i: manifold._dist(np.broadcast_to(center, p[i].shape), p[i]), ok, n_rows,
+                dist = _masked(lambda i: manifold.dist(np.broadcast_to(center, p[i].shape), p[i], check=False), ok, n_rows,
                                np.inf)
                 ok &= dist <= radius
             speed = _masked(lambda i: manifold.norm(p[i], v[i]), ok, n_rows, np.inf)
@@ -382,7 +382,7 @@ def _domain_representable(manifold, center, radius):
     coords = radius * np.array(dirs)
     base = np.broadcast_to(center, (len(dirs),) + center.shape)
     with np.errstate(all="ignore"):
-        points = manifold._exp(base, manifold.from_frame(base, coords))
+        points = manifold.exp(base, manifold.from_frame(base, coords), check=False)
     return bool(np.all(_representable(manifold, points, _DOMAIN_CONDITION, _DOMAIN_HYPERBOLIC_COORD)))
 
 
@@ -446,8 +446,8 @@ def _footpoint_summaries(manifold, center, p, v):
     of :math:`\mathrm{Log}_{m_0} p` (shape ``(n_chains, 2 + dim)``)."""
     n_chains = p.shape[0]
     base = np.broadcast_to(center, p.shape)
-    coords = manifold.to_frame(base, manifold._log(base, p)).reshape(n_chains, -1)
-    dist = np.asarray(manifold._dist(base, p), dtype=float).reshape(n_chains, 1)
+    coords = manifold.to_frame(base, manifold.log(base, p, check=False)).reshape(n_chains, -1)
+    dist = np.asarray(manifold.dist(base, p, check=False), dtype=float).reshape(n_chains, 1)
     speed = np.asarray(manifold.norm(p, v), dtype=float).reshape(n_chains, 1)
     return np.nan_to_num(np.concatenate([dist, speed, coords], axis=1))
 
@@ -495,7 +495,7 @@ def _public_starts(manifold, center, radius, max_speed):
     points, velocities, coords = [center], [np.zeros_like(center)], [np.zeros(dim)]
     for j in range(dim):
         for sign in (1.0, -1.0):
-            p = manifold._exp(center, manifold.from_frame(center, sign * reach * eye[j]))
+            p = manifold.exp(center, manifold.from_frame(center, sign * reach * eye[j]), check=False)
             points.append(p)
             velocities.append(manifold.from_frame(p, 0.5 * max_speed * sign * eye[(j + 1) % dim]))
             coords.append(0.5 * max_speed * sign * eye[j])
@@ -513,13 +513,13 @@ def _proxy_data(manifold, n, center, tau, data_radius, radius, max_speed):
         length = min(length, radius)
     length = max(length, 1e-3)
     half = manifold.from_frame(center, 0.5 * length * np.eye(manifold.dim)[0])
-    foot = manifold._exp(center, -half)
-    velocity = _project_tangent(manifold, foot, 2.0 * manifold._log(foot, center))
+    foot = manifold.exp(center, -half, check=False)
+    velocity = _project_tangent(manifold, foot, 2.0 * manifold.log(foot, center, check=False))
     x = np.linspace(0.0, 1.0, n)
     rng = np.random.default_rng(_PROXY_SEED)
-    on = manifold._exp(np.broadcast_to(foot, (n,) + foot.shape), x.reshape((n,) + (1,) * k) * velocity)
+    on = manifold.exp(np.broadcast_to(foot, (n,) + foot.shape), x.reshape((n,) + (1,) * k) * velocity, check=False)
     noise = rng.standard_normal((n, manifold.dim)) * (min(tau, 1.0) / (2.0 * np.sqrt(manifold.dim)))
-    y = manifold._exp(on, manifold.from_frame(on, noise))
+    y = manifold.exp(on, manifold.from_frame(on, noise), check=False)
     return x, y, foot, velocity
 
 
@@ -653,7 +653,7 @@ def _paper_footpoint_chain(manifold, x, y, sigma, tau, max_speed, center, radius
         n_rows = p.shape[0]
         ok = _representable(manifold, p)
         if radius is not None:
-            dist = _masked(lambda i: manifold._dist(np.broadcast_to(center, p[i].shape), p[i]), ok, n_rows, np.inf)
+            dist = _masked(lambda i: manifold.dist(np.broadcast_to(center, p[i].shape), p[i], check=False), ok, n_rows, np.inf)
             ok &= dist <= radius
 
         def value(i):
@@ -911,8 +911,8 @@ def _fit_for_owner(manifold, x_scaled, y):
     p_hat, v_hat = fit.footpoint, fit.shooting_vector
     if not fit.converged:
         warns.append(OWNER_ONLY + f"the non-private fit did not converge (gradient norm {fit.gradient_norm:.3g})")
-    pred = manifold._exp(np.broadcast_to(p_hat, y.shape), x_scaled.reshape((n,) + (1,) * _npt(manifold)) * v_hat)
-    max_residual = float(np.max(manifold._dist(pred, y)))
+    pred = manifold.exp(np.broadcast_to(p_hat, y.shape), x_scaled.reshape((n,) + (1,) * _npt(manifold)) * v_hat, check=False)
+    max_residual = float(np.max(manifold.dist(pred, y, check=False)))
     owner.append(OWNER_ONLY + f"the largest residual at the non-private fit is {max_residual:.4g} (tau is the "
                  "public bound used for clipping).")
     return fit, max_residual, warns, owner
@@ -941,7 +941,7 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
     owner.extend(state["owner"])
     center, data_radius = state["center"], state["data_radius"]
     radius, max_speed = state["radius"], state["max_speed"]
-    far = float(np.max(manifold._dist(center, y)))
+    far = float(np.max(manifold.dist(center, y, check=False)))
     owner.append(OWNER_ONLY + f"the responses reach distance {far:.4g} from the public centre.")
     if data_radius is not None and far > data_radius * (1 + 1e-9):
         warns.append(OWNER_ONLY +
@@ -950,7 +950,7 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
             "the fit"
         )
     speed_hat = float(manifold.norm(p_hat, v_hat))
-    dist_hat = float(manifold._dist(center, p_hat))
+    dist_hat = float(manifold.dist(center, p_hat, check=False))
     fit_inside = speed_hat <= max_speed and (radius is None or dist_hat <= radius)
     owner.append(OWNER_ONLY + f"non-private fit: |v_hat| = {speed_hat:.4g}, d(center, p_hat) = {dist_hat:.4g}"
                  f" ({'inside' if fit_inside else 'outside'} the public domain); {fit.n_iter} Gauss–Newton "

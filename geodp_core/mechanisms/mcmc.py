@@ -219,7 +219,7 @@ def riemannian_metropolis_hastings(
     for step in range(burn_in + n_steps):
         scale = np.exp(log_scale)
         coords = rng.standard_normal((n_chains, manifold.dim)) * scale[:, None]
-        proposal = manifold._exp(state, manifold.from_frame(state, coords))
+        proposal = manifold.exp(state, manifold.from_frame(state, coords), check=False)
         log_pi_new = _evaluate(log_target, proposal, n_chains)
         log_u = np.log(rng.uniform(size=n_chains))
         accept = log_u < log_pi_new - log_pi  # -inf - finite = -inf: never accepted

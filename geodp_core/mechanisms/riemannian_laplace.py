@@ -327,7 +327,7 @@ class IsotropicDistanceMechanism(Mechanism):
                 # tangent vector (catastrophic cancellation far from the origin). Range: Mechanism.sample/calibrate.
                 out = self.manifold.projection(np.cosh(radii)[:, None] * center + np.sinh(radii)[:, None] * directions)
             else:
-                out = self.manifold._exp(center, radii.reshape(shape) * directions)
+                out = self.manifold.exp(center, radii.reshape(shape) * directions, check=False)
         return out
 
     def release_reach(self, calibration, tail=TAIL_PROBABILITY):
@@ -384,7 +384,7 @@ class IsotropicDistanceMechanism(Mechanism):
         scale = options["proposal_scale"] or self.default_proposal_scale(sigma)
 
         def log_target(points):
-            return self._log_profile(manifold._dist(center, points), sigma)
+            return self._log_profile(manifold.dist(center, points, check=False), sigma)
 
         result = riemannian_metropolis_hastings(
             manifold, log_target, center, size, options["n_steps"], scale, rng, burn_in=options["burn_in"]
@@ -443,7 +443,7 @@ class IsotropicDistanceMechanism(Mechanism):
         self._check_calibration(calibration)
         if not isinstance(normalised, (bool, np.bool_)):
             raise InvalidParameterError(f"normalised must be True or False; got {normalised!r}", param="normalised")
-        out = self._log_profile(self.manifold._dist(center, points), calibration.noise["sigma"])
+        out = self._log_profile(self.manifold.dist(center, points, check=False), calibration.noise["sigma"])
         if normalised:
             out = out - self.log_normaliser(calibration)
         return out

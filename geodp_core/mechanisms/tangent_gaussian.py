@@ -248,7 +248,7 @@ class TangentGaussian(Mechanism):
                 chart_noise = np.einsum("sk,kij->sij", coords, manifold.chart_basis())
                 out = manifold.chart_inverse(manifold.chart(center) + chart_noise)
             else:
-                out = manifold._exp(center, manifold.from_frame(center, coords))
+                out = manifold.exp(center, manifold.from_frame(center, coords), check=False)
         return out
 
     def release_reach(self, calibration, tail=TAIL_PROBABILITY):
@@ -274,7 +274,7 @@ class TangentGaussian(Mechanism):
         points = self.manifold.validate_points(points, "points")
         self._check_calibration(calibration)
         sigma = calibration.noise["sigma"]
-        tangent = self.manifold._log(center, points)
+        tangent = self.manifold.log(center, points, check=False)
         sq = self.manifold.norm(center, tangent) ** 2
         d = self.manifold.dim
         return (-0.5 * d * np.log(2.0 * np.pi * sigma**2) - sq / (2.0 * sigma**2)

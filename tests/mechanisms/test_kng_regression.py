@@ -455,8 +455,8 @@ def _audit_like_data(manifold, n, radius):
     signs = np.where(np.arange(n) % 2 == 0, 1.0, -1.0)
     shape = (n,) + (1,) * len(manifold.point_shape)
     tangent = ((x - 0.5) * 1.6 * radius).reshape(shape) * frame[0] + (signs * 0.05 * radius).reshape(shape) * frame[1]
-    y = manifold._exp(np.broadcast_to(center, tangent.shape), tangent)
-    y[n // 2] = manifold._exp(center, radius * frame[1])
+    y = manifold.exp(np.broadcast_to(center, tangent.shape), tangent, check=False)
+    y[n // 2] = manifold.exp(center, radius * frame[1], check=False)
     return x, y
 
 
@@ -506,7 +506,7 @@ def test_unrepresentable_public_domain_raises_named_error(space):
             kng_geodesic_regression(manifold, x, y, 0.5, 0.5, 200.0, 1, data_radius=1.0, chain_length=10, burn_in=10)
         assert info.value.param == "tau"
         # tau read from the data: never a data-dependent crash (the data-derived radius is cut back instead)
-        far = manifold._exp(manifold.default_center(), 60.0 * manifold.tangent_frame(manifold.default_center())[0])
+        far = manifold.exp(manifold.default_center(), 60.0 * manifold.tangent_frame(manifold.default_center())[0], check=False)
         y_far = np.concatenate([y[:-1], far[None]])
         result = kng_geodesic_regression(manifold, x, y_far, 0.5, 0.5, "data", 1, data_radius=1.0, chain_length=20,
                                          burn_in=20)
