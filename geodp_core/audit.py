@@ -42,7 +42,7 @@ from geodp_core._validation import check_int, check_option, check_real
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
 from geodp_core.geometry.base import Manifold
 from geodp_core.mechanisms import LABEL_NO_GUARANTEE, MECHANISM_NAMES, get_mechanism, mechanism_class
-from geodp_core.pipeline import public_options
+from geodp_core.pipeline import public_options, summarise
 from geodp_core.privacy import (
     GDP,
     RDP,
@@ -55,7 +55,6 @@ from geodp_core.privacy import (
     rdp_to_approx_dp,
     zcdp_to_approx_dp,
 )
-from geodp_core.summaries import frechet_mean, frechet_mean_sensitivity
 
 __all__ = [
     "AuditResult",
@@ -828,10 +827,9 @@ def audit(mechanism_name, manifold, target, n_releases=DEFAULT_N_RELEASES, n=DEF
 
     streams = np.random.SeedSequence(seed).spawn(4)  # data, calibration noise, releases under D, under D'
     data, neighbour, moved = neighbouring_datasets(manifold, n, radius, layout, np.random.default_rng(streams[0]))
-    eta = frechet_mean(manifold, data)
-    eta_prime = frechet_mean(manifold, neighbour)
     center = manifold.default_center()
-    sensitivity = float(frechet_mean_sensitivity(n, radius, manifold.curvature_bounds[1]))
+    prepared, prepared_prime = (summarise(manifold, d, center, radius) for d in (data, neighbour))
+    eta, eta_prime, sensitivity = prepared.true_mean, prepared_prime.true_mean, prepared.sensitivity
     used = sensitivity * scale
     cal_seed = int(streams[1].generate_state(1)[0])
     base_options = {**_public_options(name, manifold, center, radius, data, cal_seed), **options}
@@ -1220,8 +1218,10 @@ def mean_shift_ratio(manifold, n=DEFAULT_N, radius=DEFAULT_RADIUS, layout="bound
     seed = check_int(seed, "seed", low=0, high=2**63 - 1)
     streams = np.random.SeedSequence(seed).spawn(4)  # as in audit()
     data, neighbour, _ = neighbouring_datasets(manifold, n, radius, layout, np.random.default_rng(streams[0]))
-    shift = float(manifold.dist(frechet_mean(manifold, data), frechet_mean(manifold, neighbour), check=False))
-    return shift / float(frechet_mean_sensitivity(n, radius, manifold.curvature_bounds[1]))
+    center = manifold.default_center()
+    prepared, prepared_prime = (summarise(manifold, d, center, radius) for d in (data, neighbour))
+    shift = float(manifold.dist(prepared.true_mean, prepared_prime.true_mean, check=False))
+    return shift / prepared.sensitivity
 
 
 def control_noise_scale(manifold, n=DEFAULT_N, radius=DEFAULT_RADIUS, layout="boundary_point", seed=0):

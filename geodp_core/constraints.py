@@ -21,7 +21,7 @@ __all__ = [
 
 #: Hard limits of the Scenario's numeric fields: (low, high, low_closed, high_closed).
 SCENARIO_RANGES = {
-    "spread": (0.0, 3.0, False, False),
+    "spread": (0.0, 5.0, False, True),
     "n": (2, 100_000, True, True),
     "eps": (0.0, 1000.0, False, True),
     "delta": (0.0, 1.0, False, False),

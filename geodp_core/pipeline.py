@@ -29,6 +29,7 @@ __all__ = [
     "Prepared",
     "Outcome",
     "prepare",
+    "summarise",
     "evaluate",
     "resample",
     "public_center",
@@ -125,13 +126,13 @@ def public_center(scenario, manifold=None):
         raise _renamed(exc, "center_offset") from exc
 
 
-def _mixture_layout(manifold, center, radius, n_components):
-    """Public component centres spread on a circle of radius ``radius/2`` around the centre."""
+def _mixture_layout(manifold, center, radius, n_components, fraction=0.5):
+    """Public component centres spread on a circle of radius ``fraction · radius`` around the centre."""
     angles = 2 * np.pi * np.arange(n_components) / n_components
     coords = np.zeros((n_components, manifold.dim))
-    coords[:, 0] = 0.5 * radius * np.cos(angles)
+    coords[:, 0] = fraction * radius * np.cos(angles)
     if manifold.dim > 1:
-        coords[:, 1] = 0.5 * radius * np.sin(angles)
+        coords[:, 1] = fraction * radius * np.sin(angles)
     return manifold.exp(center, manifold.from_frame(center, coords))
 
 
@@ -149,11 +150,12 @@ def _make_data(scenario, manifold, center, rng, points=None):
     if kind == "vmf":
         kappa = gen.vmf_kappa_from_std(spread)
         return gen.sample_von_mises_fisher(center, kappa, n, rng), f"von Mises–Fisher, kappa = 1/std² = {kappa:.3g}"
-    if kind == "vmf_mixture":
-        means = _mixture_layout(manifold, center, scenario.radius, 3)
+    if kind == "vmf_mixture":  # the conformal paper's heterogeneous data (its §VII-A)
+        means = _mixture_layout(manifold, center, scenario.radius, 3, fraction=0.6)
         kappas = [gen.vmf_kappa_from_std(s) for s in (spread, spread / 3.0, 2.0 * spread)]
-        pts = gen.sample_vmf_mixture(means, kappas, [0.5, 0.3, 0.2], n, rng)
-        return pts, "mixture of 3 vMF components (weights 0.5/0.3/0.2, heterogeneous spreads)"
+        pts = gen.sample_vmf_mixture(means, kappas, [0.6, 0.3, 0.1], n, rng)
+        return pts, ("mixture of 3 vMF components (weights 0.6/0.3/0.1, spreads s, s/3 and 2s, centres at 0.6·r "
+                     "from the public centre)")
     if kind == "uniform_ball":
         return gen.sample_uniform_ball(manifold, center, spread, n, rng), f"uniform in a geodesic ball of radius {spread:g}"
     if kind == "wrapped_normal":
@@ -194,7 +196,7 @@ def prepare(scenario, points=None):
     rng = np.random.default_rng(data_stream(scenario))
     try:
         raw, note = _make_data(scenario, manifold, center, rng, points)
-        data, n_clipped = clip_to_ball(manifold, raw, center, scenario.radius)
+        prepared = summarise(manifold, raw, center, scenario.radius, note, scenario)
     except InvalidParameterError as exc:
         param = getattr(exc, "param", None)
         if scenario.data == "upload" and param in _UPLOAD_PARAMS:
@@ -202,13 +204,29 @@ def prepare(scenario, points=None):
         if param in _CENTER_PARAMS:
             raise _renamed(exc, "center_offset") from exc
         raise
-    if not np.all(np.isfinite(data)):
+    if not np.all(np.isfinite(prepared.data)):
         raise InvalidParameterError(
             "the data could not be represented in double precision around this public centre; move the centre "
             "closer to the canonical point", param="center_offset" if scenario.center_offset else "spread",
         )
+    return prepared
+
+
+def summarise(manifold, points, center, radius, note="", scenario=None):
+    r"""Clip ``points`` to the PUBLIC ball :math:`B(m_0, r)`, take their Fréchet mean and its public sensitivity.
+
+    The one place a dataset is clipped and summarised (:func:`prepare` calls it on a scenario's data; the
+    audit on its neighbouring datasets). :math:`\Delta` depends on ``n``, ``r`` and the curvature bound only.
+
+    Returns
+    -------
+    Prepared
+    """
+    data, n_clipped = clip_to_ball(manifold, points, center, radius)
+    if not np.all(np.isfinite(data)):
+        return Prepared(scenario, manifold, center, data, int(n_clipped), None, float("nan"), note)
     true_mean = frechet_mean(manifold, data)
-    sensitivity = float(frechet_mean_sensitivity(len(data), scenario.radius, manifold.curvature_bounds[1]))
+    sensitivity = float(frechet_mean_sensitivity(len(data), radius, manifold.curvature_bounds[1]))
     return Prepared(scenario, manifold, center, data, int(n_clipped), true_mean, sensitivity, note)
 
 

@@ -42,15 +42,19 @@ from dataclasses import dataclass, field
 import numpy as np
 import pandas as pd
 
-from geodp_core._validation import check_finite_array, check_int, check_option, check_real
-from geodp_core.data import clip_to_ball, sample_uniform_ball, sample_vmf_mixture, vmf_kappa_from_std
-from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
-from geodp_core.explorer import mean_and_standard_error
-from geodp_core.geometry import get_manifold
+from geodp_core._validation import (
+    check_finite_array,
+    check_int,
+    check_option,
+    check_real,
+)
+from geodp_core.data import sample_uniform_ball
+from geodp_core.exceptions import InvalidParameterError
 from geodp_core.geometry.radial import get_radial_law
 from geodp_core.mechanisms.registry import MECHANISM_NAMES, get_mechanism
+from geodp_core.pipeline import evaluate, mean_and_standard_error, prepare
 from geodp_core.privacy import GDP, RDP, ApproxDP, PureDP
-from geodp_core.summaries import frechet_mean, frechet_mean_sensitivity
+from geodp_core.scenario import Scenario
 
 __all__ = [
     "PaperClaim",
@@ -236,48 +240,30 @@ def _empty_row(name, title, status, reason):
                 reason=reason, bound=np.nan, achieved="", noise="", scale=np.nan)
 
 
-def _utility_row(manifold, name, target, true_mean, sensitivity, n_reps, rng, options=None):
-    """Calibrate ``name`` to ``target``, draw ``n_reps`` releases at ``true_mean`` in one call, summarise."""
-    mechanism = get_mechanism(name, manifold)
-    title = mechanism.title or name
-    ok, reason = mechanism.available()
-    if not ok:
-        return _empty_row(name, title, "unavailable", reason)
-    try:
-        calibration = mechanism.calibrate(target, sensitivity, **(options or {}))
-    except UnavailableError as exc:
-        return _empty_row(name, title, "unavailable", str(exc))
-    try:
-        releases = mechanism.sample(true_mean, calibration, n_reps, rng)
-    except (GeoDPError, ValueError, RuntimeError) as exc:
-        return _empty_row(name, title, "error", f"sampling failed: {exc}")
-    # unvalidated distance: the sampler returned exact-law points; near a normalisability limit some lie so far
-    # away (SPD eigenvalues ~ e^30) that the on-manifold tolerance check of dist() would reject them
-    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
-        distances = manifold.dist(true_mean, releases, check=False)
-    bad = int(np.sum(~np.isfinite(distances)))
-    if bad:
-        row = _empty_row(name, title, "error",
-                         f"{bad} of {n_reps} releases lie so far from the mean (noise scale {_noise_text(calibration)}, "
-                         "near the limit where the law stops existing) that their distance cannot be evaluated in "
-                         "double precision; the mean distance is not reported")
-        row.update(label=calibration.label, achieved=calibration.achieved.describe(), noise=_noise_text(calibration),
-                   scale=_noise_scale(calibration))
-        return row
-    mean, se = mean_and_standard_error(distances)
-    bound = mechanism.utility_bound(calibration, center=true_mean)
-    return dict(mechanism=name, title=title, mean=mean, se=se, label=calibration.label, status="ok", reason="",
-                bound=np.nan if bound is None else float(bound), achieved=calibration.achieved.describe(),
-                noise=_noise_text(calibration), scale=_noise_scale(calibration))
+def _utility_row(prepared, name, target, n_reps, rng, options=None):
+    """Calibrate ``name`` to ``target`` and draw ``n_reps`` releases at the true mean (:func:`pipeline.evaluate`)."""
+    outcome = evaluate(prepared, name, target, n_reps, rng, **(options or {}))
+    if outcome.status != "ok":
+        return _empty_row(name, outcome.title, outcome.status, outcome.reason)
+    calibration = outcome.calibration
+    mean, se = mean_and_standard_error(outcome.distances)
+    return dict(mechanism=name, title=outcome.title, mean=mean, se=se, label=calibration.label, status="ok",
+                reason="", bound=np.nan if outcome.utility_bound is None else float(outcome.utility_bound),
+                achieved=calibration.achieved.describe(), noise=_noise_text(calibration),
+                scale=_noise_scale(calibration))
 
 
-def _uniform_ball_data(manifold, center, radius, n, seed):
-    """Data uniform in the PUBLIC ball B(center, radius), its Fréchet mean and the mean's sensitivity."""
-    data_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
-    data = sample_uniform_ball(manifold, center, radius, n, data_rng)
-    true_mean = frechet_mean(manifold, data)
-    sensitivity = float(frechet_mean_sensitivity(n, radius, manifold.curvature_bounds[1]))
-    return data, true_mean, sensitivity
+def _prepared(manifold_args, data, spread, radius, n, seed):
+    """The reproduction's dataset through :func:`pipeline.prepare` (data stream: first child of ``seed``)."""
+    name, dim, *metric = manifold_args
+    scenario = Scenario(manifold=name, dim=dim, metric=metric[0] if metric else "", data=data, spread=spread,
+                        radius=radius, n=n, seed=seed, mechanisms=("riemannian_laplace",))
+    return prepare(scenario)
+
+
+def _uniform_ball_data(manifold_args, radius, n, seed):
+    """Data uniform in the PUBLIC ball B(o, radius) of the canonical point, prepared (mean, sensitivity)."""
+    return _prepared(manifold_args, "uniform_ball", radius, radius, n, seed)
 
 
 def _frame(rows, extra=()):
@@ -354,9 +340,8 @@ def reproduce_gdp(n_seeds=5, n_samples=100_000, sigma_multiples=(0.5, 1.0, 2.0, 
     n_reps = check_int(n_reps, "n_reps", low=10, high=_MAX_REPS)
     seed = _check_seed(seed)
 
-    manifold = get_manifold("sphere", 2)
-    center = manifold.default_center()
-    _, true_mean, delta = _uniform_ball_data(manifold, center, GDP_PAPER_RADIUS, GDP_PAPER_N, seed)
+    prepared = _uniform_ball_data(("sphere", 2), GDP_PAPER_RADIUS, GDP_PAPER_N, seed)
+    manifold, true_mean, delta = prepared.manifold, prepared.true_mean, prepared.sensitivity
 
     # ---- mu at sigma = Delta: exact vs Algorithm 2
     mu_exact = gdp_mu("sphere", 2, delta, delta)
@@ -384,7 +369,7 @@ def reproduce_gdp(n_seeds=5, n_samples=100_000, sigma_multiples=(0.5, 1.0, 2.0, 
                          mean=g_mean, se=g_se, n_reps=n_reps, label="exact", status="ok", reason="", bound=np.nan,
                          achieved=f"μ={mu:.6g}-GDP (exact μ(σ, Δ))", noise=f"sigma = {sigma:.4g}", scale=sigma,
                          sigma=sigma, sigma_over_delta=k, mu=mu))
-        row = _utility_row(manifold, "riemannian_laplace", target, true_mean, delta, n_reps,
+        row = _utility_row(prepared, "riemannian_laplace", target, n_reps,
                            _stream(seed, _TAG_GDP, "riemannian_laplace", j))
         row.update(budget=mu, target=target.describe(), n_reps=n_reps, sigma=sigma, sigma_over_delta=k, mu=mu)
         rows.append(row)
@@ -491,10 +476,9 @@ def reproduce_heat_diffusion(space="sphere", n=10, eps_values=(0.1, 0.5, 1.0, 3.
     anchor = check_option(anchor, "anchor", ("center", "random"))
     seed = _check_seed(seed)
 
-    manifold = get_manifold(space, 2)
-    center = manifold.default_center()
     radius = HEAT_PAPER_SETUPS[space]["radius"]
-    _, true_mean, delta = _uniform_ball_data(manifold, center, radius, n, seed)
+    prepared = _uniform_ball_data((space, 2), radius, n, seed)
+    manifold, center, true_mean, delta = prepared.manifold, prepared.center, prepared.true_mean, prepared.sensitivity
     if space == "sphere":
         ours, others, options = "brownian_motion", ("riemannian_laplace",), {}
         anchor_point = None
@@ -509,7 +493,7 @@ def reproduce_heat_diffusion(space="sphere", n=10, eps_values=(0.1, 0.5, 1.0, 3.
     for name in (ours,) + others:
         for j, eps in enumerate(eps_grid):
             target = RDP(HEAT_PAPER_ALPHA, eps)
-            row = _utility_row(manifold, name, target, true_mean, delta, n_reps, _stream(seed, _TAG_HEAT, name, j),
+            row = _utility_row(prepared, name, target, n_reps, _stream(seed, _TAG_HEAT, name, j),
                                options=options.get(name) if isinstance(options, dict) else None)
             row.update(budget=eps, target=target.describe(), n_reps=n_reps)
             rows.append(row)
@@ -646,9 +630,8 @@ def reproduce_exponential_wrapped(space="spd_affine", mu_values=EW_PAPER_MU, n_r
     seed = _check_seed(seed)
 
     args, space_label = EW_SPACES[space]
-    manifold = get_manifold(*args)
-    center = manifold.default_center()
-    _, true_mean, delta = _uniform_ball_data(manifold, center, EW_PAPER_RADIUS, EW_PAPER_N, seed)
+    prepared = _uniform_ball_data(args, EW_PAPER_RADIUS, EW_PAPER_N, seed)
+    manifold, center, true_mean, delta = prepared.manifold, prepared.center, prepared.true_mean, prepared.sensitivity
     coords = np.zeros(manifold.dim)
     coords[0] = offset
     footpoint = manifold.exp(center, manifold.from_frame(center, coords))
@@ -658,7 +641,7 @@ def reproduce_exponential_wrapped(space="spd_affine", mu_values=EW_PAPER_MU, n_r
         options = dict(footpoint=footpoint) if name.startswith("ew_") else None
         for j, mu in enumerate(mu_grid):
             target = GDP(mu)
-            row = _utility_row(manifold, name, target, true_mean, delta, n_reps, _stream(seed, _TAG_EW, name, j), options)
+            row = _utility_row(prepared, name, target, n_reps, _stream(seed, _TAG_EW, name, j), options)
             row.update(budget=mu, target=target.describe(), n_reps=n_reps)
             rows.append(row)
     table = _frame(rows)
@@ -761,17 +744,9 @@ def reproduce_conformal(eps_values=CONFORMAL_PAPER_EPS, n=CONFORMAL_PAPER_N, spr
     n_reps = check_int(n_reps, "n_reps", low=10, high=5000)
     seed = _check_seed(seed)
 
-    manifold = get_manifold("sphere", 2)
-    center = manifold.default_center()
-    ball = 0.7
-    angles = 2.0 * np.pi * np.arange(3) / 3.0
-    layout = manifold.exp(center, manifold.from_frame(center, 0.6 * ball * np.stack([np.cos(angles), np.sin(angles)], 1)))
-    kappas = [vmf_kappa_from_std(s) for s in (spread, spread / 3.0, 2.0 * spread)]
-    data_rng = np.random.default_rng(np.random.SeedSequence(seed).spawn(1)[0])
-    raw = sample_vmf_mixture(layout, kappas, [0.6, 0.3, 0.1], n, data_rng)
-    data, n_clipped = clip_to_ball(manifold, raw, center, ball)
-    true_mean = frechet_mean(manifold, data)
-    delta = float(frechet_mean_sensitivity(n, ball, manifold.curvature_bounds[1]))
+    prepared = _prepared(("sphere", 2), "vmf_mixture", spread, 0.7, n, seed)  # the app's "vMF mixture"
+    manifold, data, true_mean = prepared.manifold, prepared.data, prepared.true_mean
+    n_clipped, delta = prepared.n_clipped, prepared.sensitivity
 
     conformal = get_mechanism("conformal", manifold)
     rows = []
@@ -794,12 +769,12 @@ def reproduce_conformal(eps_values=CONFORMAL_PAPER_EPS, n=CONFORMAL_PAPER_N, spr
                          achieved=achieved, noise=f"lambda_star ≈ {np.mean(lam):.4g}, eps_phi = {0.3 * eps:.3g}",
                          scale=float(np.mean(lam)),
                          phi_max=float(np.mean(phis))))
-        row = _utility_row(manifold, "riemannian_laplace", target, true_mean, delta, n_cal * n_reps,
+        row = _utility_row(prepared, "riemannian_laplace", target, n_cal * n_reps,
                            _stream(seed, _TAG_CONF, "riemannian_laplace", j))
         row.update(budget=eps, target=target.describe(), n_reps=n_cal * n_reps, phi_max=np.nan)
         rows.append(row)
         tg_target = ApproxDP(eps, CONFORMAL_PAPER_DELTA)
-        row = _utility_row(manifold, "tangent_gaussian", tg_target, true_mean, delta, n_cal * n_reps,
+        row = _utility_row(prepared, "tangent_gaussian", tg_target, n_cal * n_reps,
                            _stream(seed, _TAG_CONF, "tangent_gaussian", j),
                            options=dict(calibration="classical" if eps < 1.0 else "analytic"))
         row.update(budget=eps, target=tg_target.describe(), n_reps=n_cal * n_reps, phi_max=np.nan,
@@ -897,7 +872,10 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
         ``table``: ``eps``, ``version``, ``label``, ``mspe_nonprivate``, ``mspe_mean``, ``mspe_se``,
         ``log_mspe_mean`` (the paper plots ln of the average MSE), ``n_fits``, ``tau_used``, ``warnings``.
     """
-    from geodp_core.mechanisms.kng_regression import RegressionPrivacyWarning, regression_demo
+    from geodp_core.mechanisms.kng_regression import (
+        RegressionPrivacyWarning,
+        regression_demo,
+    )
 
     eps_grid = _check_grid(eps_values, "eps_values", low=0.0, high=1000.0)
     n = check_int(n, "n", low=5, high=2000)

@@ -97,3 +97,24 @@ def test_errors_name_the_control_at_fault():
         prepare(Scenario(data="upload"), points=antipode)
     assert info.value.param == "upload"
 
+
+
+def test_summarise_is_prepares_clip_and_summary():
+    from geodp_core.pipeline import summarise
+
+    scenario = Scenario(manifold="hyperbolic", dim=2, data="wrapped_normal", spread=0.8, radius=0.6, n=60, seed=3)
+    prepared = prepare(scenario)
+    again = summarise(prepared.manifold, prepared.data, prepared.center, scenario.radius)
+    np.testing.assert_allclose(again.true_mean, prepared.true_mean, atol=1e-10)
+    assert again.sensitivity == prepared.sensitivity and again.n_clipped <= prepared.n_clipped
+
+
+def test_vmf_mixture_is_the_same_data_on_every_page():
+    """The Explorer's "vMF mixture" is the conformal reproduction's dataset (same words, same data)."""
+    from geodp_core.reproduce import reproduce_conformal
+
+    result = reproduce_conformal(eps_values=(1.0,), n=200, spread=0.1, n_calibrations=2, n_reps=10, seed=5)
+    prepared = prepare(Scenario(manifold="sphere", dim=2, data="vmf_mixture", spread=0.1, radius=0.7, n=200, seed=5))
+    assert result.numbers["n_clipped"] == prepared.n_clipped
+    assert result.numbers["sensitivity"] == prepared.sensitivity
+    assert "0.6/0.3/0.1" in prepared.data_note
