@@ -4,7 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
-from geodp_app.url_params import clean_url
+from geodp_app.url_params import PAGE_OF_PATH, clean_url
 
 st.set_page_config(page_title="GeoDP Explorer", page_icon=":material/public:", layout="wide")
 st.logo(str(Path(__file__).parent / "assets" / "logo.svg"), size="large")
@@ -25,5 +25,6 @@ PAGES = {
     ],
 }
 
-clean_url()  # before any widget reads the URL: bad values are reported, never crash a page
-st.navigation(PAGES).run()
+page = st.navigation(PAGES)
+clean_url(PAGE_OF_PATH.get(page.url_path))  # before any widget reads the URL: bad values reported, never a crash
+page.run()

@@ -10,7 +10,7 @@ import hashlib
 import numpy as np
 import streamlit as st
 
-from geodp_app.urlstate import carry_url_state, remember_url_state, url_note
+from geodp_app.urlstate import remember_url_state, url_note
 from geodp_core.constraints import (
     DELTA_GRID,
     EPS_GRID,
@@ -86,7 +86,6 @@ def scenario_sidebar():
         ``show_error(exc)``, which shows an error raised later by a computation on this
         scenario beside the control that produced it (see :data:`CONTROL_OF_PARAM`).
     """
-    carry_url_state(SCENARIO_KEYS)  # a scenario opened by link survives page changes
     sb = st.sidebar
     sb.header("Scenario")
     slots = {"general": sb.container()}
@@ -424,18 +423,20 @@ def _load_scenario_file():
         if uploaded.size > MAX_SCENARIO_JSON_CHARS:
             raise GeoDPError(f"the file is {uploaded.size} bytes; a scenario file is at most "
                              f"{MAX_SCENARIO_JSON_CHARS} (saved ones are under 2 kB)")
-        scenario = Scenario.from_json(uploaded.getvalue())
+        scenario, settings = Scenario.read_file(uploaded.getvalue())
     except (ValueError, GeoDPError) as exc:
         st.session_state["scenario_file_error"] = f"{uploaded.name}: {exc}"
         return
     except Exception as exc:  # noqa: BLE001 - a file we cannot read never crashes the page
         st.session_state["scenario_file_error"] = f"{uploaded.name}: could not be read ({type(exc).__name__})"
         return
-    changes = apply_scenario_to_widgets(scenario)
+    from geodp_app.url_params import load_page_settings  # noqa: PLC0415 - url_params imports this module
+
+    changes = apply_scenario_to_widgets(scenario) + load_page_settings(settings)
     if changes:
         st.session_state["scenario_file_error"] = (
-            f"{uploaded.name}: loaded, but some values are outside the controls' ranges and were changed "
-            "(budgets towards more privacy): " + "; ".join(changes)
+            f"{uploaded.name}: loaded, but some values are outside the controls' ranges and were changed or "
+            "skipped (budgets towards more privacy): " + "; ".join(changes)
         )
 
 

@@ -41,3 +41,18 @@ def download_buttons(items, key_prefix):
     cols = st.columns(len(items))
     for col, (label, data, file_name, mime) in zip(cols, items):
         col.download_button(label, data=data, file_name=file_name, mime=mime, key=f"{key_prefix}_{file_name}")
+
+
+def scenario_files(scenario, page, study=None):
+    """Download items of the scenario JSON and the Python snippet, with every page's remembered settings.
+
+    ``study`` is the page's computation as code using ``scenario`` (default: the Explorer's run).
+    """
+    from geodp_app.url_params import page_settings, remember_page  # noqa: PLC0415 - url_params imports the sidebar
+
+    remember_page(page)  # this page's controls, as they are now
+    settings = page_settings()
+    return [
+        ("Scenario JSON", scenario.to_json(settings), "geodp_scenario.json", "application/json"),
+        ("Python snippet", scenario.to_python_snippet(settings, study), "geodp_reproduce.py", "text/x-python"),
+    ]

@@ -7,11 +7,20 @@ from geodp_app.sidebar import (
     DATA_LABELS,
     METRIC_LABELS,
     NOTION_LABELS,
+    SCENARIO_KEYS,
     SPACE_LABELS,
     mechanism_titles,
     radius_max,
 )
-from geodp_app.urlstate import UrlParam, clean_query_params
+from geodp_app.urlstate import (
+    UrlParam,
+    carry_url_state,
+    check_url_value,
+    clean_query_params,
+    remember_url_state,
+    remembered_url_state,
+    restore_url_state,
+)
 from geodp_core.audit import VARIANT_INFO, VARIANTS
 from geodp_core.conformal_lab import DATA_KINDS as CONFORMAL_DATA_KINDS
 from geodp_core.constraints import (
@@ -29,7 +38,8 @@ from geodp_core.mechanisms.kng_regression import REGRESSION_PRESETS
 from geodp_core.reproduce import EW_SPACES, KNG_PAPER_N
 from geodp_core.viz import CAMERA_PRESETS
 
-__all__ = ["URL_PARAMS", "X_AXES", "CONFORMAL_SPACES", "CONFORMAL_LAPLACIANS", "limits", "bounds", "clean_url"]
+__all__ = ["URL_PARAMS", "PAGE_URL_KEYS", "X_AXES", "CONFORMAL_SPACES", "CONFORMAL_LAPLACIANS", "limits", "bounds",
+           "clean_url", "remember_page", "page_settings", "load_page_settings"]
 
 #: x-axes of the Utility curves page (value -> label written in the URL).
 X_AXES = {"budget": "privacy budget", "n": "records n", "dim": "dimension d", "spread": "data spread"}
@@ -264,6 +274,74 @@ def bounds(key):
     return dict(min_value=low, max_value=high)
 
 
-def clean_url():
-    """Validate every URL-bound value before any widget reads it (first thing on every page; idempotent)."""
-    return clean_query_params(URL_PARAMS)
+#: The app's pages by URL path (``None``: pages without settings of their own).
+PAGE_OF_PATH = {"home": None, "explorer": "explorer", "utility": "curves", "conformal": "conformal",
+                "regression": "regression", "accounting": "accounting", "audit": "audit", "reproduce": "reproduce",
+                "learn": "learn"}
+#: Each page's own URL-bound controls (besides the sidebar's scenario), by page.
+PAGE_URL_KEYS = {
+    "explorer": ("explorer_camera",),
+    "curves": tuple(_CURVES),
+    "accounting": tuple(_ACCOUNTING),
+    "conformal": (*_CONFORMAL, "conformal_camera"),
+    "regression": (*_REGRESSION, "regression_camera"),
+    "audit": tuple(_AUDIT),
+    "reproduce": tuple(_REPRODUCE),
+}
+
+
+def _page_keys(page):
+    return SCENARIO_KEYS + PAGE_URL_KEYS.get(page, ())
+
+
+def clean_url(page=None):
+    """First thing on every page: put back the page's remembered settings after a page change, then validate
+    every URL-bound value before any widget reads it (idempotent).
+
+    Streamlit drops a page's query parameters when another page opens; the scenario and each page's own
+    settings are remembered for the session, so a link survives clicks through the navigation.
+    """
+    carry_url_state(_page_keys(page), page=page or "home")
+    messages = clean_query_params(URL_PARAMS)
+    remember_url_state(_page_keys(page))
+    return messages
+
+
+def remember_page(page):
+    """Remember the page's settings after its widgets ran (last thing on a page)."""
+    remember_url_state(_page_keys(page))
+
+
+def page_settings():
+    """The remembered settings of every page (URL spelling, ``{key: value or [values]}``), for a scenario file."""
+    out = {}
+    for key, values in remembered_url_state().items():
+        if key in URL_PARAMS and key not in SCENARIO_KEYS:
+            out[key] = values if URL_PARAMS[key].kind == "multi" else values[-1]
+    return dict(sorted(out.items()))
+
+
+def load_page_settings(settings):
+    """Validate page settings from a scenario file and remember the good ones; returns the problems found.
+
+    Each value is checked as a URL value of its control (same ranges and options); unknown keys and bad values
+    are skipped with a message, never applied.
+    """
+    good, problems = {}, []
+    for key, value in settings.items():
+        spec = URL_PARAMS.get(key)
+        if spec is None or key in SCENARIO_KEYS:
+            problems.append(f"unknown page setting {key!r} ignored")
+            continue
+        raw_values = value if isinstance(value, list) else [value]
+        fixed_values = []
+        for raw in raw_values:
+            fixed, message = check_url_value(key, raw if isinstance(raw, str) else str(raw), spec)
+            if message:
+                problems.append(message.replace("URL parameter", "page setting"))
+            if fixed is not None:
+                fixed_values.append(fixed)
+        if fixed_values:
+            good[key] = fixed_values
+    restore_url_state(good)
+    return problems

@@ -16,7 +16,8 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-__all__ = ["UrlParam", "check_url_value", "clean_query_params", "url_note", "url_messages"]
+__all__ = ["UrlParam", "check_url_value", "clean_query_params", "url_note", "url_messages", "carry_url_state",
+           "remember_url_state", "remembered_url_state", "restore_url_state"]
 
 MESSAGES_KEY = "geodp_url_messages"
 _INT_TEXT = re.compile(r"[+-]?[0-9]{1,30}")
@@ -265,18 +266,19 @@ _CARRIED = "geodp_carried_url_values"
 _LAST_PAGE = "geodp_last_page"
 
 
-def carry_url_state(keys):
+def carry_url_state(keys, page=None):
     """Carry the URL-bound values of ``keys`` across page changes (call before the widgets are created).
 
     Streamlit drops a page's bound query parameters when another page is opened, so a scenario opened by link
     (or set by hand) would reset to the defaults on the next page with the same controls. On the first run of a
     page after a page change, every remembered value missing from the URL is put back into it, so the widgets
-    seed from it as from a link. Values the URL already holds (a link) win.
+    seed from it as from a link. Values the URL already holds (a link) win. ``page`` names the page (default:
+    the running script).
     """
     qp, ctx = _query_params_object()
     if qp is None:
         return
-    page = getattr(ctx, "page_script_hash", None)
+    page = page or getattr(ctx, "page_script_hash", None)
     last = st.session_state.get(_LAST_PAGE)
     st.session_state[_LAST_PAGE] = page
     if last is None or page == last:
@@ -299,9 +301,23 @@ def remember_url_state(keys):
     qp, _ = _query_params_object()
     if qp is None:
         return
-    carried = {}
+    carried = dict(st.session_state.get(_CARRIED, {}))  # other pages' values stay remembered
     for key in keys:
         value = qp._query_params.get(key)
         if value is not None:
             carried[key] = list(value) if isinstance(value, (list, tuple)) else [value]
+        else:
+            carried.pop(key, None)  # back at its default: nothing to carry
+    st.session_state[_CARRIED] = carried
+
+
+def remembered_url_state():
+    """``{key: [values]}`` of every URL-bound value remembered this session (all pages)."""
+    return {k: list(v) for k, v in st.session_state.get(_CARRIED, {}).items()}
+
+
+def restore_url_state(values):
+    """Remember ``values`` (``{key: [str]}``, already validated) so each page opens with them."""
+    carried = dict(st.session_state.get(_CARRIED, {}))
+    carried.update({k: list(v) for k, v in values.items()})
     st.session_state[_CARRIED] = carried

@@ -173,6 +173,63 @@ def _check_field_type(key, value):
     return value
 
 
+def _parse_json(text):
+    """Parsed JSON of a scenario file (size, encoding and nesting checked first)."""
+    if isinstance(text, (bytes, bytearray)):
+        if len(text) > MAX_SCENARIO_JSON_CHARS:
+            raise _too_large(len(text))
+        try:
+            text = bytes(text).decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise InvalidParameterError(
+                f"scenario file is not UTF-8 text (undecodable byte at position {exc.start})", param="scenario"
+            ) from None
+    if not isinstance(text, str):
+        raise InvalidParameterError(f"scenario JSON must be text; got {type(text).__name__}", param="scenario")
+    if len(text) > MAX_SCENARIO_JSON_CHARS:
+        raise _too_large(len(text))
+    if not text.strip():
+        raise InvalidParameterError("scenario file is empty", param="scenario")
+    depth = _max_nesting(text)
+    if depth > MAX_JSON_DEPTH:
+        raise InvalidParameterError(
+            f"scenario JSON nests {depth} levels deep; a scenario is a flat object (at most {MAX_JSON_DEPTH} "
+            "levels)", param="scenario",
+        )
+    try:
+        return json.loads(text)
+    except (TypeError, ValueError, RecursionError) as exc:
+        raise InvalidParameterError(f"scenario file is not valid JSON: {_clip(str(exc), 200)}",
+                                    param="scenario") from None
+
+
+#: Key of a scenario file's page settings (the app's own page controls, as written in its links).
+PAGE_SETTINGS_KEY = "page_settings"
+_MAX_PAGE_SETTINGS = 400
+
+
+def check_page_settings(settings):
+    """Page settings of a scenario file: a flat object of text values (or lists of text), at most 400 keys.
+
+    Their meaning and ranges belong to the app (it checks each value as it checks a link); here only the shape.
+    """
+    if not isinstance(settings, dict):
+        raise InvalidParameterError(f"page_settings must be an object {{\"control\": value}}; got "
+                                    f"{_json_type(settings)}", param=PAGE_SETTINGS_KEY)
+    if len(settings) > _MAX_PAGE_SETTINGS:
+        raise InvalidParameterError(f"page_settings has {len(settings)} entries (at most {_MAX_PAGE_SETTINGS})",
+                                    param=PAGE_SETTINGS_KEY)
+    out = {}
+    for key, value in settings.items():
+        values = value if isinstance(value, list) else [value]
+        if not isinstance(key, str) or not all(isinstance(v, (str, int, float)) and not isinstance(v, bool)
+                                               for v in values):
+            raise InvalidParameterError(f"page_settings[{_clip(str(key))!r}] must be text or a number (or a list of "
+                                        f"them); got {_json_type(value)}", param=PAGE_SETTINGS_KEY)
+        out[key] = [str(v) for v in values] if isinstance(value, list) else str(value)
+    return out
+
+
 @dataclass(frozen=True)
 class Scenario:
     """One scenario of the explorer (all fields plain values).
@@ -313,6 +370,7 @@ class Scenario:
             raise InvalidParameterError(
                 f"scenario must be a JSON object {{\"field\": value, ...}}; got {_json_type(data)}", param="scenario"
             )
+        data = {k: v for k, v in data.items() if k != PAGE_SETTINGS_KEY}  # the app's page controls: not a field
         names = [f.name for f in fields(cls)]
         bad_keys = [k for k in data if not isinstance(k, str)]
         if bad_keys:
@@ -328,9 +386,12 @@ class Scenario:
             kwargs[key] = _check_field_type(key, value)
         return cls(**kwargs)
 
-    def to_json(self):
-        """JSON text (stable key order)."""
-        return json.dumps(self.to_dict(), indent=2, sort_keys=True)
+    def to_json(self, page_settings=None):
+        """JSON text (stable key order); ``page_settings`` (the app's page controls) are stored beside the fields."""
+        out = self.to_dict()
+        if page_settings:
+            out[PAGE_SETTINGS_KEY] = check_page_settings(page_settings)
+        return json.dumps(out, indent=2, sort_keys=True)
 
     @classmethod
     def from_json(cls, text):
@@ -340,33 +401,15 @@ class Scenario:
         nest at most :data:`MAX_JSON_DEPTH` levels; anything else raises
         :class:`~geodp_core.exceptions.InvalidParameterError` (``param="scenario"``) before parsing.
         """
-        if isinstance(text, (bytes, bytearray)):
-            if len(text) > MAX_SCENARIO_JSON_CHARS:
-                raise _too_large(len(text))
-            try:
-                text = bytes(text).decode("utf-8-sig")
-            except UnicodeDecodeError as exc:
-                raise InvalidParameterError(
-                    f"scenario file is not UTF-8 text (undecodable byte at position {exc.start})", param="scenario"
-                ) from None
-        if not isinstance(text, str):
-            raise InvalidParameterError(f"scenario JSON must be text; got {type(text).__name__}", param="scenario")
-        if len(text) > MAX_SCENARIO_JSON_CHARS:
-            raise _too_large(len(text))
-        if not text.strip():
-            raise InvalidParameterError("scenario file is empty", param="scenario")
-        depth = _max_nesting(text)
-        if depth > MAX_JSON_DEPTH:
-            raise InvalidParameterError(
-                f"scenario JSON nests {depth} levels deep; a scenario is a flat object (at most {MAX_JSON_DEPTH} "
-                "levels)", param="scenario",
-            )
-        try:
-            data = json.loads(text)
-        except (TypeError, ValueError, RecursionError) as exc:
-            raise InvalidParameterError(f"scenario file is not valid JSON: {_clip(str(exc), 200)}",
-                                        param="scenario") from None
-        return cls.from_dict(data)
+        return cls.from_dict(_parse_json(text))
+
+    @classmethod
+    def read_file(cls, text):
+        """A scenario file: ``(Scenario, page_settings)`` (``{}`` when the file has none); same checks as
+        :meth:`from_json`, plus :func:`check_page_settings`."""
+        data = _parse_json(text)
+        scenario = cls.from_dict(data)
+        return scenario, check_page_settings(data.get(PAGE_SETTINGS_KEY, {}))
 
     def to_query_params(self):
         """Flat ``{key: str}`` for URL query parameters (defaults omitted)."""
@@ -431,20 +474,26 @@ class Scenario:
                 kwargs[key] = raw
         return cls(**kwargs)
 
-    def to_python_snippet(self):
-        """Python code that reproduces this scenario's releases with ``geodp_core`` alone."""
-        return (
-            "# Reproduces a GeoDP Explorer view. The seed makes the noise reproducible (teaching only): for a real\n"
-            "# release, draw the noise from fresh secret randomness, e.g. mechanism.sample(mean, calibration, 1,\n"
-            "# numpy.random.default_rng()) -- anyone who knows a seed can recompute and subtract the noise.\n"
-            "import json\n"
-            "from geodp_core.scenario import Scenario\n"
+    def to_python_snippet(self, page_settings=None, study=None):
+        """Python code that reproduces this view with ``geodp_core`` alone.
+
+        ``study`` is the page's own computation as code using ``scenario`` (default: the Explorer's
+        ``run_scenario``); ``page_settings`` are kept in the file for reloading in the app.
+        """
+        study = study or (
             "from geodp_core.explorer import run_scenario\n\n"
-            f"scenario = Scenario.from_json('''{self.to_json()}''')\n"
             "result = run_scenario(scenario)\n"
             "print('true mean (teaching view):', result.true_mean)\n"
             "for outcome in result.outcomes:\n"
             "    print(outcome.name, outcome.status, outcome.mean_distance)\n"
+        )
+        return (
+            "# Reproduces a GeoDP Explorer view. The seed makes the noise reproducible (teaching only): for a real\n"
+            "# release, draw the noise from fresh secret randomness, e.g. mechanism.sample(mean, calibration, 1,\n"
+            "# numpy.random.default_rng()) -- anyone who knows a seed can recompute and subtract the noise.\n"
+            "from geodp_core.scenario import Scenario\n\n"
+            f"scenario, page_settings = Scenario.read_file('''{self.to_json(page_settings)}''')\n"
+            + study
         )
 
 

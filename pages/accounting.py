@@ -12,6 +12,7 @@ from geodp_app.url_params import (
     ACCOUNTING_TRADEOFF_MUS,
     bounds,
     clean_url,
+    remember_page,
 )
 from geodp_app.urlstate import url_note
 from geodp_core.experiments import (
@@ -29,7 +30,7 @@ from geodp_core.viz.curves import (
     tradeoff_figure,
 )
 
-clean_url()  # bad URL values are reported beside their controls, never crash the page
+clean_url("accounting")  # bad URL values are reported beside their controls, never crash the page
 
 _BIND = dict(bind="query-params")
 
@@ -242,3 +243,5 @@ with tab_heat:
         lang_slot.info("Pick at least one target ε.")
     st.caption("Source: Chang, Jiang, Mostajeran & Hu (2026), arXiv:2604.20761. The Ricci constant K of the spaces "
                "in this app: Sᵈ: -(d-1); Hᵈ: d-1; affine-invariant SPD: (d-1)/2; flat spaces: 0.")
+
+remember_page("accounting")  # this page's settings survive a visit to another page

@@ -15,6 +15,7 @@ from geodp_app.url_params import (
     audit_mechanism_label,
     audit_variant_label,
     clean_url,
+    remember_page,
 )
 from geodp_app.urlstate import url_note
 from geodp_core.audit import (
@@ -38,7 +39,7 @@ from geodp_core.viz.audit import (
     audit_statistic_figure,
 )
 
-clean_url()  # bad URL values are reported beside their controls, never crash the page
+clean_url("audit")  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Empirical privacy audit")
 st.caption(
@@ -271,3 +272,5 @@ with main:
                            f"data-derived τ cannot show a bound much above 3 with {REGRESSION_RELEASES} releases "
                            "(a claim of ε ≥ 3 is out of its reach), and the data-point graph hides behind the "
                            "density sanitisation noise.")
+
+remember_page("audit")  # this page's settings survive a visit to another page

@@ -3,13 +3,19 @@
 import streamlit as st
 
 from geodp_app.conformal import DATA_KINDS, LabSettings, cached_conformal_lab
-from geodp_app.ui import errors_shown_here, honesty_badge
+from geodp_app.ui import (
+    download_buttons,
+    errors_shown_here,
+    honesty_badge,
+    scenario_files,
+)
 from geodp_app.url_params import (
     CONFORMAL_LAPLACIANS,
     CONFORMAL_SPACES,
     bounds,
     clean_url,
     limits,
+    remember_page,
 )
 from geodp_app.urlstate import url_note
 from geodp_core.constraints import CONFORMAL_EPS_GRID as EPS_GRID
@@ -18,7 +24,7 @@ from geodp_core.scenario import Scenario
 from geodp_core.viz import CAMERA_PRESETS, MECHANISM_COLORS
 from geodp_core.viz.heatmaps import Overlay, conformal_field_figure
 
-clean_url()  # bad URL values are reported beside their controls, never crash the page
+clean_url("conformal")  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Conformal lab")
 st.caption(
@@ -178,3 +184,11 @@ with main:
     with st.expander("How was this calibrated?"):
         for note in cal.notes:
             st.markdown(f"- {note}")
+    download_buttons(scenario_files(scenario, "conformal", study=(
+        "from geodp_core.conformal_lab import LabSettings, run_conformal_lab\n\n"
+        f"settings = LabSettings(**{settings.to_dict()!r})\n"
+        "run = run_conformal_lab(scenario, settings)\n"
+        "print(run.calibration.label, run.calibration.noise)\n"
+    )), key_prefix="conformal_dl")
+
+remember_page("conformal")  # this page's settings survive a visit to another page

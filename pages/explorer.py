@@ -7,8 +7,13 @@ import streamlit as st
 
 from geodp_app.cache import cached_run
 from geodp_app.sidebar import scenario_sidebar, upload_digest
-from geodp_app.ui import download_buttons, errors_shown_here, honesty_badge
-from geodp_app.url_params import clean_url
+from geodp_app.ui import (
+    download_buttons,
+    errors_shown_here,
+    honesty_badge,
+    scenario_files,
+)
+from geodp_app.url_params import clean_url, remember_page
 from geodp_app.urlstate import url_note
 from geodp_core.explorer import resample_releases, results_table
 from geodp_core.viz import (
@@ -18,7 +23,7 @@ from geodp_core.viz import (
     spd_glyph_figure,
 )
 
-clean_url()  # bad URL values are reported beside their controls, never crash the page
+clean_url("explorer")  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Explorer")
 st.caption(
@@ -108,11 +113,12 @@ download_buttons(
     [
         ("Results CSV", lambda: pd.DataFrame(results_table(result)).to_csv(index=False), "geodp_results.csv",
          "text/csv"),
-        ("Scenario JSON", scenario.to_json(), "geodp_scenario.json", "application/json"),
-        ("Python snippet", scenario.to_python_snippet(), "geodp_reproduce.py", "text/x-python"),
+        *scenario_files(scenario, "explorer"),
         ("Figure HTML", lambda: fig.to_html(include_plotlyjs="cdn"), "geodp_figure.html", "text/html"),
     ],
     key_prefix="explorer_dl",
 )
 with st.expander("Calibrations as JSON"):
     st.code(json.dumps([o.calibration.to_dict() for o in result.outcomes if o.calibration], indent=2), language="json")
+
+remember_page("explorer")  # this page's settings survive a visit to another page

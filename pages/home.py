@@ -5,7 +5,7 @@ import streamlit as st
 from geodp_app.ui import LABEL_STYLE, honesty_badge
 from geodp_app.url_params import clean_url
 
-clean_url()  # bad URL values are reported beside their controls, never crash the page
+clean_url("home")  # bad URL values are reported beside their controls, never crash the page
 
 st.title("GeoDP Explorer")
 st.markdown(

@@ -6,7 +6,7 @@ from geodp_app.ui import LABEL_STYLE, honesty_badge
 from geodp_app.url_params import clean_url
 from geodp_core.mechanisms.cards import CARD_ORDER, CARDS, GLOSSARY
 
-clean_url()  # bad URL values are reported beside their controls, never crash the page
+clean_url("learn")  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Learn")
 st.caption(

@@ -11,6 +11,7 @@ from geodp_app.url_params import (
     bounds,
     clean_url,
     limits,
+    remember_page,
 )
 from geodp_app.urlstate import url_note
 from geodp_core.constraints import REGRESSION_EPS_GRID as EPS_GRID
@@ -27,7 +28,7 @@ from geodp_core.viz.regression import (
     regression_figure,
 )
 
-clean_url()  # bad URL values are reported beside their controls, never crash the page
+clean_url("regression")  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Geodesic regression")
 st.caption(
@@ -197,3 +198,5 @@ with main:
         )
     for note in result.owner_notes:
         owner_box.markdown(f"- {note.removeprefix(OWNER_ONLY)}")
+
+remember_page("regression")  # this page's settings survive a visit to another page

@@ -12,13 +12,14 @@ from geodp_app.url_params import (
     bounds,
     clean_url,
     limits,
+    remember_page,
 )
 from geodp_app.urlstate import url_note
 from geodp_core import reproduce as rp
 from geodp_core.viz.curves import utility_curve_figure
 from geodp_core.viz.reproduce import gdp_mu_figure, kng_mspe_figure
 
-clean_url()  # bad URL values are reported beside their controls, never crash the page
+clean_url("reproduce")  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Reproduce the papers")
 st.caption(
@@ -299,3 +300,5 @@ with tab["kng"]:
                 st.dataframe(pd.DataFrame(view), hide_index=True, width="stretch")
                 _verdict(result)
                 _downloads(result, "kng")
+
+remember_page("reproduce")  # this page's settings survive a visit to another page

@@ -5,8 +5,13 @@ import streamlit as st
 
 from geodp_app.cache import CACHE_TTL
 from geodp_app.sidebar import NOTION_LABELS, scenario_sidebar, upload_digest
-from geodp_app.ui import download_buttons, errors_shown_here, honesty_badge
-from geodp_app.url_params import X_AXES, clean_url
+from geodp_app.ui import (
+    download_buttons,
+    errors_shown_here,
+    honesty_badge,
+    scenario_files,
+)
+from geodp_app.url_params import X_AXES, clean_url, remember_page
 from geodp_app.urlstate import url_note
 from geodp_core.experiments import (
     BUDGET_SYMBOLS,
@@ -18,7 +23,7 @@ from geodp_core.experiments import (
 from geodp_core.scenario import Scenario
 from geodp_core.viz.curves import utility_curve_figure
 
-clean_url()  # bad URL values are reported beside their controls, never crash the page
+clean_url("curves")  # bad URL values are reported beside their controls, never crash the page
 
 BUDGET_DEFAULTS = {"eps": (0.1, 10.0), "mu": (0.1, 5.0), "rho": (0.01, 5.0)}
 _BIND = dict(bind="query-params")
@@ -166,10 +171,17 @@ for name in dict.fromkeys(frame["mechanism"]):
 download_buttons(
     [
         ("Results CSV", frame.to_csv(index=False), "geodp_utility_curves.csv", "text/csv"),
-        ("Scenario JSON", scenario.to_json(), "geodp_scenario.json", "application/json"),
+        *scenario_files(scenario, "curves", study=(
+            "from geodp_core.experiments import sweep, utility_curve\n\n"
+            + (f"frame = utility_curve(scenario, {list(values)!r}, {int(n_reps)})\n" if x_axis == "budget" else
+               f"frame = sweep(scenario, {x_axis!r}, {list(values)!r}, {int(n_reps)})\n")
+            + "print(frame)\n"
+        )),
         ("Figure HTML", fig.to_html(include_plotlyjs="cdn"), "geodp_utility_curves.html", "text/html"),
     ],
     key_prefix="curves_dl",
 )
 with st.expander("Results table"):
     st.dataframe(frame, hide_index=True, key="curves_table")
+
+remember_page("curves")  # this page's settings survive a visit to another page

@@ -84,6 +84,39 @@ def test_python_snippet_reproduces(tmp_path):
     assert np.isfinite(result.outcomes[0].mean_distance)
 
 
+def test_scenario_file_keeps_page_settings():
+    scenario = Scenario(manifold="hyperbolic", data="uniform_ball", n=40)
+    settings = {"conformal_n": "300", "audit_mechanism": ["Riemannian Laplace"], "regression_eps": 2.0}
+    text = scenario.to_json(settings)
+    loaded, pages = Scenario.read_file(text)
+    assert loaded == scenario and Scenario.from_json(text) == scenario
+    assert pages == {"conformal_n": "300", "audit_mechanism": ["Riemannian Laplace"], "regression_eps": "2.0"}
+    assert Scenario.read_file(scenario.to_json())[1] == {}
+
+
+@pytest.mark.parametrize("bad, where", [
+    ([1, 2], "object"), ({"conformal_n": None}, "text or a number"), ({"conformal_n": {"a": 1}}, "text or a number"),
+    ({"conformal_n": True}, "text or a number"), ({f"k{i}": "1" for i in range(401)}, "at most 400"),
+])
+def test_bad_page_settings_name_the_field(bad, where):
+    import json
+
+    text = json.dumps({**Scenario().to_dict(), "page_settings": bad})
+    with pytest.raises(InvalidParameterError, match=where) as info:
+        Scenario.read_file(text)
+    assert info.value.param == "page_settings"
+
+
+def test_python_snippet_runs_the_pages_study():
+    scenario = Scenario(n=30, n_releases=5, mechanisms=("riemannian_laplace",))
+    study = "from geodp_core.experiments import utility_curve\n\nframe = utility_curve(scenario, [0.5, 2.0], 5)\n"
+    code = scenario.to_python_snippet({"curves_x": "privacy budget"}, study)
+    namespace = {}
+    exec(compile(code, "snippet", "exec"), namespace)  # noqa: S102 - our own generated code
+    assert namespace["page_settings"] == {"curves_x": "privacy budget"}
+    assert namespace["scenario"] == scenario and len(namespace["frame"]) == 2
+
+
 @pytest.mark.parametrize("name", list(__import__("geodp_core.scenario", fromlist=["PRESETS"]).PRESETS))
 def test_every_preset_is_valid_and_runs(name):
     from geodp_core.explorer import run_scenario

@@ -105,3 +105,25 @@ def test_page_settings_link_restores_the_view(page, app_url, path, expected):
     body = page.inner_text("body")
     for text in expected:
         assert text in values or text in body, (name, text, values)
+
+
+def test_page_settings_survive_navigation_and_reach_the_scenario_file(page, app_url, artifacts):
+    """A link with scenario AND page settings keeps both through clicks in the navigation; the Explorer's
+    scenario file then carries the other page's settings."""
+    page.goto(f"{app_url}/conformal?conformal_n=300&conformal_mesh=300&conformal_releases=20&conformal_seed=11",
+              wait_until="domcontentloaded")
+    _wait_for_app(page)
+    for name in ("Audit", "Conformal lab"):
+        page.get_by_role("link", name=name).click()
+        _wait_for_app(page)
+    page.screenshot(path=str(artifacts / "navigation_conformal_back.png"), full_page=True)
+    assert "/conformal" in page.url
+    for key_value in ("conformal_n=300", "conformal_mesh=300", "conformal_releases=20", "conformal_seed=11"):
+        assert key_value in page.url, (key_value, page.url)
+    page.get_by_role("link", name="Explorer").click()
+    _wait_for_app(page)
+    with page.expect_download(timeout=30_000) as info:
+        page.get_by_role("button", name="Scenario JSON").click()
+    saved = json.loads(open(info.value.path(), encoding="utf-8").read())
+    assert saved["page_settings"]["conformal_n"] == "300"
+    assert saved["page_settings"]["conformal_seed"] == "11"
