@@ -462,7 +462,8 @@ def test_result_fields_are_consistent():
 def test_gdp_target_is_converted_at_delta():
     result = audit("riemannian_gaussian", H2, GDP(1.0), n_releases=500, delta=1e-6)
     assert result.delta == 1e-6
-    assert result.claimed_eps == pytest.approx(claimed_approx_dp(GDP(1.0), 1e-6)[0])
+    assert result.claimed_eps == pytest.approx(claimed_approx_dp(GDP(1.0), 1e-6)[0], rel=0.02)
+    assert result.claimed_eps <= claimed_approx_dp(GDP(1.0), 1e-6)[0]  # the achieved μ is at most the target
     assert any("converted" in note for note in result.notes)
 
 

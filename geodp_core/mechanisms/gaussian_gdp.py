@@ -57,6 +57,8 @@ __all__ = [
     "gdp_mu_monte_carlo",
     "privacy_profile",
     "riemannian_gaussian_sigma_for_mu",
+    "riemannian_gaussian_calibration",
+    "CALIBRATION_WASTE",
 ]
 
 SPACES = ("sphere", "hyperbolic", "euclidean")
@@ -885,6 +887,103 @@ def riemannian_gaussian_sigma_for_mu(space, dim, mu, sensitivity):
             low, high = low - step, low
     sigma = float(np.exp(optimize.brentq(log_excess, low, high, xtol=1e-7, rtol=1e-10)))
     return _verified_sigma(excess_at_sigma, sigma, target)
+
+
+#: Largest fraction of the target μ a fast calibration may leave unused: achieved μ in [(1 - w) μ, μ].
+CALIBRATION_WASTE = 0.01
+#: Where the fast calibration aims inside that window (relative to the target).
+_AIM = 1.0 - 0.4 * CALIBRATION_WASTE
+
+
+def _local_mu(space, dim, sigma, delta):
+    r"""Small-:math:`\Delta` GDP parameter :math:`\Delta\sqrt{I(\sigma)}` of the Riemannian Gaussian.
+
+    For a location family the privacy loss of a pair at distance :math:`\Delta` is about :math:`\Delta` times
+    the score, so :math:`\mu \approx \Delta\sqrt{I}` with the Fisher information of the location along a unit
+    direction :math:`I = E[r^2]/(d\,\sigma^4)` (the score is :math:`\langle \mathrm{Log}_\eta y, u\rangle/\sigma^2`
+    and the direction of :math:`\mathrm{Log}_\eta y` is uniform). :math:`E[r^2]` is one 1-D Gauss–Legendre
+    quadrature of the radial law (fast, no privacy profile); flat space gives :math:`\Delta/\sigma` exactly.
+    Used only as a first guess: the calibration is verified by the exact :func:`gdp_mu`.
+    """
+    density = _RadialLaw.build(space, dim, sigma, delta)
+    nodes, weights = _quadrature(density.fixed_breakpoints()[None, :], _N_NODES)
+    with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+        logp = density.log_pdf(nodes)
+        w = weights * np.exp(logp - np.max(logp))
+        second_moment = float(np.sum(w * nodes**2) / np.sum(w))
+    if not np.isfinite(second_moment) or second_moment <= 0.0:
+        raise ConvergenceError("the radial second moment could not be evaluated")
+    return delta * np.sqrt(second_moment / dim) / sigma**2
+
+
+def riemannian_gaussian_calibration(space, dim, mu, sensitivity, waste=CALIBRATION_WASTE):
+    r"""A rate :math:`\sigma` whose Riemannian Gaussian is :math:`\mu_a`-GDP with
+    :math:`(1-w)\mu \le \mu_a \le \mu`, at the cost of about one exact quadrature.
+
+    1. Guess: solve :math:`c\,\mu_{loc}(\sigma) = 0.996\,\mu` for :math:`\sigma`, where :math:`\mu_{loc}` is the
+       small-:math:`\Delta` approximation :func:`_local_mu` (1-D quadratures only) and :math:`c = 1` at first.
+    2. Verify: one exact :func:`gdp_mu` at that :math:`\sigma`. Inside the window: done. Otherwise
+       :math:`c \leftarrow \mu_{exact}/\mu_{loc}` (the correction is smooth in :math:`\sigma`) and repeat, at
+       most 3 times; then the exact search of :func:`riemannian_gaussian_sigma_for_mu` (tolerance 1e-9).
+
+    The returned :math:`\mu_a` is always the exact quadrature's value at the returned :math:`\sigma`, so the
+    guarantee never rests on the approximation.
+
+    Returns
+    -------
+    (sigma, mu_achieved, n_quadratures) : (float, float, int)
+        ``n_quadratures`` counts the exact :func:`gdp_mu` evaluations (the exact search counts as 6).
+    """
+    space, dim, _, delta = _validate(space, dim, 1.0, sensitivity)
+    target = check_real(mu, "mu", low=0.0)
+    waste = check_real(waste, "waste", low=0.0, high=0.5)
+    if space == "euclidean" or (space == "hyperbolic" and dim == 1) or (space == "sphere" and dim == 1):
+        sigma = riemannian_gaussian_sigma_for_mu(space, dim, target, delta)
+        return sigma, gdp_mu(space, dim, sigma, delta), 1
+    quadratures = 0
+    try:
+        found = _guess_and_verify(space, dim, target, delta, waste)
+    except (ValueError, ArithmeticError, ConvergenceError):  # the guess failed: the exact search below decides
+        found = None
+    if found is not None:
+        sigma, mu_exact, quadratures = found
+        if (1.0 - waste) * target <= mu_exact <= target:
+            return sigma, mu_exact, quadratures
+    sigma = riemannian_gaussian_sigma_for_mu(space, dim, target, delta)
+    return sigma, gdp_mu(space, dim, sigma, delta), quadratures + 6
+
+
+def _guess_and_verify(space, dim, target, delta, waste):
+    """Steps 1–2 of :func:`riemannian_gaussian_calibration`; ``(sigma, mu, quadratures)`` of the last try."""
+    quadratures, correction, last = 0, 1.0, None
+    if np.isfinite(delta / target) and target >= np.finfo(float).tiny:
+        aim = target * (1.0 - 0.4 * waste)
+        for _ in range(3):
+            def gap(log_sigma, c=correction):
+                return np.log(c * _local_mu(space, dim, float(np.exp(log_sigma)), delta)) - np.log(aim)
+
+            x0 = np.log(delta / target)
+            low, high = x0 - 1.0, x0 + 1.0
+            for _ in range(60):  # bracket: gap decreases in sigma
+                if gap(low) > 0.0:
+                    break
+                low -= 2.0
+            for _ in range(60):
+                if gap(high) <= 0.0:
+                    break
+                high += 2.0
+            if not (gap(low) > 0.0 >= gap(high)):
+                break
+            sigma = float(np.exp(optimize.brentq(gap, low, high, xtol=1e-10)))
+            mu_exact = gdp_mu(space, dim, sigma, delta)
+            quadratures += 1
+            last = (sigma, mu_exact, quadratures)
+            if (1.0 - waste) * target <= mu_exact <= target:
+                return last
+            correction = mu_exact / _local_mu(space, dim, sigma, delta)
+            if not np.isfinite(correction) or correction <= 0.0:
+                break
+    return last
 
 
 def _secant_log_sigma(log_excess, x0, tol=1e-9, max_iter=8):
