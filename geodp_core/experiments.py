@@ -31,8 +31,14 @@ import numpy as np
 import pandas as pd
 from scipy import optimize
 
-from geodp_core._validation import check_finite_array, check_int, check_option, check_real
+from geodp_core._validation import (
+    check_finite_array,
+    check_int,
+    check_option,
+    check_real,
+)
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
+from geodp_core.executors import check_executor, run_cells
 from geodp_core.mechanisms.registry import MECHANISM_NAMES, mechanism_class
 from geodp_core.pipeline import evaluate, mean_and_standard_error, prepare
 from geodp_core.privacy import (
@@ -211,6 +217,48 @@ def _evaluate(name, prepared, target, n_reps, stream):
     )
 
 
+_PREPARED_CACHE = {}
+_PREPARED_CACHE_SIZE = 8
+
+
+def _prepared(scenario, points):
+    """:func:`prepare` once per (scenario, points) in each process (bounded cache; cells of one study share it)."""
+    key = (scenario, None if points is None else (points.shape, points.tobytes()))
+    if key not in _PREPARED_CACHE:
+        if len(_PREPARED_CACHE) >= _PREPARED_CACHE_SIZE:
+            _PREPARED_CACHE.pop(next(iter(_PREPARED_CACHE)))
+        try:
+            _PREPARED_CACHE[key] = prepare(scenario, points)
+        except Exception as exc:  # noqa: BLE001 - kept: every cell of this dataset reports it
+            _PREPARED_CACHE[key] = exc
+    return _PREPARED_CACHE[key]
+
+
+def _curve_cell(scenario, points, name, target, n_reps, stream):
+    """One (mechanism, budget) cell of :func:`utility_curve` (module level: runs on any executor)."""
+    prepared = _prepared(scenario, points)
+    if isinstance(prepared, Exception):
+        raise prepared
+    row = _evaluate(name, prepared, target, n_reps, stream)
+    row.update(target=target.describe(), sensitivity=prepared.sensitivity, n_reps=n_reps)
+    return row
+
+
+def _sweep_cell(scenario, name, parameter, value, n_reps, stream):
+    """One (mechanism, value) cell of :func:`sweep`; a dataset that cannot be prepared gives an error row."""
+    prepared = _prepared(scenario, None)
+    target = scenario.target
+    if isinstance(prepared, Exception):
+        exc = prepared
+        reason = str(exc) if isinstance(exc, (GeoDPError, ValueError)) else f"internal error in the data ({type(exc).__name__})"
+        row = _nan_row(name, _title(name), "error", f"data at {parameter} = {value:g}: {reason}")
+        row.update(target=target.describe(), sensitivity=np.nan, n_reps=n_reps)
+        return row
+    row = _evaluate(name, prepared, target, n_reps, stream)
+    row.update(target=target.describe(), sensitivity=prepared.sensitivity, n_reps=n_reps)
+    return row
+
+
 def _title(name):
     try:
         return mechanism_class(name).title or name
@@ -223,7 +271,7 @@ def _release_stream(scenario, tag, name, index):
 
 
 # =============================================================================== utility curve
-def utility_curve(scenario, budgets, n_reps, mechanisms=None, progress=None, points=None):
+def utility_curve(scenario, budgets, n_reps, mechanisms=None, progress=None, points=None, executor=None):
     r"""Mean distance of the private release to the true mean against the privacy budget.
 
     For every budget :math:`b` of the scenario's target notion (:math:`\varepsilon` for
@@ -252,6 +300,9 @@ def utility_curve(scenario, budgets, n_reps, mechanisms=None, progress=None, poi
         Called as ``progress(fraction)`` with ``fraction`` in ``(0, 1]`` after every cell.
     points : array_like, optional
         Uploaded points when ``scenario.data == "upload"``.
+    executor : optional
+        Where the cells run (:mod:`geodp_core.executors`: local by default, a ``concurrent.futures``
+        executor, a Dask client or a scheduler address); the frame is identical for every executor.
 
     Returns
     -------
@@ -267,17 +318,16 @@ def utility_curve(scenario, budgets, n_reps, mechanisms=None, progress=None, poi
     progress = _check_progress(progress)
     targets = [target_for_budget(scenario, float(b)) for b in budgets]
 
-    prepared = prepare(scenario, points)
-    sensitivity = prepared.sensitivity
-    rows, total, done = [], len(names) * len(budgets), 0
-    for name in names:
-        for j, (budget, target) in enumerate(zip(budgets, targets)):
-            row = _evaluate(name, prepared, target, n_reps, _release_stream(scenario, _CURVE_TAG, name, j))
-            row.update(budget=float(budget), target=target.describe(), sensitivity=sensitivity, n_reps=n_reps)
-            rows.append(row)
-            done += 1
-            if progress is not None:
-                progress(done / total)
+    executor = check_executor(executor)
+    points = None if points is None else np.asarray(points, dtype=float)
+    prepared = _prepared(scenario, points)
+    if isinstance(prepared, Exception):  # data problems raise here, naming the control, before any cell runs
+        raise prepared
+    cells = [(scenario, points, name, target, n_reps, _release_stream(scenario, _CURVE_TAG, name, j))
+             for name in names for j, target in enumerate(targets)]
+    rows = run_cells(_curve_cell, cells, executor, progress)
+    for k, row in enumerate(rows):
+        row.update(budget=float(budgets[k % len(budgets)]))
     return pd.DataFrame(rows, columns=list(CURVE_COLUMNS))
 
 
@@ -293,7 +343,7 @@ def _sweep_values(parameter, values):
     return [int(v) for v in arr]
 
 
-def sweep(scenario, parameter, values, n_reps, mechanisms=None, progress=None):
+def sweep(scenario, parameter, values, n_reps, mechanisms=None, progress=None, executor=None):
     r"""Mean distance to the true mean against ``n``, the dimension or the data spread, at the scenario's budget.
 
     For each value the scenario is rebuilt with that field changed (and validated:
@@ -313,6 +363,8 @@ def sweep(scenario, parameter, values, n_reps, mechanisms=None, progress=None):
     mechanisms : sequence of str, optional
     progress : callable, optional
         ``progress(fraction)`` after every cell.
+    executor : optional
+        As in :func:`utility_curve`.
 
     Returns
     -------
@@ -345,31 +397,12 @@ def sweep(scenario, parameter, values, n_reps, mechanisms=None, progress=None):
     scenarios = [scenario.with_changes(**{parameter: v}) for v in grid]  # validates every value first
     budget = float(getattr(scenario, budget_parameter(scenario.notion)))
 
-    cells, total, done = {}, len(names) * len(grid), 0
-    for j, (value, sub) in enumerate(zip(grid, scenarios)):
-        target = sub.target
-        try:
-            prepared = prepare(sub)  # one dataset per value
-        except Exception as exc:  # noqa: BLE001 - this value's data failed: its cells say why, the others run
-            reason = str(exc) if isinstance(exc, (GeoDPError, ValueError)) else f"internal error in the data ({type(exc).__name__})"
-            for name in names:
-                cells[name, j] = dict(_nan_row(name, _title(name), "error", f"data at {parameter} = {value:g}: {reason}"),
-                                      parameter=parameter, value=value, budget=budget, target=target.describe(),
-                                      sensitivity=np.nan, n_reps=n_reps)
-                done += 1
-                if progress is not None:
-                    progress(done / total)
-            continue
-        sensitivity = prepared.sensitivity
-        for name in names:
-            row = _evaluate(name, prepared, target, n_reps, _release_stream(scenario, _SWEEP_TAG, name, j))
-            row.update(parameter=parameter, value=value, budget=budget, target=target.describe(),
-                       sensitivity=sensitivity, n_reps=n_reps)
-            cells[name, j] = row
-            done += 1
-            if progress is not None:
-                progress(done / total)
-    rows = [cells[name, j] for name in names for j in range(len(grid))]
+    executor = check_executor(executor)
+    cells = [(sub, name, parameter, value, n_reps, _release_stream(scenario, _SWEEP_TAG, name, j))
+             for name in names for j, (value, sub) in enumerate(zip(grid, scenarios))]
+    rows = run_cells(_sweep_cell, cells, executor, progress)
+    for row, cell in zip(rows, cells):
+        row.update(parameter=parameter, value=cell[3], budget=budget)
     return pd.DataFrame(rows, columns=list(CURVE_COLUMNS) + ["parameter", "value"])
 
 

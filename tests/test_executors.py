@@ -1,0 +1,56 @@
+"""Sweeps give the same frame whatever runs their cells: local, threads, processes, a Dask LocalCluster."""
+
+import concurrent.futures
+
+import pandas as pd
+import pytest
+
+from geodp_core.exceptions import InvalidParameterError
+from geodp_core.executors import check_executor, run_cells
+from geodp_core.experiments import sweep, utility_curve
+from geodp_core.scenario import Scenario
+
+SCENARIO = Scenario(manifold="sphere", dim=2, data="vmf", n=40, n_releases=5, notion="approx_dp",
+                    mechanisms=("riemannian_laplace", "brownian_motion", "riemannian_gaussian"))
+BUDGETS = [0.3, 1.0, 4.0]
+
+
+def _square(x):
+    return x * x
+
+
+def test_run_cells_keeps_order_and_reports_progress():
+    seen = []
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        assert run_cells(_square, [(i,) for i in range(7)], pool, progress=seen.append) == [i * i for i in range(7)]
+    assert sorted(seen) == [k / 7 for k in range(1, 8)]
+    assert run_cells(_square, [(3,)]) == [9]
+
+
+@pytest.mark.parametrize("bad", [3, "http://x", object()])
+def test_bad_executor_is_named(bad):
+    with pytest.raises(InvalidParameterError) as info:
+        check_executor(bad)
+    assert info.value.param == "executor"
+
+
+def test_same_frame_on_every_executor():
+    local = utility_curve(SCENARIO, BUDGETS, 30)
+    local_sweep = sweep(SCENARIO, "n", [20, 60], 30)
+    assert (local["status"] == "ok").sum() >= 6
+    with concurrent.futures.ThreadPoolExecutor(2) as pool:
+        pd.testing.assert_frame_equal(utility_curve(SCENARIO, BUDGETS, 30, executor=pool), local)
+    with concurrent.futures.ProcessPoolExecutor(2) as pool:
+        pd.testing.assert_frame_equal(utility_curve(SCENARIO, BUDGETS, 30, executor=pool), local)
+        pd.testing.assert_frame_equal(sweep(SCENARIO, "n", [20, 60], 30, executor=pool), local_sweep)
+
+
+def test_dask_local_cluster_gives_the_same_frame():
+    distributed = pytest.importorskip("distributed")
+    local = utility_curve(SCENARIO, BUDGETS, 30)
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with distributed.Client(cluster) as client:
+            pd.testing.assert_frame_equal(utility_curve(SCENARIO, BUDGETS, 30, executor=client), local)
+        # a scheduler address works too (a client is opened for the call and closed after)
+        pd.testing.assert_frame_equal(utility_curve(SCENARIO, BUDGETS, 30, executor=cluster.scheduler_address),
+                                      local)
