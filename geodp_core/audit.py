@@ -40,8 +40,14 @@ from scipy import optimize, special
 
 from geodp_core._validation import check_int, check_option, check_real
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
+from geodp_core.executors import run_cells
 from geodp_core.geometry.base import Manifold
-from geodp_core.mechanisms import LABEL_NO_GUARANTEE, MECHANISM_NAMES, get_mechanism, mechanism_class
+from geodp_core.mechanisms import (
+    LABEL_NO_GUARANTEE,
+    MECHANISM_NAMES,
+    get_mechanism,
+    mechanism_class,
+)
 from geodp_core.pipeline import public_options, summarise
 from geodp_core.privacy import (
     GDP,
@@ -1236,7 +1242,7 @@ def control_noise_scale(manifold, n=DEFAULT_N, radius=DEFAULT_RADIUS, layout="bo
     return UNDERSTATED_NOISE if mean_shift_ratio(manifold, n, radius, layout, seed) >= 0.75 else 0.25
 
 
-def audit_all(manifold, target, include_variants=True, mechanisms=None, include_slow=False, **kwargs):
+def audit_all(manifold, target, include_variants=True, mechanisms=None, include_slow=False, executor=None, **kwargs):
     """Audit every mechanism and the negative controls at one setting.
 
     Parameters
@@ -1255,6 +1261,9 @@ def audit_all(manifold, target, include_variants=True, mechanisms=None, include_
     include_slow : bool, default False
         Also run the data-point graph control (a fresh calibration per release) with at most
         :data:`SLOW_RELEASES` releases per dataset.
+    executor : optional
+        Where the rows run (:mod:`geodp_core.executors`); each audit has its own seeds, so the rows are the
+        same on every executor.
     **kwargs
         Passed to :func:`audit` (``n_releases``, ``n``, ``radius``, ``alpha``, ``seed``, ``layout``, ``delta``).
         The KNG regression rows use ``n``, ``radius``, ``alpha``, ``seed`` and at most
@@ -1279,51 +1288,51 @@ def audit_all(manifold, target, include_variants=True, mechanisms=None, include_
     cases = [(name, None) for name in names]
     if include_variants:
         cases += [(name, variant) for name, variant in _CONTROL_ROWS if name in names]
-    rows = []
-    for name, variant in cases:
-        if name == REGRESSION_CONTROL:
-            rows.append(_regression_row(manifold, target, variant, kwargs))
-            continue
-        mechanism = get_mechanism(name, manifold)
-        extra = {}
-        title = mechanism.title
-        if variant == "understated_noise":
-            extra["noise_scale"] = control_noise_scale(
-                manifold, **{k: kwargs[k] for k in ("n", "radius", "layout", "seed") if k in kwargs})
-            title += f" [understated noise: × {extra['noise_scale']:g}]"
-        elif variant is not None:
-            title += f" [{VARIANT_INFO[variant][0]}]"
-        row = dict(name=title, mechanism=name, variant=variant,
-                   role="mechanism" if variant is None else "negative control", status="ok", reason="", label="",
-                   claimed_eps=None, delta=None, eps_lower_bound=None, refuted=None, tpr=None, fpr=None,
-                   n_releases=None, verdict="")
-        options = {**kwargs, **extra}
-        if variant == "data_footpoint" and all(float(k) == 0.0 for k in manifold.curvature_bounds):
-            row.update(status="not run", reason="flat space: Exp and Log at any footpoint are isometries, so the "
-                                                "data-dependent footpoint is exactly DP here — not a negative control")
-            rows.append(row)
-            continue
-        if variant in _SLOW_VARIANTS:
-            if not include_slow:
-                row.update(status="not run", reason="slow (a fresh calibration per release): not run here")
-                rows.append(row)
-                continue
-            options["n_releases"] = min(int(options.get("n_releases", DEFAULT_N_RELEASES)), SLOW_RELEASES)
-        try:
-            result = audit(name, manifold, target, variant=variant, **options)
-        except UnavailableError as exc:
-            row.update(status="unavailable", reason=_human(str(exc)), label="unavailable")
-        except InvalidParameterError as exc:
-            if variant is None:  # bad settings: the caller shows the error next to its control
-                raise
-            row.update(status="not run", reason=_human(str(exc)))  # a control that does not fit these settings
-        else:
-            row.update(label=result.label, claimed_eps=result.claimed_eps, delta=result.delta,
-                       eps_lower_bound=result.eps_lower_bound, refuted=result.claim_refuted, tpr=result.tpr,
-                       fpr=result.fpr, n_releases=result.n_releases,
-                       verdict="refuted" if result.claim_refuted else "not refuted")
-        rows.append(row)
-    return rows
+    return run_cells(_audit_row, [(manifold, target, name, variant, include_slow, kwargs) for name, variant in cases],
+                     executor)
+
+
+def _audit_row(manifold, target, name, variant, include_slow, kwargs):
+    """One row of :func:`audit_all` (module level: runs on any executor)."""
+    if name == REGRESSION_CONTROL:
+        return _regression_row(manifold, target, variant, kwargs)
+    mechanism = get_mechanism(name, manifold)
+    extra = {}
+    title = mechanism.title
+    if variant == "understated_noise":
+        extra["noise_scale"] = control_noise_scale(
+            manifold, **{k: kwargs[k] for k in ("n", "radius", "layout", "seed") if k in kwargs})
+        title += f" [understated noise: × {extra['noise_scale']:g}]"
+    elif variant is not None:
+        title += f" [{VARIANT_INFO[variant][0]}]"
+    row = dict(name=title, mechanism=name, variant=variant,
+               role="mechanism" if variant is None else "negative control", status="ok", reason="", label="",
+               claimed_eps=None, delta=None, eps_lower_bound=None, refuted=None, tpr=None, fpr=None,
+               n_releases=None, verdict="")
+    options = {**kwargs, **extra}
+    if variant == "data_footpoint" and all(float(k) == 0.0 for k in manifold.curvature_bounds):
+        row.update(status="not run", reason="flat space: Exp and Log at any footpoint are isometries, so the "
+                                            "data-dependent footpoint is exactly DP here — not a negative control")
+        return row
+    if variant in _SLOW_VARIANTS:
+        if not include_slow:
+            row.update(status="not run", reason="slow (a fresh calibration per release): not run here")
+            return row
+        options["n_releases"] = min(int(options.get("n_releases", DEFAULT_N_RELEASES)), SLOW_RELEASES)
+    try:
+        result = audit(name, manifold, target, variant=variant, **options)
+    except UnavailableError as exc:
+        row.update(status="unavailable", reason=_human(str(exc)), label="unavailable")
+    except InvalidParameterError as exc:
+        if variant is None:  # bad settings: the caller shows the error next to its control
+            raise
+        row.update(status="not run", reason=_human(str(exc)))  # a control that does not fit these settings
+    else:
+        row.update(label=result.label, claimed_eps=result.claimed_eps, delta=result.delta,
+                   eps_lower_bound=result.eps_lower_bound, refuted=result.claim_refuted, tpr=result.tpr,
+                   fpr=result.fpr, n_releases=result.n_releases,
+                   verdict="refuted" if result.claim_refuted else "not refuted")
+    return row
 
 
 def _regression_row(manifold, target, variant, kwargs):

@@ -54,3 +54,18 @@ def test_dask_local_cluster_gives_the_same_frame():
         # a scheduler address works too (a client is opened for the call and closed after)
         pd.testing.assert_frame_equal(utility_curve(SCENARIO, BUDGETS, 30, executor=cluster.scheduler_address),
                                       local)
+
+
+def test_audit_rows_are_the_same_on_a_process_pool():
+    from geodp_core.audit import audit_all
+    from geodp_core.geometry import get_manifold
+    from geodp_core.privacy import PureDP
+
+    manifold = get_manifold("hyperbolic", 2)
+    kwargs = dict(n_releases=400, mechanisms=["riemannian_laplace", "ew_laplace"])
+    local = audit_all(manifold, PureDP(1.0), **kwargs)
+    with concurrent.futures.ProcessPoolExecutor(2) as pool:
+        remote = audit_all(manifold, PureDP(1.0), executor=pool, **kwargs)
+    assert [r["name"] for r in remote] == [r["name"] for r in local]
+    assert [r["eps_lower_bound"] for r in remote] == [r["eps_lower_bound"] for r in local]
+    assert {r["verdict"] for r in local} == {"refuted", "not refuted"}  # the control is caught, the rest is not

@@ -201,3 +201,25 @@ def test_reproduce_page_runs_and_switches_tabs():
     assert not at.exception, at.exception
     assert not at.error
     assert "Langevin" in "\n".join(str(m.value) for m in at.markdown)
+
+
+def test_command_line_writes_tables_and_verdicts(tmp_path, capsys):
+    from geodp_core.reproduce import main
+
+    assert main(["ew", "heat_sphere", "--quick", "--out", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    assert "ew:" in printed and "heat_sphere:" in printed
+    import pandas as pd
+
+    table = pd.read_csv(tmp_path / "ew.csv")
+    assert set(table["mechanism"]) >= {"ew_gaussian", "riemannian_laplace"} and (table["status"] == "ok").any()
+
+
+def test_command_line_rejects_bad_arguments(capsys):
+    from geodp_core.reproduce import main
+
+    for argv in (["nonsense"], ["--seed", "-1"], ["--workers", "-2"], ["--workers", "2", "--scheduler", "tcp://x:1"]):
+        with pytest.raises(SystemExit) as info:
+            main(argv)
+        assert info.value.code == 2
+        assert "error" in capsys.readouterr().err
