@@ -7,7 +7,6 @@ recorded next to them.
 """
 
 import datetime
-import json
 import os
 import platform
 import statistics
@@ -107,42 +106,13 @@ def time_call(fn, repeats, warmup=True):
     }
 
 
-def timing_record(timing):
-    """The JSON part of a :func:`time_call` result (drops the return value)."""
-    return {k: v for k, v in timing.items() if k != "last"}
-
-
 def fmt_seconds(seconds):
     if seconds != seconds:  # NaN
         return "n/a"
+    if seconds < 1e-6:
+        return f"{seconds * 1e9:.0f} ns"
     if seconds < 1e-3:
-        return f"{seconds * 1e6:.0f} µs"
+        return f"{seconds * 1e6:.1f} µs"
     if seconds < 1.0:
         return f"{seconds * 1e3:.1f} ms"
     return f"{seconds:.2f} s"
-
-
-def print_table(headers, rows, title=None):
-    """Plain aligned text table (first column left-aligned, the others right-aligned)."""
-    cells = [[str(h) for h in headers]] + [[str(c) for c in row] for row in rows]
-    widths = [max(len(r[i]) for r in cells) for i in range(len(headers))]
-
-    def line(row):
-        return "  ".join(c.ljust(w) if i == 0 else c.rjust(w) for i, (c, w) in enumerate(zip(row, widths)))
-
-    if title:
-        print(title)
-    print(line(cells[0]))
-    print("  ".join("-" * w for w in widths))
-    for row in cells[1:]:
-        print(line(row))
-    print()
-
-
-def write_results(name, payload):
-    """Write ``payload`` as JSON to ``benchmarks/results/<name>.json``; returns the path."""
-    RESULTS_DIR.mkdir(exist_ok=True)
-    path = RESULTS_DIR / f"{name}.json"
-    path.write_text(json.dumps(payload, indent=2, sort_keys=False, default=float) + "\n")
-    print(f"results written to {path.relative_to(REPO_ROOT)}")
-    return path

@@ -1,0 +1,351 @@
+"""The one benchmark runner: every measurement in one process, a table of ratios and ``benchmarks/results.json``.
+
+Usage (from the repository root)::
+
+    .venv/bin/python benchmarks/run.py --quick              # about a minute
+    .venv/bin/python benchmarks/run.py                      # paper-scale sizes, a few minutes
+    .venv/bin/python benchmarks/run.py --scheduler tcp://host:8786   # adds the utility curve on a Dask cluster
+    .venv/bin/python benchmarks/run.py --browser            # adds the Explorer's time in headless Chromium
+
+Each row compares a measured time with a baseline measured in the same process (or a constant from a paper,
+named as such): ``ratio = baseline / time`` (> 1: faster than the baseline). Timings are wall-clock medians of a
+few repeats after an untimed warm-up (``time_call``); the machine is shared, so the load average is recorded.
+Fixed seeds; computed values are reported beside the times so that a fast wrong answer would show.
+"""
+
+import argparse
+import cProfile
+import json
+import pstats
+import statistics
+import sys
+import time
+
+import numpy as np
+from _common import REPO_ROOT, fmt_seconds, machine_info, print_machine, time_call  # noqa: I001 - sets sys.path
+
+from geodp_core.experiments import utility_curve
+from geodp_core.explorer import run_scenario
+from geodp_core.geometry import get_manifold
+from geodp_core.mechanisms import get_mechanism
+from geodp_core.mechanisms.gaussian_gdp import (
+    gdp_mu,
+    gdp_mu_monte_carlo,
+    riemannian_gaussian_calibration,
+    riemannian_gaussian_sigma_for_mu,
+)
+from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
+from geodp_core.pipeline import prepare, scenario_options
+from geodp_core.privacy import GDP, PureDP
+from geodp_core.scenario import Scenario
+
+RESULTS = REPO_ROOT / "benchmarks" / "results.json"
+CURVE_MECHANISMS = ("riemannian_laplace", "riemannian_gaussian", "brownian_motion", "tangent_gaussian", "conformal")
+PAPER_CONFORMAL_MS_PER_RECORD = 6.0  # conformal paper: "about 6 ms per record" for its pipeline
+
+
+def row(name, baseline, time_s, baseline_s, **details):
+    """One table row: ``ratio = baseline_s / time_s``."""
+    ratio = baseline_s / time_s if time_s > 0 else float("nan")
+    return dict(name=name, baseline=baseline, time_s=time_s, baseline_s=baseline_s, ratio=ratio, **details)
+
+
+# ------------------------------------------------------------------------------------------------ samplers
+def bench_samplers(quick):
+    """Exact vectorised samplers vs random-walk Metropolis–Hastings (per release), by manifold and dimension."""
+    n_exact, n_mh = (2000, 200) if quick else (10_000, 2000)
+    spaces = [("sphere", 2), ("hyperbolic", 2), ("spd", 2, "affine"), ("sphere", 10), ("hyperbolic", 10),
+              ("sphere", 64), ("hyperbolic", 64)]
+    rows = []
+    for args in spaces:
+        manifold = get_manifold(*args)
+        for name in ("riemannian_laplace", "riemannian_gaussian"):
+            mechanism = get_mechanism(name, manifold)
+            target = PureDP(1.0) if name == "riemannian_laplace" else GDP(1.0)
+            try:
+                exact_cal = mechanism.calibrate(target, 0.1)
+                mh_cal = mechanism.calibrate(target, 0.1, sampler="mh")
+            except ValueError as exc:
+                rows.append(dict(name=f"sampler {name} {manifold.label}", baseline="MH", skipped=str(exc)))
+                continue
+            center = manifold.default_center()
+            rng = np.random.default_rng(0)
+            exact = time_call(lambda: mechanism.sample(center, exact_cal, n_exact, rng), 3)
+            chains = n_mh if manifold.dim <= 10 else max(n_mh // 10, 50)  # MH cost grows with d: fewer chains
+            mechanism.sample(center, mh_cal, 10, rng)  # warm-up
+            mh = time_call(lambda: mechanism.sample(center, mh_cal, chains, rng), 1, warmup=False)
+            per_exact, per_mh = exact["median_s"] / n_exact, mh["median_s"] / chains
+            mean_exact = float(np.mean(manifold.dist(center, exact["last"], check=False)))
+            mean_mh = float(np.mean(manifold.dist(center, mh["last"], check=False)))
+            rows.append(row(f"sampler {name} on {manifold.label}", "Metropolis–Hastings (per release)", per_exact,
+                            per_mh, mean_dist_exact=mean_exact, mean_dist_mh=mean_mh, releases=n_exact))
+    return rows
+
+
+# ------------------------------------------------------------------------------------------------ accounting
+def bench_accounting(quick):
+    """Exact GDP accounting vs the paper's Monte Carlo (Algorithm 2), and the calibration cost in quadratures."""
+    delta = sigma = 0.12146
+    exact = time_call(lambda: gdp_mu("sphere", 2, sigma, delta), 3)
+    n_samples = 20_000 if quick else 100_000
+    rng = np.random.default_rng(1)
+    mc = time_call(lambda: gdp_mu_monte_carlo("sphere", 2, sigma, delta, n_samples, rng).mu, 2)
+    rows = [row("GDP μ on S² (Δ = σ = 0.12146): exact quadrature", f"paper's Monte Carlo, {n_samples} samples",
+                exact["median_s"], mc["median_s"], mu_exact=exact["last"], mu_monte_carlo=mc["last"],
+                monte_carlo_relative_error=abs(mc["last"] / exact["last"] - 1.0),
+                note=f"exact μ = {exact['last']:.6g} (error ~1e-9); Monte Carlo {mc['last']:.4g}, "
+                     f"{abs(mc['last'] / exact['last'] - 1.0):.1%} off (biased upward)")]
+    cases = [("sphere", 2, 1.0, 0.12), ("sphere", 2, 0.3, 0.05), ("hyperbolic", 2, 1.0, 0.02), ("sphere", 5, 2.0, 0.3),
+             ("sphere", 10, 0.5, 0.4), ("hyperbolic", 3, 2.0, 0.3)]
+    fast_t, slow_t, quads, ratios = [], [], [], []
+    for space, dim, mu, d in cases:
+        fast = time_call(lambda: riemannian_gaussian_calibration(space, dim, mu, d), 1, warmup=False)
+        slow = time_call(lambda: riemannian_gaussian_sigma_for_mu(space, dim, mu, d), 1, warmup=False)
+        fast_t.append(fast["median_s"])
+        slow_t.append(slow["median_s"])
+        quads.append(fast["last"][2])
+        ratios.append(fast["last"][1] / mu)
+    one_quad = exact["median_s"]
+    rows.append(row("Riemannian Gaussian calibration to μ-GDP (Fisher guess + 1 verified quadrature)",
+                    "exact root search (4–6 quadratures)", statistics.median(fast_t), statistics.median(slow_t),
+                    quadratures_mean=float(np.mean(quads)), quadratures_max=int(max(quads)),
+                    achieved_over_target_min=float(min(ratios)), achieved_over_target_max=float(max(ratios)),
+                    time_in_quadratures=statistics.median(fast_t) / one_quad,
+                    note=f"{np.mean(quads):.2f} quadratures on average; achieved μ / target in "
+                         f"[{min(ratios):.4f}, {max(ratios):.4f}]"))
+    return rows
+
+
+# ------------------------------------------------------------------------------------------------ conformal
+def bench_conformal(quick):
+    """The conformal pipeline (sanitise the density, calibrate, release) per record vs the paper's 6 ms, and its
+    exact sampler vs Metropolis–Hastings on the same law."""
+    rows = []
+    for n in (500,) if quick else (500, 2000, 5000):
+        scenario = Scenario(manifold="sphere", dim=2, data="vmf_mixture", spread=0.1, n=n, notion="pure_dp", eps=1.0,
+                            mechanisms=("conformal",), n_releases=1)
+        prepared = prepare(scenario)
+        mechanism = get_mechanism("conformal", prepared.manifold)
+        options = scenario_options("conformal", prepared)
+
+        def pipeline(prepared=prepared, mechanism=mechanism, options=options):
+            calibration = mechanism.calibrate(PureDP(1.0), prepared.sensitivity, **options)
+            return mechanism.sample(prepared.true_mean, calibration, 1, np.random.default_rng(2)), calibration
+
+        timing = time_call(pipeline, 2)
+        per_record = timing["median_s"] / n
+        rows.append(row(f"conformal pipeline on S², n = {n} (per record)", "paper: 6 ms per record (constant)",
+                        per_record, PAPER_CONFORMAL_MS_PER_RECORD / 1000.0, total_s=timing["median_s"]))
+    calibration = timing["last"][1]
+    center = prepared.true_mean
+    n_rel = 500 if quick else 2000
+    exact = time_call(lambda: mechanism.sample(center, calibration, n_rel, np.random.default_rng(3)), 2)
+
+    def mh():
+        return riemannian_metropolis_hastings(
+            prepared.manifold, lambda y: mechanism.log_density(center, y, calibration), np.tile(center, (n_rel, 1)),
+            n_rel, 1, 0.3, np.random.default_rng(4), burn_in=200)
+
+    baseline = time_call(mh, 1)
+    rows.append(row(f"conformal release on S² ({n_rel} releases): exact rejection sampler",
+                    "Metropolis–Hastings on the same density (200 burn-in steps)", exact["median_s"],
+                    baseline["median_s"]))
+    return rows
+
+
+# ------------------------------------------------------------------------------------------------ EW by dimension
+def bench_exponential_wrapped(quick):
+    """EW paper's Table 1: runtime of EW Laplace vs Riemannian Laplace (exact and MCMC) by dimension on H^d."""
+    rows = []
+    n_rel, n_mh = (1000, 100) if quick else (10_000, 1000)
+    for dim in (2, 3, 10, 15):
+        manifold = get_manifold("hyperbolic", dim)
+        center = manifold.default_center()
+        ew = get_mechanism("ew_laplace", manifold)
+        rl = get_mechanism("riemannian_laplace", manifold)
+        target, delta = GDP(1.0), 0.05
+        ew_cal = ew.calibrate(target, delta, footpoint=center)
+        rl_cal = rl.calibrate(target, delta)
+        rl_mh = rl.calibrate(target, delta, sampler="mh")
+        t_ew = time_call(lambda: ew.sample(center, ew_cal, n_rel, np.random.default_rng(5)), 3)["median_s"] / n_rel
+        t_rl = time_call(lambda: rl.sample(center, rl_cal, n_rel, np.random.default_rng(6)), 3)["median_s"] / n_rel
+        t_mh = time_call(lambda: rl.sample(center, rl_mh, n_mh, np.random.default_rng(7)), 1)["median_s"] / n_mh
+        rows.append(row(f"EW Laplace on H^{dim} (per release)", "Riemannian Laplace by MCMC (the EW paper's baseline)",
+                        t_ew, t_mh, riemannian_laplace_exact_s=t_rl, ew_over_exact_rl=t_ew / t_rl,
+                        note=f"exact Riemannian Laplace: {fmt_seconds(t_rl)} per release"))
+    return rows
+
+
+# ------------------------------------------------------------------------------------------------ explorer, curves
+_BUDGETS = iter(np.linspace(0.5, 3.0, 100_003)[::997])
+
+
+def fresh_budget():
+    """A budget no earlier measurement used (calibrations are cached per budget: a repeat would be warm)."""
+    return round(float(next(_BUDGETS)), 6)
+
+
+def _explorer_time(scenario, repeats=3):
+    """Median server time of the Explorer's computation after a budget change (new calibrations, no cache)."""
+    run_scenario(scenario.with_changes(eps=fresh_budget()))  # this shape's data, mesh and laws built
+    times = []
+    for _ in range(repeats):
+        changed = scenario.with_changes(eps=fresh_budget())
+        start = time.perf_counter()
+        run_scenario(changed)
+        times.append(time.perf_counter() - start)
+    return statistics.median(times)
+
+
+def bench_explorer_and_curves(quick, scheduler=None):
+    rows = []
+    for manifold, extra in (("sphere", {}), ("hyperbolic", dict(data="uniform_ball")),
+                            ("spd", dict(data="uniform_ball"))):
+        scenario = Scenario(manifold=manifold, **extra)
+        rows.append(dict(name=f"Explorer server time after an ε change on {scenario.build_manifold().label}",
+                         baseline="", time_s=_explorer_time(scenario), baseline_s=float("nan"),
+                         ratio=float("nan")))
+    scenario = Scenario(mechanisms=CURVE_MECHANISMS)
+    explorer = _explorer_time(scenario)
+    grid = list(np.geomspace(0.1, 10.0, 10) * 1.013)  # budgets not seen before: a cold curve
+    start = time.perf_counter()
+    frame = utility_curve(scenario, grid, 200)
+    cold = time.perf_counter() - start
+    start = time.perf_counter()
+    utility_curve(scenario, grid, 200)
+    warm = time.perf_counter() - start
+    rows.append(row("utility curve 5 mechanisms × 10 budgets × 200 releases, cold", "6 Explorer runs (the target)",
+                    cold, 6 * explorer, explorer_runs=cold / explorer, ok_cells=int((frame["status"] == "ok").sum()),
+                    note=f"= {cold / explorer:.1f} Explorer runs of the same 5 mechanisms at a new budget"))
+    rows.append(row("utility curve, warm (same budgets again)", "the cold curve", warm, cold))
+    if scheduler:
+        grid2 = list(np.geomspace(0.1, 10.0, 10) * 1.029)
+        start = time.perf_counter()
+        remote = utility_curve(scenario, grid2, 200, executor=scheduler)
+        t_remote = time.perf_counter() - start
+        start = time.perf_counter()
+        local = utility_curve(scenario, grid2, 200)
+        t_local = time.perf_counter() - start
+        rows.append(row(f"utility curve on Dask ({scheduler})", "the same curve locally", t_remote, t_local,
+                        identical=bool(remote.equals(local))))
+    return rows
+
+
+def _dominant_step(fn):
+    """Name of the geodp_core function with the largest own+callee time below the entry point."""
+    profile = cProfile.Profile()
+    profile.enable()
+    fn()
+    profile.disable()
+    stats = pstats.Stats(profile).stats
+    candidates = [(v[3], f"{k[0].split('geodp_core/')[-1]}:{k[2]}") for k, v in stats.items()
+                  if "geodp_core" in k[0] and k[2] not in ("run_scenario", "evaluate", "_evaluate", "calibrate",
+                                                           "<lambda>", "resample", "sample")]
+    return max(candidates)[1] if candidates else "?"
+
+
+def bench_cost_growth(quick):
+    """Time of one Explorer run against n, the number of releases and the dimension, with the dominant step."""
+    rows = []
+    base = Scenario(mechanisms=("riemannian_laplace", "riemannian_gaussian", "brownian_motion"))
+    grids = {"n": (100, 1000, 10_000) if quick else (100, 1000, 10_000, 100_000),
+             "n_releases": (200, 2000, 20_000), "dim": (2, 5, 10)}
+    for field, values in grids.items():
+        first = None
+        for value in values:
+            scenario = base.with_changes(**{field: value})
+            seconds = _explorer_time(scenario, repeats=1)
+            first = first or seconds
+            step = _dominant_step(lambda s=scenario: run_scenario(s.with_changes(eps=fresh_budget())))
+            rows.append(dict(name=f"Explorer run, {field} = {value}", baseline=f"{field} = {values[0]}",
+                             time_s=seconds, baseline_s=first, ratio=first / seconds, note=f"dominant: {step}"))
+    return rows
+
+
+# ------------------------------------------------------------------------------------------------ browser
+def bench_browser():
+    """The Explorer's redraw time after an ε change in headless Chromium, per manifold (Playwright)."""
+    import subprocess  # noqa: PLC0415
+
+    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+
+    port = 8599
+    server = subprocess.Popen([sys.executable, "-m", "geodp_app.serve", "--server.headless", "true", "--server.port",
+                               str(port), "--server.address", "127.0.0.1"], cwd=REPO_ROOT,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    rows = []
+    idle = "[data-testid='stApp'][data-test-script-state='notRunning']"
+    try:
+        time.sleep(6)
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path="/usr/bin/chromium",
+                                        args=["--no-sandbox", "--disable-background-networking"])
+            page = browser.new_page(viewport={"width": 1440, "height": 900})
+            for manifold, query in (("S²", ""), ("H²", "manifold=hyperbolic&data=uniform_ball"),
+                                    ("SPD(2)", "manifold=spd&data=uniform_ball")):
+                page.goto(f"http://127.0.0.1:{port}/explorer?{query}", timeout=120_000)
+                page.wait_for_selector(idle, timeout=120_000)
+                page.wait_for_timeout(2000)
+                slider = page.locator("[data-testid='stSlider']").filter(has_text="ε").locator(
+                    "input[type='range']").first
+                times = []
+                for key in ("ArrowRight", "ArrowLeft", "ArrowRight"):
+                    slider.focus()
+                    start = time.perf_counter()
+                    page.keyboard.press(key)
+                    page.wait_for_selector("[data-testid='stApp'][data-test-script-state='running']", timeout=10_000)
+                    page.wait_for_selector(idle, timeout=120_000)
+                    page.wait_for_timeout(50)
+                    times.append(time.perf_counter() - start)
+                rows.append(dict(name=f"Explorer redraw in Chromium after a slider step, {manifold}", baseline="",
+                                 time_s=statistics.median(times), baseline_s=float("nan"), ratio=float("nan")))
+            browser.close()
+    finally:
+        server.terminate()
+    return rows
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--quick", action="store_true", help="small sizes (about a minute)")
+    parser.add_argument("--scheduler", help="Dask scheduler address: adds the utility curve on the cluster")
+    parser.add_argument("--browser", action="store_true", help="adds the Explorer's redraw time in Chromium")
+    parser.add_argument("--out", default=str(RESULTS), help=f"results file (default {RESULTS})")
+    args = parser.parse_args()
+    info = machine_info()
+    print_machine(info)
+    rows = []
+    sections = [("samplers", bench_samplers), ("accounting", bench_accounting), ("conformal", bench_conformal),
+                ("exponential-wrapped", bench_exponential_wrapped),
+                ("explorer and curves", lambda q: bench_explorer_and_curves(q, args.scheduler)),
+                ("cost growth", bench_cost_growth)]
+    if args.browser:
+        sections.append(("browser", lambda q: bench_browser()))
+    start = time.perf_counter()
+    for title, bench in sections:
+        t0 = time.perf_counter()
+        new = bench(args.quick)
+        for r in new:
+            r["section"] = title
+        rows.extend(new)
+        print(f"{title}: {len(new)} rows in {time.perf_counter() - t0:.1f} s", flush=True)
+    total = time.perf_counter() - start
+    width = max(len(r["name"]) for r in rows)
+    print(f"\n{'measurement':<{width}}  {'time':>9}  {'baseline':>9}  {'ratio':>8}  baseline / note")
+    for r in rows:
+        if "skipped" in r:
+            print(f"{r['name']:<{width}}  skipped: {r['skipped']}")
+            continue
+        note = "; ".join(x for x in (r["baseline"], r.get("note", "")) if x)
+        ratio = "" if r["ratio"] != r["ratio"] else f"{r['ratio']:.3g}×"
+        print(f"{r['name']:<{width}}  {fmt_seconds(r['time_s']):>9}  {fmt_seconds(r['baseline_s']):>9}  {ratio:>8}  "
+              f"{note}")
+    print(f"\ntotal {total:.1f} s")
+    with open(args.out, "w", encoding="utf-8") as handle:
+        json.dump(dict(machine=info, quick=args.quick, total_s=total, rows=rows), handle, indent=1, default=float)
+    print(f"written {args.out}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
