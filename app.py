@@ -4,6 +4,7 @@ from pathlib import Path
 
 import streamlit as st
 
+from geodp_app.ui import teaching_toggle
 from geodp_app.url_params import PAGE_OF_PATH, clean_url
 
 st.set_page_config(page_title="GeoDP Explorer", page_icon=":material/public:", layout="wide")
@@ -27,4 +28,5 @@ PAGES = {
 
 page = st.navigation(PAGES)
 clean_url(PAGE_OF_PATH.get(page.url_path))  # before any widget reads the URL: bad values reported, never a crash
+teaching_toggle()  # every page: explanation boxes on (default) or off, remembered in the URL
 page.run()

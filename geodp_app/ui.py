@@ -36,6 +36,28 @@ def errors_shown_here(where=None):
         )
 
 
+TEACH_KEY = "teach"
+
+
+def teaching_toggle(where=None):
+    """The Teaching-mode switch (on by default, remembered in the URL): explanation boxes beside figures and
+    controls; experts turn it off."""
+    target = where if where is not None else st.sidebar
+    return target.toggle("Teaching mode", value=True, key=TEACH_KEY, bind="query-params",
+                         help="Explanation boxes beside each figure and control. Turn off for a compact view.")
+
+
+def teaching_mode():
+    """Whether explanation boxes are shown (the toggle's value; on when the toggle is not on this page)."""
+    return bool(st.session_state.get(TEACH_KEY, True))
+
+
+def teach(text, where=None):
+    """An explanation box (markdown; ``$...$`` is rendered as maths), shown in teaching mode only."""
+    if teaching_mode():
+        (where if where is not None else st).info(text, icon=":material/school:")
+
+
 def download_buttons(items, key_prefix):
     """Render download buttons side by side; ``items`` = [(label, data, file_name, mime)]."""
     cols = st.columns(len(items))

@@ -258,8 +258,10 @@ _CAMERAS = {
     "regression_camera": _choice({name: "" for name in ("data", *CAMERA_PRESETS)}),
 }
 
+_GLOBAL = {"teach": _choice({"true": "", "false": ""})}
+
 #: Every control bound to the URL, by widget key.
-URL_PARAMS = {**_SIDEBAR, **_CURVES, **_ACCOUNTING, **_CONFORMAL, **_REGRESSION, **_AUDIT, **_REPRODUCE, **_CAMERAS}
+URL_PARAMS = {**_GLOBAL, **_SIDEBAR, **_CURVES, **_ACCOUNTING, **_CONFORMAL, **_REGRESSION, **_AUDIT, **_REPRODUCE, **_CAMERAS}
 
 
 def limits(key):
@@ -290,8 +292,12 @@ PAGE_URL_KEYS = {
 }
 
 
+#: Controls on every page (carried across page changes like the scenario).
+GLOBAL_KEYS = ("teach",)
+
+
 def _page_keys(page):
-    return SCENARIO_KEYS + PAGE_URL_KEYS.get(page, ())
+    return SCENARIO_KEYS + GLOBAL_KEYS + PAGE_URL_KEYS.get(page, ())
 
 
 def clean_url(page=None):
@@ -316,7 +322,7 @@ def page_settings():
     """The remembered settings of every page (URL spelling, ``{key: value or [values]}``), for a scenario file."""
     out = {}
     for key, values in remembered_url_state().items():
-        if key in URL_PARAMS and key not in SCENARIO_KEYS:
+        if key in URL_PARAMS and key not in SCENARIO_KEYS + GLOBAL_KEYS:
             out[key] = values if URL_PARAMS[key].kind == "multi" else values[-1]
     return dict(sorted(out.items()))
 
