@@ -6,6 +6,7 @@ uploads, which must not stay in server memory indefinitely.
 
 import streamlit as st
 
+from geodp_core.curvature_lesson import curvature_lesson
 from geodp_core.explorer import run_scenario
 from geodp_core.scenario import Scenario
 
@@ -17,3 +18,9 @@ CACHE_TTL = 3600
 def cached_run(scenario_json, upload_digest=None, _points=None):
     """Run a scenario; ``_points`` are the uploaded points (not hashed), identified by ``upload_digest``."""
     return run_scenario(Scenario.from_json(scenario_json), points=_points)
+
+
+@st.cache_data(show_spinner="Comparing sphere, flat and hyperbolic space…", max_entries=32, ttl=CACHE_TTL)
+def cached_curvature_lesson(scenario_json):
+    """The curvature lesson of a scenario (synthetic data only: nothing private is used)."""
+    return curvature_lesson(Scenario.from_json(scenario_json))

@@ -5,13 +5,14 @@ import json
 import pandas as pd
 import streamlit as st
 
-from geodp_app.cache import cached_run
+from geodp_app.cache import cached_curvature_lesson, cached_run
 from geodp_app.sidebar import scenario_sidebar, upload_digest
 from geodp_app.ui import (
     download_buttons,
     errors_shown_here,
     honesty_badge,
     scenario_files,
+    teach,
 )
 from geodp_app.url_params import clean_url, remember_page
 from geodp_app.urlstate import url_note
@@ -22,6 +23,7 @@ from geodp_core.viz import (
     spd_cone_figure,
     spd_glyph_figure,
 )
+from geodp_core.viz.lesson import curvature_figure
 
 clean_url("explorer")  # bad URL values are reported beside their controls, never crash the page
 
@@ -57,6 +59,10 @@ c2.metric("Clipped to the public ball", result.n_clipped,
 c3.metric("Sensitivity Δ", f"{result.sensitivity:.4g}",
           help="Global sensitivity of the Fréchet mean over datasets in the public ball (Reimherr et al.).")
 c4.metric("Target", scenario.target.describe())
+teach("**Read this first.** A mechanism releases a *private* version of the data's Fréchet mean (the point that "
+      "minimises the sum of squared geodesic distances). **Δ** is how far one person's record can move that mean, "
+      "for any data in the public ball; the noise is scaled to Δ divided by the budget, so a smaller budget or a "
+      "larger Δ means noisier releases.")
 st.caption(f"Data: {result.data_note}. The data, the true mean, the clipped count and the distances below are "
            "computed from the private data: a teaching view for the data owner only, never part of a release. "
            "The public quantities are the centre and radius of the ball, the sensitivity, the target and each "
@@ -70,6 +76,9 @@ with left:
         url_note("explorer_camera", camera)
     fig = scene_figure(result, camera=camera)
     st.plotly_chart(fig, key="explorer_scene", width="stretch")
+    teach("Each coloured cloud is many independent releases of one mechanism around the true mean (the small "
+          "marker beneath them): the tighter the cloud, the more useful the release at the same privacy. Click a "
+          "legend entry to isolate a mechanism.")
     if result.manifold.name == "spd" and result.manifold.m == 2:
         st.plotly_chart(spd_glyph_figure(result), key="explorer_glyphs", width="stretch")
         st.plotly_chart(spd_cone_figure(result), key="explorer_cone", width="stretch")
@@ -87,14 +96,16 @@ with right:
                 continue
             cal = outcome.calibration
             st.markdown(f"**{outcome.title}** {honesty_badge(cal.label)}")
+            claim = ("Claimed, NOT proved" if cal.label == "no formal guarantee" else
+                     "Achieved under an approximate sampler" if cal.label == "approximate sampler" else "Achieved")
             st.markdown(
-                f"Achieved: **{cal.achieved.describe()}** · native: {cal.native.describe()}  \n"
+                f"{claim}: **{cal.achieved.describe()}** · native: {cal.native.describe()}  \n"
                 + " · ".join(f"{k} = {v:.4g}" for k, v in cal.noise.items() if isinstance(v, (int, float)))
             )
-            bound = "" if outcome.utility_bound is None else f" · paper bound E d ≤ {outcome.utility_bound:.3g}"
+            bound = "" if outcome.utility_bound is None else f" · paper bound E d ≤ {outcome.utility_bound:.3g} rad"
             st.markdown(
-                f"Distance to the true mean: **{outcome.mean_distance:.3g} ± {outcome.standard_error:.2g}** "
-                f"(mean ± s.e. of {len(outcome.distances)} releases){bound}"
+                f"Distance to the true mean: **{outcome.mean_distance:.3g} ± {outcome.standard_error:.2g} rad** "
+                f"(geodesic distance, mean ± s.e. of {len(outcome.distances)} releases){bound}"
             )
             with st.expander("How was this calibrated?"):
                 for note in cal.notes:
@@ -107,6 +118,28 @@ st.caption(
     "subtract the noise, and every guarantee shown here assumes the noise is secret."
 )
 
+st.subheader("What curvature does")
+st.caption("The same data scale, number of records and budget on the sphere, flat space and hyperbolic space, "
+           "with the first mechanism of your list (synthetic data in a ball of your spread; nothing private).")
+lesson = None
+with errors_shown_here():
+    lesson = cached_curvature_lesson(scenario.to_json())
+if lesson is not None:
+    st.markdown(lesson.sentence)
+    cols = st.columns(len(lesson.rows))
+    for col, row in zip(cols, lesson.rows):
+        col.metric(f"Δ on {row.label}", f"{row.sensitivity:.3g}",
+                   help="Sensitivity of the Fréchet mean: how far one record can move it (radians).")
+        if row.status == "ok":
+            col.caption("noise: " + ", ".join(f"{k} = {v:.3g}" for k, v in row.noise.items()))
+        else:
+            col.caption(row.reason)
+    st.plotly_chart(curvature_figure(lesson), key="explorer_lesson", width="stretch")
+    teach("Curvature enters twice. The **sensitivity** $\\Delta = \\tfrac{2r(2-h)}{nh}$ with "
+          "$h = 2r\\sqrt{\\kappa}\\cot(2r\\sqrt{\\kappa})$ for curvature $\\kappa > 0$ (and $h = 1$ otherwise) is larger "
+          "on the sphere; and the **volume** of a geodesic sphere of radius $\\rho$ grows like $\\sin^{d-1}\\rho$, "
+          "$\\rho^{d-1}$ or $\\sinh^{d-1}\\rho$, which changes where the same noise law puts its mass.")
+
 st.subheader("Downloads")
 # the two large files are generated only when their button is clicked (callables), not on every rerun
 download_buttons(
@@ -114,7 +147,7 @@ download_buttons(
         ("Results CSV", lambda: pd.DataFrame(results_table(result)).to_csv(index=False), "geodp_results.csv",
          "text/csv"),
         *scenario_files(scenario, "explorer"),
-        ("Figure HTML", lambda: fig.to_html(include_plotlyjs="cdn"), "geodp_figure.html", "text/html"),
+        ("Figure HTML", lambda: fig.to_html(include_plotlyjs=True), "geodp_figure.html", "text/html"),  # offline
     ],
     key_prefix="explorer_dl",
 )
