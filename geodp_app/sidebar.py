@@ -10,6 +10,7 @@ import hashlib
 import numpy as np
 import streamlit as st
 
+from geodp_app.ui import teach
 from geodp_app.urlstate import remember_url_state, url_note
 from geodp_core.constraints import (
     DELTA_GRID,
@@ -19,10 +20,11 @@ from geodp_core.constraints import (
     WIDGET_RANGES,
     dim_range,
 )
-from geodp_core.data import parse_points
+from geodp_core.data import clip_to_ball, parse_points
 from geodp_core.exceptions import GeoDPError
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import MECHANISM_NAMES, availability_table, mechanism_class
+from geodp_core.pipeline import public_center
 from geodp_core.scenario import (
     MAX_SCENARIO_JSON_CHARS,
     NOTION_NAMES,
@@ -60,6 +62,25 @@ NOTION_LABELS = {
 }
 DEFAULT = Scenario()
 
+#: Why a data kind is not offered on another manifold (said when a manifold change replaces it).
+DATA_WHERE = {
+    "vmf": "the von Mises–Fisher law is defined on spheres only",
+    "vmf_mixture": "the von Mises–Fisher law is defined on spheres only",
+    "cities": "the world cities are points on the sphere S²",
+    "karate": "the karate-club embedding lives in the hyperbolic plane H²",
+    "connectomes": "the connectomes are SPD matrices",
+    "wishart": "the Wishart law is a law of SPD matrices",
+    "wrapped_normal_mixture": "the heterogeneous wrapped-normal mixture is offered on hyperbolic spaces only",
+}
+#: Budgets at which the sidebar warns: (very small, very large) per budget parameter.
+BUDGET_WARNINGS = {"eps": (0.05, 10.0), "mu": (0.1, 5.0), "rho": (0.01, 2.0)}
+_SYMBOLS = {"eps": "ε", "mu": "μ", "rho": "ρ"}
+_DATA_NOTE = "geodp_sidebar_data_note"
+_LAST_MANIFOLD = "geodp_sidebar_last_manifold"
+_SWITCH_NOTE = "geodp_sidebar_manifold_switch"
+_CENTER_SYNCED = "geodp_sidebar_center_synced"
+_CENTER_ERROR = "geodp_sidebar_center_error"
+
 _BIND = dict(bind="query-params")
 #: The sidebar's URL-bound controls (one per Scenario field shown).
 SCENARIO_KEYS = ("manifold", "dim", "metric", "data", "spread", "n", "radius", "center_offset", "mechanisms",
@@ -73,6 +94,52 @@ def _mechanism_title(name):
 def mechanism_titles():
     """``{registry name: title}`` of every mechanism (the multiselect writes titles into the URL)."""
     return {name: _mechanism_title(name) for name in MECHANISM_NAMES}
+
+
+def labelled(key, labels):
+    """``format_func`` of the URL-bound choice ``key``: its human label from ``labels``.
+
+    A bound widget writes its DISPLAYED label into the URL, so labels are shown only when the URL check
+    (``geodp_app.url_params``) accepts that spelling; otherwise the value itself is shown (with the label in a
+    caption below), so that a link never breaks.
+    """
+    from geodp_app.url_params import URL_PARAMS  # noqa: PLC0415 - url_params imports this module
+
+    spec = URL_PARAMS.get(key)
+    if spec is not None and set(labels.values()) <= set(spec.choices):
+        return labels.__getitem__
+    return str
+
+
+def _as_code(value, labels):
+    """The option behind a URL or state value spelled as the option or as its label (``None`` if neither)."""
+    if value in labels:
+        return value
+    return next((code for code, label in labels.items() if label == value), None)
+
+
+def budget_warning(param, value, notion=None):
+    """The warning for a very small or very large budget ``param`` = ``value`` (``None`` in between)."""
+    low, high = BUDGET_WARNINGS[param]
+    symbol = _SYMBOLS[param]
+    if value <= low:
+        grows = "1/√ρ" if param == "rho" else f"1/{symbol}"
+        return f"{symbol} = {value:g} is a very small budget: the answer is mostly noise (the noise grows like {grows})."
+    if value >= high:
+        detail = ""
+        if param == "eps" and notion in ("pure_dp", "approx_dp"):
+            detail = f" (the chance of any outcome may change by a factor e^ε ≈ {np.exp(min(value, 700.0)):.3g})"
+        elif param == "mu":
+            detail = f" (as easy as telling N(0, 1) from N({value:g}, 1))"
+        return (f"{symbol} = {value:g} gives little privacy: an adversary can nearly tell neighbouring datasets "
+                f"apart{detail}.")
+    return None
+
+
+def _warn_budget(sb, param, value, notion):
+    message = budget_warning(param, value, notion)
+    if message:
+        sb.warning(message, icon=":material/warning:")
 
 
 def scenario_sidebar():
@@ -91,14 +158,18 @@ def scenario_sidebar():
     slots = {"general": sb.container()}
     _presets_and_loader(sb)
 
+    show_space = labelled("manifold", SPACE_LABELS)
     manifold = sb.selectbox(
-        "Manifold", list(SPACE_LABELS), key="manifold",
-        help="The space the private data live in: " + "; ".join(f"{k} = {v}" for k, v in SPACE_LABELS.items()),
+        "Manifold", list(SPACE_LABELS), key="manifold", format_func=show_space,
+        help="The space the private data live in: the sphere (positive curvature), hyperbolic space and SPD "
+             "matrices (Hadamard spaces, curvature ≤ 0) or flat Euclidean space.",
         **_BIND,
     )
     url_note("manifold", manifold, sb)
-    sb.caption(SPACE_LABELS[manifold])
+    if show_space is str:
+        sb.caption(SPACE_LABELS[manifold])
     slots["manifold"] = sb.empty()
+    _manifold_lesson(sb, manifold)
     is_spd = manifold == "spd"
     dim = sb.number_input(
         "Matrix size m" if is_spd else "Dimension d", min_value=dim_range(manifold)[0], max_value=dim_range(manifold)[1],
@@ -111,7 +182,7 @@ def scenario_sidebar():
     metric = ""
     if is_spd:
         metric = sb.selectbox(
-            "Metric", list(METRIC_LABELS), key="metric",
+            "Metric", list(METRIC_LABELS), key="metric", format_func=labelled("metric", METRIC_LABELS),
             help="Affine-invariant (curved, Hadamard) or one of the two flat metrics (log-Euclidean, log-Cholesky).",
             **_BIND,
         )
@@ -119,12 +190,16 @@ def scenario_sidebar():
     slots["metric"] = sb.empty()
 
     kinds = data_kinds_for(manifold)
+    data_before = _as_code(st.session_state.get("data", st.query_params.get("data")), DATA_LABELS)
+    show_data = labelled("data", DATA_LABELS)
     data = sb.selectbox(
-        "Data", kinds, key="data",
+        "Data", kinds, key="data", format_func=show_data,
         help="The private dataset (synthetic generators, geomstats' real data, or your file).", **_BIND,
     )
     url_note("data", data, sb)
-    sb.caption(DATA_LABELS[data])
+    if show_data is str:
+        sb.caption(DATA_LABELS[data])
+    _data_change_note(sb, manifold, data, data_before, kinds)
     slots["data"] = sb.empty()
     upload_points = None
     if data == "upload":
@@ -155,14 +230,22 @@ def scenario_sidebar():
     )
     url_note("radius", radius, sb)
     slots["radius"] = sb.empty()
-    with sb.expander("Public ball centre m₀"):
+    on_s2 = manifold == "sphere" and int(dim) == 2
+    with sb.expander("Public ball centre m₀", expanded=on_s2 and data == "upload"):
+        lat_lon_box = st.container() if on_s2 else None
         center_text = st.text_input(
-            "Tangent coordinates at the canonical point", value="", key="center_offset",
-            help="Comma-separated frame coordinates; empty = north pole / origin / identity. Public, never from the data.",
+            "… or as tangent coordinates at the north pole" if on_s2 else "Tangent coordinates at the canonical point",
+            value="", key="center_offset",
+            help="Comma-separated coordinates of a tangent vector at the canonical point (north pole, origin or "
+                 "identity matrix); the centre is where that vector leads. Empty = the canonical point itself. "
+                 "Public: chosen from domain knowledge, never from the data.",
             **_BIND,
         )
         url_note("center_offset", center_text)
+        if lat_lon_box is not None:
+            _lat_lon_center(lat_lon_box, center_text)
         slots["center_offset"] = st.empty()
+    clip_slot = sb.empty()
 
     sb.subheader("Mechanisms")
     table = _availability(manifold, int(dim), metric)
@@ -178,13 +261,15 @@ def scenario_sidebar():
     slots["mechanisms"] = sb.empty()
 
     sb.subheader("Privacy target (one for all)")
+    show_notion = labelled("notion", NOTION_LABELS)
     notion = sb.selectbox("Guarantee", list(NOTION_NAMES), index=NOTION_NAMES.index(DEFAULT.notion),
-                          key="notion",
-                          help="Every mechanism is calibrated to this ONE target, natively or by a valid conversion: "
-                          + "; ".join(f"{k} = {v}" for k, v in NOTION_LABELS.items()),
+                          key="notion", format_func=show_notion,
+                          help="Every mechanism is calibrated to this ONE target, natively or by a valid conversion "
+                               "(ε-DP, (ε, δ)-DP, μ-Gaussian DP, (α, ε)-Rényi DP or ρ-zero-concentrated DP).",
                           **_BIND)
     url_note("notion", notion, sb)
-    sb.caption(NOTION_LABELS[notion])
+    if show_notion is str:
+        sb.caption(NOTION_LABELS[notion])
     slots["notion"] = sb.empty()
     values = dict(eps=DEFAULT.eps, delta=DEFAULT.delta, mu=DEFAULT.mu, alpha=DEFAULT.alpha, rho=DEFAULT.rho)
     if notion in ("pure_dp", "approx_dp", "rdp"):
@@ -193,8 +278,7 @@ def scenario_sidebar():
             help="Privacy budget on a log scale. Smaller ε = stronger privacy = more noise.", **_BIND,
         )
         url_note("eps", values["eps"], sb)
-        if values["eps"] > 10:
-            sb.warning(f"ε = {values['eps']:g} is a very weak guarantee (e^ε ≈ {np.exp(values['eps']):.3g}).")
+        _warn_budget(sb, "eps", values["eps"], notion)
     if notion == "approx_dp":
         values["delta"] = sb.select_slider("δ", options=DELTA_GRID, value=DEFAULT.delta,
                                            key="delta", help="Failure probability; keep it below 1/n.", **_BIND)
@@ -204,6 +288,7 @@ def scenario_sidebar():
                                         key="mu", help="Gaussian DP: as hard to distinguish as N(0,1) from N(μ,1).",
                                         **_BIND)
         url_note("mu", values["mu"], sb)
+        _warn_budget(sb, "mu", values["mu"], notion)
     if notion == "rdp":
         values["alpha"] = sb.number_input("Rényi order α", min_value=WIDGET_RANGES["alpha"][0], max_value=WIDGET_RANGES["alpha"][1], value=DEFAULT.alpha,
                                           key="alpha", help="Order of the Rényi divergence (α > 1).", **_BIND)
@@ -213,6 +298,7 @@ def scenario_sidebar():
                                          options=RHO_GRID, value=DEFAULT.rho,
                                          key="rho", help="zero-concentrated DP: (α, ρα)-RDP for every α.", **_BIND)
         url_note("rho", values["rho"], sb)
+        _warn_budget(sb, "rho", values["rho"], notion)
     slots["eps"] = slots["delta"] = slots["mu"] = slots["alpha"] = slots["rho"] = slots["target"] = sb.empty()
 
     sb.subheader("Randomness")
@@ -243,7 +329,133 @@ def scenario_sidebar():
         return None, upload_points, show_error
     if data == "upload" and upload_points is None:
         return None, None, show_error
+    if upload_points is not None:
+        _clipped_note(clip_slot, scenario, upload_points)
     return scenario, upload_points, show_error
+
+
+def _data_change_note(sb, manifold, data, before, kinds):
+    """Say so when a manifold change replaced the data kind (the new manifold does not offer it)."""
+    if before is not None and before not in kinds:
+        st.session_state[_DATA_NOTE] = dict(manifold=manifold, data=data, before=before)
+    note = st.session_state.get(_DATA_NOTE)
+    if not note:
+        return
+    if (note["manifold"], note["data"]) != (manifold, data):  # the user moved on: the note has served
+        st.session_state.pop(_DATA_NOTE, None)
+        return
+    old = DATA_LABELS[note["before"]]
+    why = DATA_WHERE.get(note["before"], f"it is not offered on {SPACE_LABELS[manifold]}")
+    sb.warning(f"Data changed from {old} to {DATA_LABELS[data]}: {old} data are not offered on "
+               f"{SPACE_LABELS[manifold]} ({why}).", icon=":material/swap_horiz:")
+
+
+def _manifold_lesson(sb, manifold):
+    """In teaching mode, after a manifold change: what curvature does to the sensitivity Δ."""
+    last = st.session_state.get(_LAST_MANIFOLD)
+    st.session_state[_LAST_MANIFOLD] = manifold
+    if last is not None and last != manifold:
+        st.session_state[_SWITCH_NOTE] = (last, manifold)
+    switch = st.session_state.get(_SWITCH_NOTE)
+    if not switch or switch[1] != manifold:
+        return
+    old, new = switch
+    if new == "sphere":
+        change = "On the sphere it is **larger**"
+    elif old == "sphere":
+        change = "Leaving the sphere made it **smaller**"
+    else:
+        change = "It is the same here as before"
+    teach(f"**{SPACE_LABELS[old]} → {SPACE_LABELS[new]}.** The noise is scaled to the public sensitivity $\\Delta$ "
+          "of the Fréchet mean, and $\\Delta$ depends on curvature: $\\Delta = 2r/n$ on Hadamard spaces "
+          "(curvature $\\le 0$: hyperbolic, SPD, flat) but $\\Delta = \\tfrac{2r(2-h)}{nh} > 2r/n$ on the sphere, "
+          f"with $h = 2r\\cot(2r) < 1$. {change}: compare the Sensitivity Δ of the two manifolds.", where=sb)
+
+
+def _lat_lon_of_offset(text):
+    """``(lat, lon)`` in degrees of the S² centre given by tangent coordinates ``text`` (``None`` if invalid)."""
+    try:
+        offset = Scenario(center_offset=text).center_offset
+        sphere = get_manifold("sphere", 2)
+        lat, lon = sphere.to_lat_lon(public_center(Scenario(center_offset=offset), sphere))
+        return float(lat), float(lon)
+    except (ValueError, GeoDPError, FloatingPointError):
+        return None
+
+
+def offset_of_lat_lon(lat, lon):
+    """Tangent coordinates (text) at the north pole o of the S² point at ``lat``, ``lon`` (degrees).
+
+    The inverse of :func:`geodp_core.pipeline.public_center`, which maps an offset v to Exp_o(v):
+    v = Log_o(point) in o's frame; the north pole itself gives the empty text.
+    """
+    sphere = get_manifold("sphere", 2)
+    base = sphere.default_center()
+    point = sphere.from_lat_lon(lat, lon)
+    coords = np.asarray(sphere.to_frame(base, sphere.log(base, point)), dtype=float).ravel()
+    if np.all(np.abs(coords) < 1e-12):
+        return ""
+    return ",".join(f"{v:.8g}" for v in coords)
+
+
+def _center_from_lat_lon():
+    """Callback of the latitude/longitude inputs: write the centre into the URL-bound tangent coordinates."""
+    state = st.session_state
+    try:
+        text = offset_of_lat_lon(float(state["center_lat"]), float(state["center_lon"]))
+    except (KeyError, TypeError, ValueError, GeoDPError) as exc:
+        state[_CENTER_ERROR] = ("The centre cannot be the south pole: it is the one point with no unique shortest "
+                                "path from the north pole. Pick a latitude above −90°."
+                                if "cut locus" in str(exc) else str(exc))
+        return
+    state.pop(_CENTER_ERROR, None)
+    state["center_offset"] = text
+    state[_CENTER_SYNCED] = text
+
+
+def _lat_lon_center(box, center_text):
+    """Latitude / longitude inputs of the public centre on S² (kept in step with the tangent coordinates)."""
+    state = st.session_state
+    if state.get(_CENTER_SYNCED) != center_text or "center_lat" not in state or "center_lon" not in state:
+        lat_lon = _lat_lon_of_offset(center_text)
+        if lat_lon is not None or "center_lat" not in state or "center_lon" not in state:
+            lat, lon = lat_lon or (90.0, 0.0)
+            state["center_lat"], state["center_lon"] = round(lat, 4), round(lon, 4)
+        state[_CENTER_SYNCED] = center_text
+        state.pop(_CENTER_ERROR, None)  # the centre was set another way: an old latitude error no longer applies
+    box.caption("Where the public ball is centred. Choose it from public knowledge (e.g. the region a survey "
+                "covers), never by looking at the data.")
+    left, right = box.columns(2)
+    left.number_input("Latitude (°)", min_value=-90.0, max_value=90.0, step=1.0, format="%.4f", key="center_lat",
+                      on_change=_center_from_lat_lon, help="Degrees north (negative: south). 90 = the north pole.")
+    right.number_input("Longitude (°)", min_value=-180.0, max_value=180.0, step=1.0, format="%.4f",
+                       key="center_lon", on_change=_center_from_lat_lon, help="Degrees east (negative: west).")
+    if _CENTER_ERROR in state:
+        box.error(state[_CENTER_ERROR], icon=":material/error:")
+
+
+@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
+def _count_clipped(scenario_json, digest, _points):
+    scenario = Scenario.from_json(scenario_json)
+    manifold = scenario.build_manifold()
+    return clip_to_ball(manifold, _points, public_center(scenario, manifold), scenario.radius)[1]
+
+
+def _clipped_note(slot, scenario, points):
+    """How many uploaded points lie outside the public ball (from private data: for the data owner only)."""
+    try:
+        n_out = int(_count_clipped(scenario.to_json(), upload_digest(points), points))
+    except (ValueError, GeoDPError):
+        return  # the page reports the problem beside the control
+    if n_out:
+        slot.warning(
+            f"For the data owner only: {n_out} of {len(points)} uploaded points lie outside the public ball "
+            f"B(m₀, r = {scenario.radius:g}) and will be clipped onto its boundary. Changing the centre or the radius "
+            "after looking at the data would itself leak information: fix them from public knowledge.",
+            icon=":material/lock:",
+        )
+    else:
+        slot.caption(f"For the data owner only: all {len(points)} uploaded points lie inside the public ball.")
 
 
 #: Parameter named by a core error -> the sidebar control that produced it (the rest go to the top).
@@ -311,7 +523,8 @@ def _upload_widget(sb, manifold, dim, metric, slots):
     uploaded = sb.file_uploader(
         "CSV or NPY file", type=["csv", "npy"], key="upload_file",
         help="Sphere S²: columns lat,lon (degrees) or x,y,z. H²: Poincaré-disk x,y or hyperboloid x0,x1,x2. "
-             "SPD(m): NPY (n, m, m) or CSV with m·m columns.",
+             "SPD(m): NPY (n, m, m) or CSV with m·m columns. Points outside the public ball B(m₀, r) are clipped "
+             "onto it: set its centre m₀ and radius r below, from public knowledge.",
     )
     slot = sb.container()
     slots["upload"] = slot

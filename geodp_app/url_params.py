@@ -70,17 +70,17 @@ def _choice(labels, display=None):
 
 _TITLES = mechanism_titles()
 _SIDEBAR = {
-    "manifold": _choice(SPACE_LABELS),
+    "manifold": _choice(SPACE_LABELS, SPACE_LABELS),
     "dim": UrlParam("int", min(dim_range("spd")[0], dim_range("sphere")[0]),
                     max(dim_range("spd")[1], dim_range("sphere")[1]), bounds=_dim_bounds),
-    "metric": _choice(METRIC_LABELS),
-    "data": _choice(DATA_LABELS),
+    "metric": _choice(METRIC_LABELS, METRIC_LABELS),
+    "data": _choice(DATA_LABELS, DATA_LABELS),
     "spread": UrlParam("float", *WIDGET_RANGES["spread"]),
     "n": UrlParam("int", *WIDGET_RANGES["n"]),
     "radius": UrlParam("float", 0.05, 3.0, bounds=_radius_bounds),
     "center_offset": UrlParam("text", max_chars=400),
     "mechanisms": UrlParam("multi", choices=tuple(_TITLES.values()), aliases=dict(_TITLES)),
-    "notion": _choice(NOTION_LABELS),
+    "notion": _choice(NOTION_LABELS, NOTION_LABELS),
     "eps": UrlParam("grid", grid=tuple(EPS_GRID), low=0.0, low_open=True),
     "delta": UrlParam("grid", grid=tuple(DELTA_GRID), low=0.0, low_open=True),
     "mu": UrlParam("grid", grid=tuple(MU_GRID), low=0.0, low_open=True),

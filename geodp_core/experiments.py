@@ -530,7 +530,7 @@ def conversion_table(guarantee, delta=1e-5, alpha=2.0, eps=1.0):
                  "μ = -2 Φ⁻¹(1/(1+e^ε)): the μ-GDP trade-off curve lies below the ε-DP one and touches it at its "
                  "kink (Dong, Roth & Su 2022)", g),
             _row("Rényi DP", RDP(alpha, eps_dp_to_rdp(g.eps, alpha)),
-                 "ε(α) = log(e^{αε}/(e^ε+1) + e^ε e^{-αε}/(e^ε+1))/(α-1), the Rényi divergence of randomized "
+                 "ε(α) = log(exp(αε)/(e^ε+1) + e^ε·exp(−αε)/(e^ε+1))/(α−1), the Rényi divergence of randomized "
                  "response (heat-diffusion paper eq. 12)", g),
             _row("ρ-zCDP", ZCDP(g.eps**2 / 2.0), "ε-DP implies (ε²/2)-zCDP (Bun & Steinke 2016, Prop. 1.4)", g),
         ]

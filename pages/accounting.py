@@ -5,7 +5,7 @@ import streamlit as st
 
 from geodp_app.cache import CACHE_TTL
 from geodp_app.sidebar import NOTION_LABELS
-from geodp_app.ui import errors_shown_here
+from geodp_app.ui import errors_shown_here, teach
 from geodp_app.url_params import (
     ACCOUNTING_LANGEVIN_EPS,
     ACCOUNTING_TABS,
@@ -90,6 +90,8 @@ with tab_convert:
     for name, value in values.items():
         url_note(f"accounting_{name}", value)
     source_slot = st.empty()
+    teach("Pick the guarantee you have. The list below shows every weaker promise it **implies**, with the theorem "
+          "that proves it — or why no valid conversion exists. A conversion never makes a guarantee stronger.")
     st.markdown("**Express the result at**")
     at = st.columns(3)
     at_delta = at[0].number_input("δ for (ε, δ)-DP", **bounds("accounting_at_delta"), value=1e-5, format="%.2e",
@@ -155,7 +157,11 @@ with tab_curves, errors_shown_here():
         all_mus = list(dict.fromkeys(list(mus) + gdp_rows))
         if all_mus:
             st.plotly_chart(tradeoff_figure(all_mus, eps=eps_curves), key="accounting_tradeoff", width="stretch")
-            st.caption("G_μ(α) = Φ(Φ⁻¹(1-α) - μ): the smallest type-II error at type-I error α. Higher = more private.")
+            st.caption("$G_\\mu(\\alpha) = \\Phi(\\Phi^{-1}(1-\\alpha) - \\mu)$: the smallest type-II error at "
+                       "type-I error $\\alpha$. Higher = more private.")
+            teach("Think of an adversary testing *was this person in the data?* The trade-off curve is the best they "
+                  "can do: at false-alarm rate $\\alpha$ they miss with probability at least $G_\\mu(\\alpha)$. The "
+                  "diagonal $1 - \\alpha$ is perfect privacy (a coin flip).")
         else:
             st.info("Pick at least one μ.")
 
@@ -194,9 +200,10 @@ with tab_gdp:
 # ------------------------------------------------------------------ heat diffusion
 with tab_heat:
     st.markdown(
-        "Brownian motion run for time t is (α, ε)-RDP with ε = KαΔ²/(2(1 - e^{-2Kt})) when Ric ≥ -K "
-        "(heat-diffusion paper, Theorem 5). Positive curvature (K < 0) makes ε decay exponentially; flat space "
-        "decays like 1/t; negative curvature (K > 0) stalls at the **privacy floor** KαΔ²/2."
+        "Brownian motion run for time $t$ is $(\\alpha, \\varepsilon)$-RDP with "
+        "$\\varepsilon = \\dfrac{K\\alpha\\Delta^2}{2(1 - e^{-2Kt})}$ when $\\mathrm{Ric} \\ge -K$ (heat-diffusion "
+        "paper, Theorem 5). Positive curvature ($K < 0$) makes ε decay exponentially; flat space decays like $1/t$; "
+        "negative curvature ($K > 0$) stalls at the **privacy floor** $K\\alpha\\Delta^2/2$."
     )
     h1, h2, h3, h4 = st.columns(4)
     heat_alpha = h1.number_input("Rényi order α", **bounds("accounting_heat_alpha"), value=2.0, format="%.4g",
@@ -215,15 +222,19 @@ with tab_heat:
                                help="Marks the diffusion time each curvature needs (or that it is unreachable).")
     url_note("accounting_heat_eps", heat_eps)
     heat_slot = st.empty()
-    with errors_shown_here(heat_slot):
+    with errors_shown_here(heat_slot), st.spinner("Computing the budget against the diffusion time…"):
         curvatures = sorted({-float(heat_k), 0.0, float(heat_k)})
         st.plotly_chart(
             heat_eps_vs_t_figure(heat_alpha, heat_sensitivity, curvatures, eps_target=heat_eps),
             key="accounting_heat_figure", width="stretch",
         )
+    teach("Longer diffusion means more noise and a smaller budget ε. Watch the negative-curvature curve flatten out: "
+          "if your target lies below its floor, Brownian motion can never reach it on that space — the Langevin "
+          "diffusion below can.")
     st.markdown(
-        "**Langevin diffusion** (Hadamard manifolds, K ≥ 0) pulls towards a public anchor with strength λ > K; "
-        "its budget tends to 0, so every target is reachable: t = log(1 + (λ-K)αΔ²/(2ε)) / (2(λ-K)) (Theorem 8)."
+        "**Langevin diffusion** (Hadamard manifolds, $K \\ge 0$) pulls towards a public anchor with strength "
+        "$\\lambda > K$; its budget tends to 0, so every target is reachable: "
+        "$t = \\dfrac{\\log\\big(1 + (\\lambda-K)\\alpha\\Delta^2/(2\\varepsilon)\\big)}{2(\\lambda-K)}$ (Theorem 8)."
     )
     l1, l2 = st.columns(2)
     lang_eps = l1.multiselect("target ε values", list(ACCOUNTING_LANGEVIN_EPS), default=[0.5, 1.0, 2.0],

@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from geodp_app.cache import CACHE_TTL
-from geodp_app.ui import errors_shown_here, honesty_badge
+from geodp_app.ui import errors_shown_here, honesty_badge, teach
 from geodp_app.url_params import (
     AUDIT_CONFIDENCES,
     AUDIT_DELTA_GRID,
@@ -203,6 +203,9 @@ with main:
                   help="max(0, log((TPR_lo − δ)/FPR_hi)) on the evaluation half.")
         c3.metric("TPR", f"{result.tpr:.3g}", help=f"Clopper–Pearson lower bound {result.tpr_lower:.3g}")
         c4.metric("FPR", f"{result.fpr:.3g}", help=f"Clopper–Pearson upper bound {result.fpr_upper:.3g}")
+        teach("Compare the first two numbers: **Claimed ε** is the promise, the **lower bound** is what this test "
+              "proves the true ε is at least. For a correct mechanism the bound stays below the claim; a bound "
+              "above it shows, at the stated confidence, that the promise is false.")
         st.markdown(
             f"**How to read this.** D has n = {result.n} records in the public ball of radius {result.radius:g}; D′ "
             f"moves one of them to the far side, shifting the Fréchet mean by {result.mean_shift:.3g} (the public "
@@ -220,6 +223,9 @@ with main:
         left, right = st.columns(2)
         left.plotly_chart(audit_claim_figure(result), key="audit_claim_chart", width="stretch")
         right.plotly_chart(audit_statistic_figure(result), key="audit_statistic_chart", width="stretch")
+        teach("Left: the claim against the audit's lower bound. Right: the test statistic of the releases under D and "
+              "D′, with the event S shaded — the further apart the two histograms, the easier it is to tell the datasets "
+              "apart.")
         with st.expander("Details: datasets, calibration, test"):
             for note in result.notes:
                 st.markdown(f"- {note}")
@@ -237,6 +243,8 @@ with main:
         "regression fit on their own neighbouring datasets (records near a geodesic, one moved far off it) with "
         f"{REGRESSION_RELEASES} releases per dataset, each a Metropolis chain (a few seconds)."
     )
+    teach("Negative controls are mechanisms broken on purpose. An audit that does not refute them has no power at "
+          "these settings: use more releases, or datasets whose means are far apart (small n).")
     include_slow = st.checkbox(
         "Include the data-point graph control (slow)", key="audit_include_slow",
         help=f"A fresh density sanitisation for every release: about 20 s for {SLOW_RELEASES} releases per dataset on "

@@ -8,6 +8,7 @@ from geodp_app.ui import (
     errors_shown_here,
     honesty_badge,
     scenario_files,
+    teach,
 )
 from geodp_app.url_params import (
     CONFORMAL_LAPLACIANS,
@@ -60,6 +61,9 @@ with controls:
                       help="ε_φ = share × ε buys the density release; the rest, ε_conf, buys the point release.")
     eps_phi = share * eps_total
     st.caption(f"ε_φ = {eps_phi:.3g}, ε_conf = {eps_total - eps_phi:.3g}")
+    teach("One budget pays for two releases: $\\varepsilon_\\varphi$ buys a noisy map of where the data are dense, "
+          "$\\varepsilon_{\\mathrm{conf}}$ the point itself. More for the map gives a better density but a noisier "
+          "point.")
     mesh_size = st.slider("Mesh vertices", *limits("conformal_mesh"), 600, step=100, key="conformal_mesh", **_BIND,
                           help="Fewer, larger cells: less noise per cell, coarser density.")
     bandwidth = st.number_input("Bandwidth h", **bounds("conformal_bandwidth"), value=0.5, step=0.05,
@@ -75,6 +79,7 @@ with controls:
     )
     sampler = st.radio(
         "Release sampler", ["continuous", "vertex"], key="conformal_sampler", horizontal=True, **_BIND,
+        captions=["exact, anywhere on the surface", "a mesh vertex, then a point of its cell"],
         help="continuous: exact rejection sampler; vertex: a mesh vertex then a uniform point of its cell.",
     )
     domain_radius = 1.5
@@ -153,6 +158,9 @@ with main:
         st.plotly_chart(conformal_field_figure(fields, "phi", overlays=[data_overlay], **view),
                         key="conformal_fig_phi", width="stretch")
         st.caption("φ < 1 (blue) where the sanitised density is high: conformal distances shrink there.")
+        teach("This is the idea of the mechanism: where many records sit (blue), distances are shrunk, so the same "
+              "privacy needs less noise there; sparse regions (red) keep or stretch distances. With the public-mesh "
+              "Laplacian, φ comes from the *noisy* density only, so looking at it costs no extra privacy.")
     with tab_rho:
         st.plotly_chart(conformal_field_figure(fields, "rho_star", center=run.true_mean, overlays=[mean_overlay],
                                                **view), key="conformal_fig_rho", width="stretch")
@@ -176,6 +184,8 @@ with main:
             b.markdown(honesty_badge(run.rl_calibration.label))
         else:
             b.warning(f"Riemannian Laplace unavailable: {run.rl_reason}")
+        teach("Both clouds are releases at the same total ε. The conformal releases should hug the true mean more "
+              "tightly where the data are dense; the mean distances above say which mechanism wins here.")
         st.caption(f"Paper's utility bound (Theorem V.2 with the sensitivity Δ used, E dist ≤ √E dist²): "
                    f"{run.utility_bound:.3g} (the literal statement, with Δ = 2r/n, gives {run.paper_bound:.3g}"
                    + ("; it understates Δ on the sphere" if run.space == "sphere" else "")

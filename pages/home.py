@@ -2,7 +2,7 @@
 
 import streamlit as st
 
-from geodp_app.ui import LABEL_STYLE, honesty_badge
+from geodp_app.ui import LABEL_STYLE, honesty_badge, teach
 from geodp_app.url_params import clean_url
 
 clean_url("home")  # bad URL values are reported beside their controls, never crash the page
@@ -14,6 +14,10 @@ st.markdown(
     "mechanism and a privacy budget, and see what the private release of a Fréchet mean looks like, how far it "
     "lands from the truth, and exactly which guarantee you get."
 )
+
+teach("**New here?** Start with the **Explorer**: its defaults release the mean of points on a sphere with three "
+      "mechanisms at the same privacy target, so you can see which one lands closest to the truth. These blue boxes "
+      "explain what to look at; switch *Teaching mode* off in the sidebar for a compact view.")
 
 cols = st.columns(3)
 cols[0].page_link("pages/explorer.py", label="Explorer: one scenario, many releases", icon=":material/public:")
@@ -34,6 +38,8 @@ st.markdown(
 )
 for label in LABEL_STYLE:
     st.markdown(f"- {honesty_badge(label)}")
+teach("A privacy claim is only as good as its assumptions. A green badge means the guarantee is proved for exactly "
+      "what the app runs; orange and red badges tell you where that is not the case, and why.")
 
 st.subheader("Sources")
 st.markdown(

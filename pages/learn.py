@@ -2,11 +2,48 @@
 
 import streamlit as st
 
-from geodp_app.ui import LABEL_STYLE, honesty_badge
+from geodp_app.ui import LABEL_STYLE, honesty_badge, teach
 from geodp_app.url_params import clean_url
 from geodp_core.mechanisms.cards import CARD_ORDER, CARDS, GLOSSARY
+from geodp_core.scenario import Scenario
 
 clean_url("learn")  # bad URL values are reported beside their controls, never crash the page
+
+#: A ready Explorer scenario per mechanism card: the mechanism where it works, beside a reference mechanism.
+TRY_IT = {
+    "riemannian_laplace": Scenario(notion="pure_dp", eps=1.0, mechanisms=("riemannian_laplace",)),
+    "riemannian_gaussian": Scenario(notion="gdp", mu=1.0, mechanisms=("riemannian_gaussian", "riemannian_laplace")),
+    "tangent_gaussian": Scenario(manifold="spd", dim=2, metric="log_euclidean", data="wishart", radius=1.0,
+                                 notion="approx_dp", eps=0.5, mechanisms=("tangent_gaussian", "riemannian_gaussian")),
+    "ew_laplace": Scenario(manifold="hyperbolic", data="uniform_ball", spread=1.0, radius=1.0, notion="pure_dp",
+                           mechanisms=("ew_laplace", "riemannian_laplace")),
+    "ew_gaussian": Scenario(manifold="hyperbolic", data="uniform_ball", spread=1.0, radius=1.0, notion="gdp",
+                            mechanisms=("ew_gaussian", "riemannian_gaussian")),
+    "brownian_motion": Scenario(notion="rdp", alpha=2.0, eps=1.0, mechanisms=("brownian_motion", "riemannian_laplace")),
+    "langevin": Scenario(manifold="hyperbolic", data="uniform_ball", spread=1.0, radius=1.0, notion="rdp", alpha=2.0,
+                         eps=1.0, mechanisms=("langevin", "brownian_motion")),
+    "conformal": Scenario(data="vmf_mixture", n=500, notion="pure_dp", eps=1.0,
+                          mechanisms=("conformal", "riemannian_laplace")),
+}
+#: Cards whose mechanism has a page of its own instead of an Explorer scenario.
+TRY_IT_PAGE = {"kng_regression": "pages/regression.py"}
+
+
+def try_it_query(scenario):
+    """URL query opening the Explorer on exactly ``scenario``.
+
+    Every field is given (not only those that differ from the defaults), so settings remembered from earlier in the
+    session are not mixed in; one URL value per mechanism, as the multiselect writes them.
+    """
+    query = {key: str(getattr(Scenario(), key)) for key in ("dim", "data", "spread", "n", "radius", "notion", "eps",
+                                                           "delta", "mu", "alpha", "rho", "seed", "n_releases")}
+    query.update(manifold=scenario.manifold, center_offset="")
+    query.update(scenario.to_query_params())
+    query["mechanisms"] = list(scenario.mechanisms)
+    if not scenario.metric:
+        query.pop("metric", None)
+    return query
+
 
 st.title("Learn")
 st.caption(
@@ -27,6 +64,10 @@ st.subheader("Mechanisms")
 shown = [name for name in CARD_ORDER if _matches(*CARDS[name].values())]
 if not shown:
     st.info(f"No mechanism card mentions “{query}”.")
+else:
+    teach("**How to read a card.** *Idea* says what the noise does, the formula gives its law, *Guarantee* the "
+          "exact privacy statement and *Assumptions* when it holds. Press **Try it** to open the Explorer on a ready "
+          "scenario with that mechanism.")
 for name in shown:
     card = CARDS[name]
     with st.container(border=True):
@@ -38,6 +79,13 @@ for name in shown:
         st.markdown(f"**Assumptions.** {card['assumptions']}")
         st.markdown(f"**Sampler.** {card['sampler']}")
         st.caption(f"Source: {card['source']}")
+        if name in TRY_IT:
+            st.page_link("pages/explorer.py", label="Try it", icon=":material/play_circle:",
+                         query_params=try_it_query(TRY_IT[name]),
+                         help="Open the Explorer on a ready scenario with this mechanism (you can change anything).")
+        elif name in TRY_IT_PAGE:
+            st.page_link(TRY_IT_PAGE[name], label="Try it", icon=":material/play_circle:",
+                         help="Open the page of this mechanism with its default settings.")
 
 st.subheader("Honesty labels")
 st.markdown(" ".join(honesty_badge(label) for label in LABEL_STYLE))
@@ -45,7 +93,11 @@ st.caption(GLOSSARY["Honesty labels"])
 
 st.subheader("Glossary")
 terms = [term for term in GLOSSARY if _matches(term, GLOSSARY[term])]
-if not terms:
+if terms:
+    teach("Two ideas run through every page: the **sensitivity Δ** (how far one person's record can move the mean) and "
+          "the **ONE target guarantee** (every mechanism in a comparison is calibrated to the same privacy promise). "
+          "Start with those two entries.")
+else:
     st.info(f"No glossary term mentions “{query}”.")
 for term in terms:
     with st.expander(term, expanded=bool(needle)):

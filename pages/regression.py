@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from geodp_app.cache import CACHE_TTL
-from geodp_app.ui import errors_shown_here, honesty_badge
+from geodp_app.ui import errors_shown_here, honesty_badge, teach
 from geodp_app.url_params import (
     REGRESSION_CHAIN_LENGTHS,
     REGRESSION_SPACES,
@@ -66,6 +66,9 @@ with controls:
                       key="regression_share", **_BIND,
                       help="ε_p buys the footpoint, the rest ε_v the shooting vector.")
     st.caption(f"ε_p = {share * eps_total:.3g}, ε_v = {(1 - share) * eps_total:.3g}")
+    teach("A geodesic is a start point $p$ and a direction $v$. The budget is split between them: "
+          "$\\varepsilon = \\varepsilon_p + \\varepsilon_v$, and each part is released with noise scaled to "
+          "its own sensitivity.")
     if eps_total >= 100:
         st.warning("A very large budget: little formal protection (shown to see the KNG law concentrate).")
     tau = st.number_input(
@@ -110,7 +113,7 @@ with controls:
         url_note(key, value)  # a bad URL value is reported here; the control keeps its default
     camera = "data"
     if space == "sphere":
-        camera = st.radio("Camera", ["data"] + list(CAMERA_PRESETS), horizontal=True, key="regression_camera", bind="query-params",
+        camera = st.radio("Camera", ["data"] + [k for k, v in CAMERA_PRESETS.items() if v is not None], horizontal=True, key="regression_camera", bind="query-params",
                           help="'data' looks at the data from outside the sphere.")
         url_note("regression_camera", camera)
     error_slot = st.container()
@@ -172,6 +175,8 @@ with main:
     fig = regression_figure(demo.manifold, demo.x, demo.y, fits, camera=camera)
     st.plotly_chart(fig, key="regression_figure", width="stretch")
     st.caption("The true and non-private geodesics are teaching views: a real release shows only the private fits.")
+    teach("Each coloured line is one private fit. They scatter around the non-private fit (gold); with a larger ε "
+          "or more records they bunch up along it. A real release would publish only one of them.")
 
     st.subheader("Prediction error")
     names = ["true geodesic", "non-private fit"] + [f"private fit {i + 1}" for i in range(len(result.footpoints))]
@@ -180,6 +185,8 @@ with main:
     left.plotly_chart(mspe_figure(names, values, colors=["black", "goldenrod"] + colors,
                                   reference=demo.mspe_nonprivate), key="regression_mspe", width="stretch")
     right.dataframe(pd.DataFrame({"fit": names, "MSPE": values}), hide_index=True, width="stretch")
+    teach("MSPE is the mean squared geodesic distance between a fit's predictions and the observed points. The "
+          "price of privacy is how far the private fits' errors exceed the non-private fit's (dashed line).")
 
     with st.expander("How was this calibrated?"):
         for note in result.notes:

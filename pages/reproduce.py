@@ -4,7 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from geodp_app.cache import CACHE_TTL
-from geodp_app.ui import download_buttons, errors_shown_here
+from geodp_app.ui import download_buttons, errors_shown_here, teach
 from geodp_app.url_params import (
     REPRODUCE_CHOICES,
     REPRODUCE_TABS,
@@ -28,6 +28,8 @@ st.caption(
     "answers in a few seconds — raise the repetitions for tighter standard errors. The verdicts are computed from "
     "our numbers, never tuned to match."
 )
+teach("Each tab reruns one paper's main experiment. Read the paper's claim first, then our numbers and chart, then "
+      "the verdict. Raising the repetitions narrows the error bars but takes longer.")
 
 VERDICT_BADGES = {
     "reproduced": ":green-badge[:material/check_circle: reproduced]",
@@ -98,6 +100,8 @@ def _verdict(result):
     with st.container(border=True):
         st.markdown(f"**Verdict** {VERDICT_BADGES[result.status]}")
         st.markdown(result.verdict)
+    teach("*Partly reproduced* or *differs* is a finding, not a failure: the notes below say where our setting "
+          "differs from the paper's and why (often to keep the privacy guarantee valid).")
     if result.notes:
         with st.expander("What we did differently, and why"):
             for note in result.notes:
@@ -116,13 +120,25 @@ def _downloads(result, name):
                      key_prefix=f"reproduce_{name}")
 
 
+#: The space of each utility card's distances ("ew" and "heat": read from the result's setup).
+_CARD_SPACE = {"conformal": "sphere"}
+
+
+def _card_space(result, key):
+    if key in _CARD_SPACE:
+        return _CARD_SPACE[key]
+    setup = result.setup
+    return "spd" if setup.startswith("SPD") else "sphere" if setup.startswith("S") else "hyperbolic"
+
+
 def _utility_card(result, key, x_label, column_label, title, metric=None):
     """The shared body of a utility-comparison card: header, our numbers, chart, table, verdict, downloads."""
     _header(result)
     st.markdown("**Our numbers**")
     if metric is not None:
         st.metric(*metric)
-    st.plotly_chart(utility_curve_figure(result.table, x_label, title=title), key=f"reproduce_{key}_chart",
+    st.plotly_chart(utility_curve_figure(result.table, x_label, title=title, manifold=_card_space(result, key)),
+                    key=f"reproduce_{key}_chart",
                     width="stretch")
     _utility_table(result.table, column_label)
     _verdict(result)
@@ -171,7 +187,8 @@ with tab["gdp"]:
                 st.plotly_chart(gdp_mu_figure(result.tables["mu"]), key="reproduce_gdp_mu_chart", width="stretch")
                 st.plotly_chart(
                     utility_curve_figure(result.table, "μ (exact GDP of the Gaussian at σ = kΔ)",
-                                         title="Riemannian Gaussian vs Laplace at the same μ-GDP target (S², n = 10)"),
+                                         title="Riemannian Gaussian vs Laplace at the same μ-GDP target (S², n = 10)",
+                                         manifold="sphere"),
                     key="reproduce_gdp_utility_chart", width="stretch")
                 _utility_table(result.table, "μ", extra=("sigma_over_delta",))
                 _verdict(result)

@@ -10,6 +10,7 @@ from geodp_app.ui import (
     errors_shown_here,
     honesty_badge,
     scenario_files,
+    teach,
 )
 from geodp_app.url_params import X_AXES, clean_url, remember_page
 from geodp_app.urlstate import url_note
@@ -110,6 +111,9 @@ n_reps = controls[3].number_input(
 )
 url_note("curves_x", x_axis)
 url_note("curves_reps", n_reps)
+teach("Choose what varies along the x-axis; everything else stays as in the sidebar. Each grid point reruns every "
+      "mechanism many times, so a few grid points and a few hundred repetitions are enough to see the trend (the "
+      "shaded band is ± 1 standard error).")
 if x_axis != "dim":
     prefix = f"curves_{param}" if x_axis == "budget" else f"curves_{x_axis}"
     count_key = "curves_count" if x_axis == "budget" else f"curves_{x_axis}_count"
@@ -145,11 +149,19 @@ if x_axis == "budget":
     x_label, log_x = f"{symbol} · target {notion_label}{fixed}", True
 else:
     x_label, log_x = {"n": ("records n", True), "dim": ("dimension d", False), "spread": ("data spread", False)}[x_axis]
-fig = utility_curve_figure(frame, x_label, log_x=log_x,
+fig = utility_curve_figure(frame, x_label, log_x=log_x, manifold=scenario.manifold,
                            title=f"Distance of the private release to the true mean — ONE target: {notion_label}")
 st.plotly_chart(fig, key="curves_figure", width="stretch")
 st.caption("The true mean is a teaching view: a real release never shows it. Dashed lines: the source papers' "
            "bounds on E dist where known.")
+if x_axis == "budget":
+    teach("**Lower is better**: each point is the average distance between a private release and the true mean. "
+          "Moving right spends more budget (less privacy), so the curves fall; at the same budget, the lowest curve "
+          "is the mechanism that loses the least accuracy for the same promise.")
+else:
+    teach("**Lower is better**: each point is the average distance between a private release and the true mean, at "
+          "the sidebar's budget. More records shrink the sensitivity $\\Delta \\propto 1/n$ and with it the noise; "
+          "the dimension and the data spread change the geometry the noise has to cover.")
 
 st.subheader("Mechanisms")
 for name in dict.fromkeys(frame["mechanism"]):

@@ -9,7 +9,15 @@ from scipy import stats
 
 from geodp_core.experiments import utility_curve
 from geodp_core.mechanisms.heat_diffusion import bm_rdp_eps, langevin_diffusion_time
-from geodp_core.privacy import GDP, RDP, ZCDP, ApproxDP, PureDP, gdp_delta, rdp_to_approx_dp
+from geodp_core.privacy import (
+    GDP,
+    RDP,
+    ZCDP,
+    ApproxDP,
+    PureDP,
+    gdp_delta,
+    rdp_to_approx_dp,
+)
 from geodp_core.scenario import Scenario
 from geodp_core.viz import MECHANISM_COLORS
 from geodp_core.viz.curves import (
@@ -59,7 +67,7 @@ def test_utility_curve_figure_traces():
     assert np.allclose(band_a.y, [10.01, 1.01, 0.11, 0.09, 0.99, 9.99])
     assert "× C — unavailable" in names
     assert "D [approximate sampler]" in names
-    note = fig.layout.annotations[0].text
+    note = fig.layout.legend.title.text.replace("<br>", " ")  # the notes head the legend, under the plot
     assert "not Hadamard here" in note and "below the privacy floor" in note and "0.1" in note
     assert fig.layout.xaxis.type == "log"
     assert fig.layout.xaxis.title.text == "ε"

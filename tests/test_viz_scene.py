@@ -38,6 +38,10 @@ def test_spd_glyphs_and_cone():
     glyphs = spd_glyph_figure(result, per_row=5)
     ok = [o for o in result.outcomes if o.status == "ok"]
     assert len(glyphs.data) == 2 + len(ok)  # data row, mean row, one row per mechanism
-    assert list(glyphs.layout.yaxis.ticktext)[:2] == ["data (sample)", "true mean (teaching view)"]
+    labels = [a.text for a in glyphs.layout.annotations]  # row labels sit above their rows
+    assert labels[0].startswith("<b>data (sample)</b>") and labels[1].startswith("<b>true mean (teaching view)</b>")
+    assert all("axis ratio" in label for label in labels)
     cone = spd_cone_figure(result)
-    assert cone.data[0].type == "surface" and len(cone.data) == 3 + len(ok)
+    surfaces = [t for t in cone.data if t.type == "surface"]  # the boundary ac = b², only where it crosses the box
+    assert cone.data[: len(surfaces)] == tuple(surfaces) and len(surfaces) <= 2
+    assert len(cone.data) == len(surfaces) + 2 + len(ok)

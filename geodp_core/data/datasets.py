@@ -30,11 +30,11 @@ KARATE_DEPTH_STEP = 1.0
 """Hyperbolic distance between consecutive BFS levels in the karate-club embedding."""
 
 _DESCRIPTIONS = {
-    "cities": "50 large world cities as points on the sphere S^2 (from latitude/longitude).",
+    "cities": "50 large world cities as points on the sphere S² (from latitude/longitude).",
     "connectomes": "86 brain connectomes (28x28 SPD connectivity matrices; schizophrenia vs control).",
-    "karate": "Zachary's karate-club graph (34 members) embedded in the Poincaré disk H^2 by a BFS tree.",
-    "optical_nerves": "22 optic-nerve heads (5 landmarks in 3D) as Kendall preshapes on S^11 (no rotation quotient).",
-    "hands": "52 hand poses (22 joints in 3D) as Kendall preshapes on S^62 (no rotation quotient).",
+    "karate": "Zachary's karate-club graph (34 members) embedded in the Poincaré disk H² by a BFS tree.",
+    "optical_nerves": "22 optic-nerve heads (5 landmarks in 3D) as Kendall preshapes on S¹¹ (no rotation quotient).",
+    "hands": "52 hand poses (22 joints in 3D) as Kendall preshapes on S⁶² (no rotation quotient).",
 }
 
 
@@ -168,7 +168,7 @@ def _load_cities():
         points=sphere.from_lat_lon(lat, lon),
         manifold_spec=("sphere", 2, None),
         description=(
-            "50 large world cities on the unit sphere S^2, x = (cos lat cos lon, cos lat sin lon, sin lat) "
+            "50 large world cities on the unit sphere S², x = (cos lat cos lon, cos lat sin lon, sin lat) "
             "from the latitude/longitude in degrees (Sphere.from_lat_lon; note geomstats' load_cities uses "
             "a different convention, rotated by 180 degrees about the polar axis)."
         ),
@@ -293,7 +293,7 @@ def _load_karate():
         points=hyperbolic.from_poincare(ball_points),
         manifold_spec=("hyperbolic", 2, None),
         description=(
-            "Zachary's karate club (34 members, 78 friendships) embedded in H^2: breadth-first tree from "
+            "Zachary's karate club (34 members, 78 friendships) embedded in H²: breadth-first tree from "
             f"member 0 (the instructor), depth l at hyperbolic distance {KARATE_DEPTH_STEP:g}*l from the origin, "
             "angular sectors split by numbers of leaves (karate_tree_embedding). A display embedding, "
             "not distance-preserving for non-tree edges."

@@ -30,6 +30,8 @@ __all__ = [
 ]
 
 MANIFOLD_NAMES = ("sphere", "hyperbolic", "spd", "euclidean")
+#: Largest intrinsic dimension d of S^d, H^d, R^d (the papers go to S^999) and matrix size m of SPD(m).
+MAX_DIMENSION = 1000
 SPD_METRICS = {"affine": SPDAffine, "log_euclidean": SPDLogEuclidean, "log_cholesky": SPDLogCholesky}
 
 
@@ -50,7 +52,7 @@ def get_manifold(name, dim, metric=None):
     Manifold
     """
     name = check_option(name, "name", MANIFOLD_NAMES)
-    dim = check_int(dim, "dim", low=1, high=64)
+    dim = check_int(dim, "dim", low=1, high=MAX_DIMENSION)
     if name == "spd":
         metric = "affine" if metric is None else metric
         metric = check_option(metric, "metric", tuple(SPD_METRICS))

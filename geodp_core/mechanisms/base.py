@@ -254,7 +254,7 @@ class Mechanism(ABC):
         """Raise :class:`UnavailableError` with the reason when unavailable here."""
         ok, reason = self.available()
         if not ok:
-            raise UnavailableError(f"{self.name} is unavailable on {self.manifold.label}: {reason}", param="mechanism")
+            raise UnavailableError(f"{self.title or self.name} is unavailable on {self.manifold.label}: {reason}", param="mechanism")
 
     # ------------------------------------------------------------- calibration
     def calibrate(self, target, sensitivity, **options):

@@ -36,9 +36,9 @@ CARDS = {
             "below these budgets the mechanism is shown as unavailable."
         ),
         sampler=(
-            "Exact, no MCMC: radius from the radial law ∝ e^{-r/σ} J(r) by rejection (sphere: Gamma(d, σ) "
-            "proposal accepted with prob. (sin r / r)^{d-1}; Hᵈ: Gamma with rate 1/σ-(d-1)), direction uniform in "
-            "T_η M, release Exp_η(r u). SPD affine: polar coordinates (Said et al. 2017). A Riemannian "
+            "Exact, no MCMC: radius from the radial law ∝ exp(−r/σ) J(r) by rejection (sphere: Gamma(d, σ) "
+            "proposal accepted with prob. (sin r / r)ᵈ⁻¹; Hᵈ: Gamma with rate 1/σ − (d−1)), direction uniform in "
+            "the tangent space at η, release Exp_η(r u). SPD affine: polar coordinates (Said et al. 2017). A Riemannian "
             "Metropolis–Hastings sampler is available as the labelled 'approximate sampler' baseline."
         ),
         source="Reimherr, Bharath & Soto (2021), Differential privacy over Riemannian manifolds, NeurIPS.",
@@ -67,7 +67,7 @@ CARDS = {
             "A homogeneous space (the normaliser does not depend on η) and the public ball of the Fréchet-mean "
             "sensitivity. On Hᵈ, μ(σ) does not tend to 0 as σ grows: very small μ targets are unreachable."
         ),
-        sampler="Exact: radial law ∝ e^{-r²/(2σ²)} J(r) by rejection, uniform direction, Exp_η (as RL).",
+        sampler="Exact: radial law ∝ exp(−r²/(2σ²)) J(r) by rejection, uniform direction, Exp_η (as RL).",
         source=("Jiang, Chang, Liu, Ding, Kong & Jiang (2023), Gaussian differential privacy on Riemannian "
                 "manifolds, NeurIPS."),
     ),
@@ -99,7 +99,7 @@ CARDS = {
         notion="ε-DP",
         idea=(
             "Move the problem to ONE fixed tangent space: take Log at a PUBLIC footpoint p₀, add Euclidean K-norm "
-            "Laplace noise there, and wrap back with Exp. On a Hadamard space Log_{p₀} is 1-Lipschitz, so the "
+            "Laplace noise there, and wrap back with Exp. On a Hadamard space Log at p₀ is 1-Lipschitz, so the "
             "tangent summary has sensitivity at most Δ and the release is post-processing."
         ),
         formula=(
@@ -113,13 +113,13 @@ CARDS = {
             "Hadamard space only (complete, simply connected, curvature ≤ 0): Hᵈ, SPD (all three metrics), ℝᵈ. "
             "Unavailable on the sphere (Exp is not injective). The footpoint must never be computed from the data."
         ),
-        sampler="Exact: radius Gamma(d, σ), uniform direction in T_{p₀}M, Exp_{p₀}. No MCMC.",
+        sampler="Exact: radius Gamma(d, σ), uniform direction in the tangent space at p₀, then Exp at p₀. No MCMC.",
         source="Exponential-wrapped mechanisms: differential privacy on Hadamard manifolds made practical (ICLR 2026).",
     ),
     "ew_gaussian": dict(
         title="Exponential-wrapped Gaussian (EWG)",
         notion="μ-GDP / (ε, δ) / RDP / zCDP",
-        idea="As EWL with Gaussian noise in T_{p₀}M: the Euclidean Gaussian mechanism, wrapped by Exp_{p₀}.",
+        idea="As EWL with Gaussian noise in the tangent space at p₀: the Euclidean Gaussian mechanism, wrapped by Exp at p₀.",
         formula=(
             r"\begin{gathered}\tilde\eta = \mathrm{Exp}_{p_0}\big(\mathrm{Log}_{p_0}\eta + z\big),\quad "
             r"z \sim N(0, \sigma^2 I_d) \\ "
@@ -130,7 +130,7 @@ CARDS = {
             "Utility: E dist ≤ σ√2 Γ((d+1)/2)/Γ(d/2) + 2 dist(p₀, η)."
         ),
         assumptions="Hadamard space only; PUBLIC footpoint (default: the public ball centre).",
-        sampler="Exact: Gaussian coordinates in an orthonormal frame of T_{p₀}M, Exp_{p₀}.",
+        sampler="Exact: Gaussian coordinates in an orthonormal frame of the tangent space at p₀, then Exp at p₀.",
         source="Exponential-wrapped mechanisms: differential privacy on Hadamard manifolds made practical (ICLR 2026).",
     ),
     "brownian_motion": dict(
@@ -146,7 +146,7 @@ CARDS = {
             r"t = \frac{\log(2\varepsilon) - \log(2\varepsilon - K\alpha\Delta^2)}{2K}\end{gathered}"
         ),
         guarantee=(
-            "(α, ε)-RDP for every α with ε linear in α, i.e. ρ-zCDP with ρ = KΔ²/(2(1-e^{-2Kt})); (ε, δ) by the "
+            "(α, ε)-RDP for every α with ε linear in α, i.e. ρ-zCDP with ρ = KΔ²/(2(1 − exp(−2Kt))); (ε, δ) by the "
             "zCDP conversion. GDP and pure-DP targets are unavailable. With K > 0 (negative curvature) there is a "
             "privacy floor ε > KαΔ²/2: below it BM cannot reach the target (use Langevin). Utility: "
             "E dist ≤ √(2dt) when Ric ≥ 0."
@@ -172,8 +172,8 @@ CARDS = {
             r"t = \frac{\log\big(1 + (\lambda - K)\alpha\Delta^2/(2\varepsilon)\big)}{2(\lambda - K)}\end{gathered}"
         ),
         guarantee=(
-            "ρ-zCDP with ρ = (λ-K)Δ²/(2(e^{2(λ-K)t}-1)), so (α, ρα)-RDP for every α and (ε, δ) by conversion. "
-            "Utility: E dist ≤ (2d/λ + (dist(o, a) + √((d-1)K)/λ)²)^{1/2} (1-e^{-λt})^{1/2}."
+            "ρ-zCDP with ρ = (λ−K)Δ²/(2(exp(2(λ−K)t) − 1)), so (α, ρα)-RDP for every α and (ε, δ) by conversion. "
+            "Utility: E dist ≤ √(2d/λ + (dist(o, a) + √((d−1)K)/λ)²) · √(1 − exp(−λt))."
         ),
         assumptions="Hadamard manifold only (unavailable on the sphere); λ > K; the anchor is public, never from data.",
         sampler=(
@@ -187,7 +187,7 @@ CARDS = {
         title="Density-aware conformal mechanism",
         notion="(ε_φ + ε_conf)-DP",
         idea=(
-            "Spend part of the budget on a private density estimate, turn it into a conformal factor φ = e^{2s} "
+            "Spend part of the budget on a private density estimate, turn it into a conformal factor φ = exp(2s) "
             "(solve a Helmholtz equation), and release a Laplace-type point in the conformal metric: less noise "
             "where the data are dense."
         ),
@@ -206,9 +206,9 @@ CARDS = {
             "sanitised channel)."
         ),
         sampler=(
-            "Exact, no MCMC. Default: the continuous law ∝ φ̂(z) e^{-λ* ρ*(η, z)} by rejection from a Riemannian "
+            "Exact, no MCMC. Default: the continuous law ∝ φ̂(z) exp(−λ* ρ*(η, z)) by rejection from a Riemannian "
             "Laplace proposal (ρ* extended off the mesh, still √φ_max-Lipschitz in η). Option 'vertex': a vertex "
-            "with probability ∝ w_j φ_j^{d/2} e^{-λ* ρ*_j} (ρ* by multi-source Dijkstra), then a uniform point of "
+            "with probability ∝ w_j φ_j^(d/2) exp(−λ* ρ*_j) (ρ* by multi-source Dijkstra), then a uniform point of "
             "its public cell (data-independent post-processing). The paper's MCMC is kept as a cross-check."
         ),
         source=("He, Tang, Rahimian & Joshi, Density-aware noise mechanisms for differential privacy on Riemannian "

@@ -782,7 +782,7 @@ class Conformal(Mechanism):
     title = "Density-aware conformal"
     native_notion = "pure_dp"
     source = ("He, Tang, Rahimian & Joshi, Density-aware noise mechanisms for DP on Riemannian manifolds via "
-              "conformal transformation (SPEC §5.7); discretised on a public mesh")
+              "conformal transformation; discretised on a public mesh")
 
     _OPTION_NAMES = (
         "data", "seed", "eps_phi", "bandwidth", "mesh_size", "upsilon", "smoothing_time", "laplacian", "knn",
@@ -800,7 +800,7 @@ class Conformal(Mechanism):
             why = ("it needs a public 2-D mesh of a compact domain; the conformal paper's SPD image-descriptor "
                    "experiments build the graph on the data points, which is not DP")
         else:
-            why = (f"it needs a compact public 2-D meshed domain (S^2 or a geodesic ball of H^2); not implemented "
+            why = (f"it needs a compact public 2-D meshed domain (S² or a geodesic ball of H²); not implemented "
                    f"on {manifold.label}")
         return Availability(False, why)
 
@@ -860,7 +860,7 @@ class Conformal(Mechanism):
             for key, value in (("domain_radius", domain_radius), ("domain_center", domain_center)):
                 if value is not None:
                     raise InvalidParameterError(
-                        f"{key} only applies on H^2 (the sphere is meshed whole); got {key}={value!r}", param=key
+                        f"{key} only applies on H² (the sphere is meshed whole); got {key}={value!r}", param=key
                     )
         sampler = check_option(options.get("sampler", "continuous"), "sampler", SAMPLERS)
         n = check_int(options.get("n", len(data)), "n", low=2)
@@ -868,7 +868,7 @@ class Conformal(Mechanism):
         if hyperbolic and (radius is None or ball_center is None):
             missing = "radius" if radius is None else "ball_center"
             raise InvalidParameterError(
-                f"{missing} is required on H^2: the PUBLIC data ball B(ball_center, radius) (the ball the data were "
+                f"{missing} is required on H²: the PUBLIC data ball B(ball_center, radius) (the ball the data were "
                 "clipped to) must be checked to lie inside the public meshed domain B(domain_center, domain_radius)",
                 param=missing,
             )
@@ -1004,8 +1004,8 @@ class Conformal(Mechanism):
             if "unavailable" in plan:
                 raise UnavailableError(plan["unavailable"], param="sampler")
         mesh, kb = fields.mesh, fields.kernel_bound
-        where = "S^2" if mesh.kind == "sphere" else (
-            f"the PUBLIC geodesic ball B(o, R = {mesh.domain_radius:g}) of H^2 (the releases live in this ball)"
+        where = "S²" if mesh.kind == "sphere" else (
+            f"the PUBLIC geodesic ball B(o, R = {mesh.domain_radius:g}) of H² (the releases live in this ball)"
         )
         notes += [
             f"Stage 1 (ε_φ = {eps_phi:.4g}): intrinsic KDE (bump kernel, h = {fields.bandwidth:g}) at the "
@@ -1016,7 +1016,7 @@ class Conformal(Mechanism):
             f"{100 * kb.relative_margin:.1f}% above the probe maximum)",
             f"post-processing of the sanitised density (no privacy cost): clip at {fields.density_floor:g}, implicit "
             f"heat step t = {fields.smoothing_time:g}, Helmholtz (K + υM)σ = M(c̃ - u) with υ = {fields.upsilon:g}, "
-            f"φ = e^(2σ) ∈ [{fields.phi_min:.4g}, {fields.phi_max:.4g}] (lumped FEM: discrete maximum principle, "
+            f"φ = exp(2σ) ∈ [{fields.phi_min:.4g}, {fields.phi_max:.4g}] (lumped FEM: discrete maximum principle, "
             "Theorem III.5 bounds hold)",
             f"Stage 2 (ε_conf = {eps_conf:.4g}): λ* = ε_conf/(2 √φ_max Δ) = {lambda_star:.5g}; "
             "ρ*(η, x_j) = min_k [√φ_k dist(η, x_k) + graph distance] (multi-source Dijkstra) is √φ_max-Lipschitz "
@@ -1047,7 +1047,7 @@ class Conformal(Mechanism):
         if opts["laplacian"] == "knn_data":
             label = LABEL_NO_GUARANTEE
             notes.append(
-                "NO FORMAL GUARANTEE: laplacian='knn_data' is the paper's kNN graph Laplacian built on the DATA "
+                "NO FORMAL GUARANTEE: the Laplacian is the paper's kNN graph Laplacian built on the DATA "
                 "points; φ then depends on where the records are through the graph (outside the sanitised "
                 "ε_φ channel), so neither φ nor λ* is covered by the privacy accounting; the achieved value is "
                 "nominal"

@@ -942,7 +942,8 @@ def riemannian_gaussian_calibration(space, dim, mu, sensitivity, waste=CALIBRATI
         return sigma, gdp_mu(space, dim, sigma, delta), 1
     quadratures = 0
     try:
-        found = _guess_and_verify(space, dim, target, delta, waste)
+        with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):  # extremes: fall back
+            found = _guess_and_verify(space, dim, target, delta, waste)
     except (ValueError, ArithmeticError, ConvergenceError):  # the guess failed: the exact search below decides
         found = None
     if found is not None:

@@ -205,14 +205,14 @@ def _floor_message(K, sensitivity, alpha=None):
     with np.errstate(all="ignore"):  # the floor may overflow (printed as inf)
         floor = float(np.float64(K) * np.float64(sensitivity) ** 2 / 2.0 * (1.0 if alpha is None else alpha))
     if alpha is None:
-        what = f"its zCDP parameter ρ = KΔ²/(2(1-e^{{-2Kt}})) decreases to the floor KΔ²/2 = {floor:.6g}"
+        what = f"its zCDP parameter ρ = KΔ²/(2(1 − exp(−2Kt))) decreases to the floor KΔ²/2 = {floor:.6g}"
     else:
-        what = (f"its (α={alpha:g})-RDP budget ε = KαΔ²/(2(1-e^{{-2Kt}})) decreases to the floor "
+        what = (f"its (α={alpha:g})-RDP budget ε = KαΔ²/(2(1 − exp(−2Kt))) decreases to the floor "
                 f"KαΔ²/2 = {floor:.6g}")
     return (
         f"Brownian motion with Ric ≥ -K, K = {K:g} > 0 (negative curvature) and sensitivity Δ = {sensitivity:g} "
         f"has a privacy floor: {what} as t → ∞ and never reaches it (heat-diffusion paper §3.2 (iii)); "
-        "use the Langevin mechanism ('langevin', Theorem 8), whose budget tends to 0, "
+        "use the Langevin diffusion mechanism (Theorem 8), whose budget tends to 0, "
         "or a weaker target / a smaller sensitivity"
     )
 
@@ -450,7 +450,7 @@ class _HeatDiffusion(Mechanism):
         try:
             return zcdp_budget(target)
         except UnavailableError as exc:
-            raise UnavailableError(f"{self.name}: {exc}", param="target") from exc
+            raise UnavailableError(f"{self.title or self.name}: {exc}", param="target") from exc
 
     def _diffusion_reach(self, t, tail):
         r"""Public bound of :math:`\mathrm{dist}(\eta, B_t)` w.p. :math:`\ge 1 - 10^{-15}`; ``None`` on compact spaces.
@@ -519,10 +519,10 @@ class BrownianMotion(_HeatDiffusion):
         if M.name == "sphere" and M.dim == 2:
             if sphere2_exact_available(t):
                 return True, ""
-            return False, (f"the diffusion time t = {t:.3g} is too small for the S^2 heat-kernel series "
+            return False, (f"the diffusion time t = {t:.3g} is too small for the S² heat-kernel series "
                            "within the term limit")
-        return False, (f"no exact Brownian-motion sampler is implemented on {M.label} (exact samplers: S^2, "
-                       "R^d, flat SPD metrics, 1-dimensional spaces)")
+        return False, (f"no exact Brownian-motion sampler is implemented on {M.label} (exact samplers: S², "
+                       "ℝᵈ, flat SPD metrics, 1-dimensional spaces)")
 
     # ------------------------------------------------------------- calibration
     def _calibrate(self, target, sensitivity, **options):
@@ -533,7 +533,7 @@ class BrownianMotion(_HeatDiffusion):
         rho_target = budget.value
         if K > 0 and rho_target <= K * sensitivity**2 / 2.0:
             raise UnavailableError(
-                f"brownian_motion cannot meet {target.describe()} on {M.label}: it needs ρ ≤ {rho_target:.6g} "
+                f"Brownian motion cannot meet {target.describe()} on {M.label}: it needs ρ ≤ {rho_target:.6g} "
                 f"(zCDP), but {_floor_message(K, sensitivity)}",
                 param="target",
             )
@@ -555,7 +555,7 @@ class BrownianMotion(_HeatDiffusion):
 
         notes = [
             f"Theorem 5 (heat-diffusion paper): with Ric ≥ -K, K = {K:g}, Brownian motion run for time t is "
-            f"(α, ρα)-RDP for every α > 1 with ρ = KΔ²/(2(1-e^{{-2Kt}})) (K = 0: Δ²/(4t)), i.e. ρ-zCDP; "
+            f"(α, ρα)-RDP for every α > 1 with ρ = KΔ²/(2(1 − exp(−2Kt))) (K = 0: Δ²/(4t)), i.e. ρ-zCDP; "
             f"here t = {t:.6g}, ρ = {rho:.6g}",
             budget.note,
             "diffusion time solved in closed form (Theorem 6) and verified on the safe side (ρ(t) ≤ target ρ)",
@@ -566,7 +566,7 @@ class BrownianMotion(_HeatDiffusion):
         if sampler == "exact":
             if M.name == "sphere" and M.dim == 2:
                 notes.append(
-                    f"exact sampler: radius by inverse CDF of the S^2 heat-kernel Legendre series "
+                    f"exact sampler: radius by inverse CDF of the S² heat-kernel Legendre series "
                     f"({sphere2_series_terms(t) + 1} terms, truncation error ≤ {SPHERE2_CDF_TOL:g}, root "
                     "certified to |F(r) - u| ≤ 1e-13), uniform direction"
                 )
@@ -720,7 +720,7 @@ class Langevin(_HeatDiffusion):
         if sampler == "exact" and not exact_ok:
             raise InvalidParameterError(
                 f"sampler='exact' is unavailable on {M.label}: the Langevin law is known in closed form only on "
-                "flat spaces (R^d, log-Euclidean and log-Cholesky SPD); use sampler='euler_maruyama'",
+                "flat spaces (ℝᵈ, log-Euclidean and log-Cholesky SPD); use sampler='euler_maruyama'",
                 param="sampler",
             )
         if sampler is None:
@@ -740,7 +740,7 @@ class Langevin(_HeatDiffusion):
         notes = [
             f"Theorem 8 (heat-diffusion paper): on a Hadamard manifold with Ric ≥ -K, K = {K:g}, the potential "
             f"V = λ dist(o,·)²/2, λ = {lam:g} > K, gives Bakry–Émery curvature ≥ λ - K and, by the dimension-free "
-            f"Harnack inequality, (α, ρα)-RDP for every α > 1 with ρ = (λ-K)Δ²/(2(e^{{2(λ-K)t}}-1)), i.e. "
+            f"Harnack inequality, (α, ρα)-RDP for every α > 1 with ρ = (λ−K)Δ²/(2(exp(2(λ−K)t) − 1)), i.e. "
             f"ρ-zCDP; here t = {t:.6g}, ρ = {rho:.6g}",
             budget.note,
             "diffusion time solved in closed form and verified on the safe side (ρ(t) ≤ target ρ)",
@@ -748,7 +748,7 @@ class Langevin(_HeatDiffusion):
         ]
         if sampler == "exact":
             label = LABEL_EXACT
-            notes.append("exact sampler: Ornstein–Uhlenbeck law o + e^{-λt}(x - o) + sqrt((1-e^{-2λt})/λ) Z "
+            notes.append("exact sampler: Ornstein–Uhlenbeck law o + exp(−λt)(x − o) + √((1 − exp(−2λt))/λ) Z "
                          "in the isometric Euclidean chart")
         else:
             label = LABEL_APPROXIMATE

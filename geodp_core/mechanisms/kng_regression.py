@@ -826,7 +826,7 @@ def _public_state(manifold, n, eps_p, eps_v, tau, opts, tau_from_data=False):
         f"Sensitivities for n = {n}, public tau = {tau:.4g}, covariates in [0, 1], |v| <= v_max = {max_speed:.4g}, "
         f"{curvature}: Delta_p = 2 tau C_p/n = {sens.footpoint:.4g} (C_p = {sens.jacobi_footpoint:.4g}), "
         f"Delta_v = 2 tau C_v/n = {sens.shooting:.4g} (C_v = {sens.jacobi_shooting:.4g})"
-        + (f", joint Delta_(p,v) = sqrt(Delta_p^2 + Delta_v^2) = {sens.joint:.4g}." if joint else ".")
+        + (f", joint Delta_(p,v) = √(Delta_p² + Delta_v²) = {sens.joint:.4g}." if joint else ".")
     )
     if opts["clip_residuals"]:
         notes.append("Residuals are clipped at tau (gradient of the Huber energy), so these bounds hold for every "

@@ -62,7 +62,7 @@ class RiemannianGaussian(IsotropicDistanceMechanism):
     title = "Riemannian Gaussian"
     native_notion = "gdp"
     source = ("Jiang, Chang, Liu, Ding, Kong & Jiang (2023), Gaussian differential privacy on Riemannian "
-              "manifolds, NeurIPS (SPEC §5.2)")
+              "manifolds, NeurIPS")
     profile = "gaussian"
 
     def _calibrate(self, target, sensitivity, **options):

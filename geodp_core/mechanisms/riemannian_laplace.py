@@ -302,7 +302,7 @@ class IsotropicDistanceMechanism(Mechanism):
     def _exact_sampler_note(self):
         kind, space = noise_geometry(self.manifold)
         if kind == "spd_polar":
-            return ("exact sampler: polar coordinates Y = η^½ U diag(e^r) U^T η^½, U Haar on O(m), eigen-logs r "
+            return ("exact sampler: polar coordinates Y = η^½ U diag(e^r) Uᵀ η^½, U Haar on O(m), eigen-logs r "
                     "by rejection (Said et al. 2017 volume density ∏ sinh(|r_i - r_j|/2))")
         if self.manifold.name == "spd":
             return (f"exact sampler: flat metric ({self.manifold.metric_label}), {self.profile} noise in an orthonormal "
@@ -529,7 +529,7 @@ class RiemannianLaplace(IsotropicDistanceMechanism):
     name = "riemannian_laplace"
     title = "Riemannian Laplace"
     native_notion = "pure_dp"
-    source = "Reimherr, Bharath & Soto (2021), Differential privacy over Riemannian manifolds, NeurIPS (SPEC §5.1)"
+    source = "Reimherr, Bharath & Soto (2021), Differential privacy over Riemannian manifolds, NeurIPS"
     profile = "laplace"
 
     def scale_limit(self):
@@ -555,7 +555,7 @@ class RiemannianLaplace(IsotropicDistanceMechanism):
         limit = self.scale_limit()
         if sigma >= limit:
             if self.manifold.name == "hyperbolic":
-                why = f"on H^{self.manifold.dim} exp(-r/σ) sinh(r)^(d-1) is integrable only for σ < 1/(d-1) = {limit:.6g}"
+                why = f"on H^{self.manifold.dim} exp(−r/σ) sinhᵈ⁻¹(r) is integrable only for σ < 1/(d-1) = {limit:.6g}"
             else:
                 why = (f"on {self.manifold.label} exp(-|r|/σ) ∏ sinh(|r_i - r_j|/2) is integrable only for "
                        f"σ < 1/c_m = {limit:.6g}")

@@ -136,7 +136,7 @@ def pure_dp_budget(target):
         eps = _shrink_until(float(_gdp_to_eps_dp(target.mu)), lambda e: _eps_dp_to_gdp(e) <= target.mu, target)
         return Budget(
             eps, "pure_dp", GDP(float(_eps_dp_to_gdp(eps))),
-            "ε-DP implies μ-GDP with μ = -2 Φ^{-1}(1/(1+e^ε)) (Dong, Roth & Su 2022); "
+            "ε-DP implies μ-GDP with μ = −2 Φ⁻¹(1/(1+e^ε)) (Dong, Roth & Su 2022); "
             "ε = log(Φ(μ/2)/Φ(-μ/2))",
         )
     if isinstance(target, RDP):
@@ -151,7 +151,7 @@ def pure_dp_budget(target):
         eps = largest_feasible(excess, lo, hi, "eps")
         return Budget(
             eps, "pure_dp", RDP(alpha, float(_eps_dp_to_rdp(eps, alpha))),
-            "ε-DP implies (α, ε(α))-RDP, ε(α) = log(e^{αε}/(e^ε+1) + e^ε e^{-αε}/(e^ε+1))/(α-1) "
+            "ε-DP implies (α, ε(α))-RDP, ε(α) = log(exp(αε)/(e^ε+1) + e^ε·exp(−αε)/(e^ε+1))/(α−1) "
             "(heat-diffusion paper eq. 12); largest ε with ε(α) ≤ target, root-found",
         )
     eps = _shrink_until(np.sqrt(2.0 * target.rho), lambda x: x**2 / 2.0 <= target.rho, target)

@@ -6,7 +6,11 @@
 - :mod:`~geodp_core.viz.regression`: geodesic-regression fits and prediction errors.
 """
 
-from geodp_core.viz.audit import audit_claim_figure, audit_comparison_figure, audit_statistic_figure
+from geodp_core.viz.audit import (
+    audit_claim_figure,
+    audit_comparison_figure,
+    audit_statistic_figure,
+)
 from geodp_core.viz.curves import (
     gdp_mu_vs_sigma_figure,
     heat_eps_vs_t_figure,

@@ -12,6 +12,7 @@ import numpy as np
 import plotly.graph_objects as go
 
 from geodp_core.exceptions import InvalidParameterError
+from geodp_core.viz.curves import chart_layout, wrap_text
 
 __all__ = ["audit_claim_figure", "audit_statistic_figure", "audit_comparison_figure", "AUDIT_COLORS"]
 
@@ -24,7 +25,13 @@ AUDIT_COLORS = {
     "D'": "#ff7f0e",
     "event": "rgba(214, 39, 40, 0.10)",
 }
-_LAYOUT = dict(template="plotly_white", margin=dict(l=10, r=10, t=50, b=10))
+_EPS_AXIS = "ε (privacy loss, dimensionless)"
+_NAME_CHARS = 20  # category labels wrapped so that a phone keeps most of the width for the plot
+
+
+def _pretty_event(text):
+    """Comparison operators as Unicode (``<=`` would read as the start of markup in Plotly text)."""
+    return str(text).replace("<=", "≤").replace(">=", "≥")
 
 
 def _check_result(result):
@@ -36,13 +43,14 @@ def _check_result(result):
     return result
 
 
-def audit_claim_figure(result, height=260):
+def audit_claim_figure(result, height=None):
     """Horizontal bars: claimed ε, the empirical lower bound (confidence ``result.confidence``), point estimate.
 
     Parameters
     ----------
     result : AuditResult
-    height : int
+    height : int, optional
+        Default: enough for the bars, the x axis and the legend on a phone.
 
     Returns
     -------
@@ -50,7 +58,7 @@ def audit_claim_figure(result, height=260):
     """
     result = _check_result(result)
     refuted = result.eps_lower_bound > result.claimed_eps
-    names = ["claimed ε", f"lower bound ({100 * result.confidence:g}% confidence)"]
+    names = ["claimed ε", f"lower bound<br>({100 * result.confidence:g}% confidence)"]
     values = [result.claimed_eps, result.eps_lower_bound]
     colors = [AUDIT_COLORS["claim"], AUDIT_COLORS["refuted" if refuted else "ok"]]
     fig = go.Figure(go.Bar(
@@ -68,17 +76,20 @@ def audit_claim_figure(result, height=260):
                        "point estimate = ∞ (no release of the other dataset fell in the event)") + "<extra></extra>",
     ))
     fig.add_vline(x=result.claimed_eps, line=dict(color=AUDIT_COLORS["claim"], dash="dash"))
-    fig.update_xaxes(title="ε", rangemode="tozero")
+    right = 1.12 * max(values + [shown, 1e-9])  # room for the point estimate's marker
+    title = ("Claim REFUTED: the empirical lower bound on ε exceeds the claimed ε" if refuted else
+             "Claimed ε vs the empirical lower bound (claim not refuted)")
+    chart_layout(fig, title, _EPS_AXIS, "audited quantity", height=height, plot_px=140)
+    fig.update_xaxes(range=[0.0, right])
     fig.update_yaxes(autorange="reversed")
-    title = "Claim REFUTED (bound > claim)" if refuted else "Claimed ε vs lower bound"
-    fig.update_layout(height=height, title=title, legend=dict(orientation="h", y=-0.35), **_LAYOUT)
     return fig
 
 
-def audit_statistic_figure(result, n_bins=60, height=360):
+def audit_statistic_figure(result, n_bins=60, height=None):
     """Histograms of the chosen statistic under D and D′ (evaluation releases) with the event shaded.
 
-    Non-finite values (overflowing distances) are drawn at the largest finite value.
+    Non-finite values (overflowing distances) are drawn at the largest finite value. ``height``
+    defaults to enough for the histogram, the x axis and the legend on a phone.
 
     Returns
     -------
@@ -107,14 +118,13 @@ def audit_statistic_figure(result, n_bins=60, height=360):
                   annotation_text="event S", annotation_position="top left")
     fig.add_vline(x=t, line=dict(color=AUDIT_COLORS["refuted"], dash="dash"))
     positive = "D" if result.positive == "D" else "D′"
-    fig.update_layout(
-        barmode="overlay", height=height,
-        title=dict(text=f"Event S = {{{result.event}}}<br><sup>TPR = {result.tpr:.3g} (releases under {positive}), "
-                        f"FPR = {result.fpr:.3g} (the other dataset)</sup>", font=dict(size=14)),
-        legend=dict(orientation="h", y=-0.25), **_LAYOUT,
-    )
-    fig.update_xaxes(title=result.event.rsplit(" ", 2)[0])
-    fig.update_yaxes(title="fraction of releases")
+    event = _pretty_event(result.event)
+    statistic = event.rsplit(" ", 2)[0]
+    fig.update_layout(barmode="overlay")
+    chart_layout(fig, f"Distinguishing event S = {{{event}}}", f"statistic {statistic} (geodesic distance)",
+                 "fraction of releases (probability)", height=height, plot_px=240, note_color="#444",
+                 notes=[f"TPR = {result.tpr:.3g} (releases under {positive} in S), FPR = {result.fpr:.3g} "
+                        "(releases of the other dataset in S)"])
     return fig
 
 
@@ -139,7 +149,7 @@ def audit_comparison_figure(rows, height=None):
     for r in ok:
         if not all(k in r for k in ("name", "claimed_eps", "eps_lower_bound")):
             raise InvalidParameterError("each row needs name, claimed_eps and eps_lower_bound", param="rows")
-    names = [str(r["name"]) for r in ok]
+    names = [wrap_text(str(r["name"]), _NAME_CHARS) for r in ok]
     claimed = np.array([float(r["claimed_eps"]) for r in ok])
     bounds = np.array([float(r["eps_lower_bound"]) for r in ok])
     control = np.array([r.get("role", "mechanism") == "negative control" for r in ok], dtype=bool)
@@ -161,8 +171,12 @@ def audit_comparison_figure(rows, height=None):
             text=["REFUTED" if refuted[i] else "not refuted" for i in idx],
             hovertemplate="%{y}: lower bound %{x:.4g} (%{text})<extra></extra>",
         ))
-    fig.update_xaxes(title="ε", rangemode="tozero")
-    fig.update_yaxes(autorange="reversed")
-    fig.update_layout(height=height or 140 + 34 * max(len(names), 1), legend=dict(orientation="h", y=-0.2),
-                      title="Claimed ε vs empirical lower bound (red: claim refuted)", **_LAYOUT)
+    # categories are evenly spaced: every row gets the height of the tallest (wrapped) label
+    lines = max([name.count("<br>") + 1 for name in names] + [1])
+    plot_px = max(len(names), 1) * max(34, 15 * lines + 20)
+    chart_layout(fig, "Claimed ε vs the empirical lower bound, per audit (red: claim refuted)", _EPS_AXIS,
+                 "audit", height=height, plot_px=max(plot_px, 80))
+    fig.update_xaxes(rangemode="tozero")
+    # first row at the top; a little room under the last (wrapped) label, above the tick labels
+    fig.update_yaxes(range=[len(names) - 0.5 + 0.15 * (lines - 1), -0.5], autorange=False, type="category")
     return fig

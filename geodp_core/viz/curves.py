@@ -14,6 +14,8 @@ r"""Plotly figures of utility curves and of privacy accounting (no Streamlit).
 """
 
 import math
+import re
+import textwrap
 
 import numpy as np
 import pandas as pd
@@ -37,6 +39,11 @@ from geodp_core.viz.scene import MECHANISM_COLORS
 
 __all__ = [
     "utility_curve_figure",
+    "manifold_diameter",
+    "chart_layout",
+    "wrap_text",
+    "RANDOM_GUESS_LABEL",
+    "UNINFORMATIVE_LABEL",
     "privacy_profile_figure",
     "tradeoff_figure",
     "gdp_mu_vs_sigma_figure",
@@ -49,7 +56,114 @@ __all__ = [
 _PALETTE = qualitative.Plotly
 _FALLBACK_COLOR = "#7f7f7f"
 _REASON_CHARS = 150
-_LAYOUT = dict(template="plotly_white", margin=dict(l=10, r=10, t=50, b=10))
+
+
+# =============================================================================== shared chart layout
+# Every figure of the app is read on a laptop (chart ~700-1100 px wide) and on a phone (~360 px):
+# * the title sits at the top left BELOW the band of the Plotly mode bar (which floats over the top
+#   right corner), wrapped to lines that fit a phone;
+# * the legend is horizontal, anchored to the bottom of the figure (container coordinates): Plotly then
+#   grows the bottom margin so that the plot, its tick labels and axis titles stay above the legend,
+#   whatever the number of legend rows at the current width; legend symbols have a constant size;
+# * the default height leaves a usable plot area even when the legend needs one row per entry (phone).
+TITLE_CHARS = 46
+"""Characters per title line (14 px font): one line fits a 360 px wide phone chart."""
+NOTE_CHARS = 56
+"""Characters per line of notes (11-12 px font)."""
+_LEGEND_NAME_CHARS = 48
+_MODEBAR_PX = 34  # the mode bar: 24 px of buttons 2 px below the top edge, plus a gap
+_MULTILINE_SHIFT_PX = 10  # Plotly starts a multi-line top-anchored title this much higher than one line
+_TITLE_LINE_PX = 19
+_LEGEND_ROW_PX = 19
+_PHONE_LEGEND_PX = 340
+_AXIS_PX = 62  # tick labels + one line of x-axis title
+_X_TITLE_CHARS = 44  # 14 px axis titles: one line fits the ~290 px plot of a phone
+_Y_TITLE_CHARS = 40
+
+
+def wrap_text(text, width=TITLE_CHARS):
+    """Wrap plain text at spaces into lines of at most ``width`` characters joined by ``<br>``.
+
+    Existing ``<br>`` breaks are kept. Words longer than ``width`` are not split. Markup other than
+    ``<br>`` must not contain spaces (``<b>`` is fine).
+    """
+    lines = []
+    for paragraph in str(text).split("<br>"):
+        lines.extend(textwrap.wrap(paragraph, width, break_long_words=False, break_on_hyphens=False) or [""])
+    return "<br>".join(lines)
+
+
+def _n_lines(text):
+    return 0 if not text else str(text).count("<br>") + 1
+
+
+def _legend_rows(names, width_px=_PHONE_LEGEND_PX):
+    """Rows a horizontal legend needs at ``width_px`` (an estimate: ~6.3 px a character at 11 px)."""
+    rows, used = 0, width_px
+    for name in names:
+        lines = str(name).split("<br>")
+        item = 40 + 6.3 * max(len(line) for line in lines)
+        if used + item > width_px:
+            rows, used = rows + max(1, len(lines)), 0
+        used += item
+    return rows
+
+
+def chart_layout(fig, title, x_title=None, y_title=None, *, height=None, notes=(), legend_title=None,
+                 plot_px=280, note_color="#a00"):
+    """Apply the app's laptop-and-phone layout to ``fig`` (see the comment above) and return it.
+
+    Parameters
+    ----------
+    fig : plotly.graph_objects.Figure
+    title : str
+        Plain text (wrapped here to :data:`TITLE_CHARS`).
+    x_title, y_title : str, optional
+        Axis titles of a 2-D chart, wrapped to fit a phone (``None``: leave the axes alone, e.g. 3-D
+        scenes).
+    height : int, optional
+        Total height; by default the title, a ``plot_px`` plot area, the x axis and the legend as it
+        is laid out on a phone.
+    notes : sequence of str
+        Warnings shown under the title (wrapped, smaller, ``note_color``).
+    legend_title : str, optional
+        Shown above the legend entries (wrapped to :data:`NOTE_CHARS`).
+    """
+    main = wrap_text(title, TITLE_CHARS)
+    note_lines = [wrap_text(note, NOTE_CHARS) for note in notes]
+    text = main
+    if note_lines:
+        text += "<br>" + "<br>".join(f"<span style='font-size:12px;color:{note_color}'>{line}</span>"
+                                      for note in note_lines for line in note.split("<br>"))
+    lines = _n_lines(text)
+    top = max(60, _MODEBAR_PX + _TITLE_LINE_PX * lines + 14)
+    legend_names = []
+    for trace in fig.data:
+        if trace.showlegend is False or not trace.name:
+            continue
+        if len(trace.name) > _LEGEND_NAME_CHARS and "<br>" not in trace.name:
+            trace.name = wrap_text(trace.name, _LEGEND_NAME_CHARS)
+        legend_names.append(trace.name)
+    legend_header = wrap_text(legend_title, NOTE_CHARS) if legend_title else None
+    if height is None:
+        legend_px = _LEGEND_ROW_PX * _legend_rows(legend_names) + 14 * _n_lines(legend_header) + 8
+        height = int(top + plot_px + (_AXIS_PX if x_title else 10) + legend_px)
+    legend = dict(orientation="h", xref="container", x=0.0, xanchor="left", yref="container", y=0.0,
+                  yanchor="bottom", itemsizing="constant", font=dict(size=11), bgcolor="rgba(255,255,255,0)",
+                  tracegroupgap=4,
+                  title=dict(text=legend_header or "", side="top", font=dict(size=11, color="#444")))
+    fig.update_layout(
+        template="plotly_white", height=height, margin=dict(l=10, r=10, t=top, b=10, autoexpand=True),
+        title=dict(text=text, x=0.0, xref="container", xanchor="left", y=1.0, yref="container", yanchor="top",
+                   pad=dict(t=_MODEBAR_PX + (_MULTILINE_SHIFT_PX if lines > 1 else 0), l=12), font=dict(size=14),
+                   automargin=False),
+        legend=legend,
+    )
+    if x_title is not None:
+        fig.update_xaxes(title=dict(text=wrap_text(x_title, _X_TITLE_CHARS)), automargin=True)
+    if y_title is not None:
+        fig.update_yaxes(title=dict(text=wrap_text(y_title, _Y_TITLE_CHARS)), automargin=True)
+    return fig
 
 
 def _rgba(hex_color, alpha):
@@ -58,8 +172,16 @@ def _rgba(hex_color, alpha):
     return f"rgba({r}, {g}, {b}, {alpha})"
 
 
+_SUPERSCRIPTS = str.maketrans("0123456789dnm", "⁰¹²³⁴⁵⁶⁷⁸⁹ᵈⁿᵐ")
+
+
+def unicode_powers(text):
+    """``S^2`` → ``S²``, ``R^d`` → ``Rᵈ``: plain-text powers (digits, d, n, m) of messages as superscripts."""
+    return re.sub(r"\^(\d+|[dnm])\b", lambda m: m.group(1).translate(_SUPERSCRIPTS), str(text))
+
+
 def _short(text, limit=_REASON_CHARS):
-    text = " ".join(str(text).split())
+    text = unicode_powers(" ".join(str(text).split()))
     return text if len(text) <= limit else text[: limit - 1] + "…"
 
 
@@ -71,9 +193,36 @@ def _check_bool(value, name):
 
 # =============================================================================== utility curves
 _REQUIRED = ("mechanism", "mean", "se", "label", "status", "reason", "bound")
+_MANIFOLD_NAMES = ("sphere", "hyperbolic", "spd", "euclidean")
+RANDOM_GUESS_LABEL = "random guess (π/2)"
+UNINFORMATIVE_LABEL = "bound above the diameter: uninformative"
+_DISTANCE_UNITS = {
+    "sphere": "radians",
+    "hyperbolic": "geodesic distance, curvature −1",
+    "spd": "geodesic distance of the SPD metric",
+    "euclidean": "data units",
+}
 
 
-def utility_curve_figure(df, x_label, log_x=True, x=None, y_label="mean distance to the true mean", title=None):
+def _manifold_name(manifold):
+    """``"sphere"``, ``"hyperbolic"``, ``"spd"``, ``"euclidean"`` or ``None`` from a name or a Manifold."""
+    if manifold is None:
+        return None
+    name = manifold if isinstance(manifold, str) else getattr(manifold, "name", None)
+    if name not in _MANIFOLD_NAMES:
+        raise InvalidParameterError(
+            f"manifold must be None, one of {list(_MANIFOLD_NAMES)} or a geodp_core Manifold; got {manifold!r:.60}",
+            param="manifold",
+        )
+    return name
+
+
+def manifold_diameter(manifold):
+    """Diameter of the (unit) manifold: π on every sphere :math:`S^d`, ∞ otherwise (``None``: unknown, ∞)."""
+    return math.pi if _manifold_name(manifold) == "sphere" else math.inf
+
+
+def utility_curve_figure(df, x_label, log_x=True, x=None, y_label=None, title=None, manifold=None):
     """One line per mechanism with a mean ± s.e. band, dashed paper bounds, unavailable ones listed.
 
     Parameters
@@ -88,17 +237,29 @@ def utility_curve_figure(df, x_label, log_x=True, x=None, y_label="mean distance
         Logarithmic x axis (budgets, n).
     x : str, optional
         The x column; default ``"value"`` if present (sweeps), else ``"budget"``.
-    y_label, title : str, optional
+    y_label : str, optional
+        Default: "mean distance to the true mean (<unit>)", the unit from ``manifold``.
+    title : str, optional
+        Default: "Mean distance of the private release to the true mean".
+    manifold : str or Manifold, optional
+        The space the frame was computed on (``"sphere"``, ``"hyperbolic"``, ``"spd"``,
+        ``"euclidean"`` or a :class:`~geodp_core.geometry.Manifold`). On a sphere :math:`S^d` (any
+        d) the figure draws the random-guess level π/2 — the expected distance between a fixed
+        point and a uniformly random one — and does not draw paper bounds above the diameter π,
+        which say nothing (they are listed in the legend and the notes instead). ``None`` (the
+        default): neither, every finite bound drawn.
 
     Returns
     -------
     plotly.graph_objects.Figure
         Traces per mechanism with at least one available cell: the s.e. band
         (``fill="toself"``, no legend entry), the mean line (legend: title and honesty
-        label) and, when the paper gives one, the bound (dashed, same colour). Each
-        mechanism with no available cell gets one legend-only entry "× … unavailable";
-        the reasons (and the budgets where a mechanism is only partly unavailable) are in
-        an annotation under the plot.
+        label) and, when the paper gives an informative one, the bound (dashed, same colour).
+        Each mechanism with no available cell gets one legend-only entry "× … unavailable".
+        On a sphere: the random-guess line (dotted, :data:`RANDOM_GUESS_LABEL`) and, if some
+        bound exceeds π, one legend-only grey entry :data:`UNINFORMATIVE_LABEL`. The reasons
+        (unavailable mechanisms, the budgets where a mechanism is only partly unavailable, the
+        points of uninformative bounds) are listed above the legend.
     """
     if not isinstance(df, pd.DataFrame):
         raise InvalidParameterError(f"df must be a pandas DataFrame; got {type(df).__name__}", param="df")
@@ -112,9 +273,16 @@ def utility_curve_figure(df, x_label, log_x=True, x=None, y_label="mean distance
     if not isinstance(x_label, str):
         raise InvalidParameterError(f"x_label must be a string; got {type(x_label).__name__}", param="x_label")
     log_x = _check_bool(log_x, "log_x")
+    space = _manifold_name(manifold)
+    diameter = manifold_diameter(space)
+    if y_label is None:
+        unit = _DISTANCE_UNITS.get(space, "geodesic distance")
+        y_label = f"mean distance to the true mean ({unit})"
+    x_symbol = x_label.split(" ")[0]
 
     fig = go.Figure()
     notes = []
+    uninformative = False
     for name in dict.fromkeys(df["mechanism"]):
         rows = df[df["mechanism"] == name].sort_values(x)
         display = str(rows["title"].iloc[0]) if "title" in rows.columns else str(name)
@@ -140,35 +308,61 @@ def utility_curve_figure(df, x_label, log_x=True, x=None, y_label="mean distance
         fig.add_trace(go.Scatter(
             x=xs, y=mean, mode="lines+markers", line=dict(color=color, width=2), marker=dict(size=6),
             name=f"{display} [{labels}]", legendgroup=name, customdata=se,
-            hovertemplate=f"{display}<br>{x_label} = %{{x:.4g}}<br>mean = %{{y:.4g}} ± %{{customdata:.2g}}<extra></extra>",
+            hovertemplate=f"{display}<br>{x_label} = %{{x:.4g}}<br>mean distance = %{{y:.4g}} ± %{{customdata:.2g}}"
+                          "<extra></extra>",
         ))
         bounds = ok["bound"].to_numpy(dtype=float)
         finite = np.isfinite(bounds)
-        if finite.any():
+        informative = finite & (bounds <= diameter)
+        if informative.any():
+            # gaps (None) where a bound is above the diameter: the dashed line never bridges them
+            shown = [float(b) if keep else None for b, keep in zip(bounds[finite], informative[finite])]
             fig.add_trace(go.Scatter(
-                x=xs[finite], y=bounds[finite], mode="lines", line=dict(color=color, width=1.5, dash="dash"),
+                x=xs[finite], y=shown, mode="lines+markers", connectgaps=False,
+                line=dict(color=color, width=1.5, dash="dash"), marker=dict(size=4),
                 name=f"{display}: paper bound", legendgroup=name,
-                hovertemplate=f"{display} bound<br>%{{x:.4g}} → %{{y:.4g}}<extra></extra>",
+                hovertemplate=f"{display}: the paper's upper bound on the mean distance<br>{x_label} = %{{x:.4g}}"
+                              " → %{y:.4g}<extra></extra>",
             ))
+        above = finite & ~informative
+        if above.any():
+            uninformative = True
+            where = ", ".join(f"{v:g}" for v in xs[above])
+            largest = float(np.max(bounds[above]))
+            notes.append(f"<b>{display}</b>: paper bound above the diameter π at {x_symbol} = {where} "
+                         f"(up to {largest:.3g}) — uninformative, not drawn")
         if not bad.empty:
             where = ", ".join(f"{v:g}" for v in bad[x].astype(float))
-            notes.append(f"× <b>{display}</b> unavailable at {x_label.split(' ')[0]} = {where}: "
-                         f"{_short(bad['reason'].iloc[0])}")
+            notes.append(f"× <b>{display}</b> unavailable at {x_symbol} = {where}: {_short(bad['reason'].iloc[0])}")
 
-    fig.update_layout(
-        **_LAYOUT,
-        title=dict(text=title or "", x=0.01, font=dict(size=14)),
-        xaxis=dict(title=x_label, type="log" if log_x else "linear"),
-        yaxis=dict(title=y_label, rangemode="tozero"),
-        legend=dict(title=dict(text="mechanism [honesty label] · dashed: paper bound"), orientation="v"),
-        height=460 + 22 * len(notes),
-    )
+    if uninformative:
+        fig.add_trace(go.Scatter(
+            x=[None], y=[None], mode="lines", line=dict(color="#bbbbbb", width=1.5, dash="dash"),
+            name=UNINFORMATIVE_LABEL, showlegend=True, hoverinfo="skip",
+        ))
+    if space == "sphere":
+        xs_all = df[x].to_numpy(dtype=float)
+        xs_all = xs_all[np.isfinite(xs_all)]
+        if xs_all.size:
+            half_pi = math.pi / 2
+            fig.add_trace(go.Scatter(
+                x=[float(xs_all.min()), float(xs_all.max())], y=[half_pi, half_pi], mode="lines",
+                line=dict(color="#555555", width=1.5, dash="dot"), name=RANDOM_GUESS_LABEL,
+                hovertemplate="random guess: a uniformly random point of the sphere is at mean distance "
+                              "π/2 ≈ 1.571 from any fixed point<extra></extra>",
+            ))
+            fig.add_annotation(
+                x=1.0, xref="paper", xanchor="right", y=half_pi, yref="y", yanchor="bottom", showarrow=False,
+                text=RANDOM_GUESS_LABEL, font=dict(size=11, color="#555555"),
+            )
+
+    legend_title = "mechanism [honesty label] · band: ± 1 s.e. · dashed: paper bound"
     if notes:
-        fig.add_annotation(
-            text="<br>".join(notes), xref="paper", yref="paper", x=0.0, y=-0.16, xanchor="left", yanchor="top",
-            showarrow=False, align="left", font=dict(size=11, color="#555"),
-        )
-        fig.update_layout(margin=dict(l=10, r=10, t=50, b=70 + 22 * len(notes)))
+        legend_title += "<br>" + "<br>".join(wrap_text(note, NOTE_CHARS) for note in notes)
+    chart_layout(fig, title or "Mean distance of the private release to the true mean", x_label, y_label,
+                 legend_title=legend_title, plot_px=300)
+    fig.update_xaxes(type="log" if log_x else "linear")
+    fig.update_yaxes(rangemode="tozero")
     return fig
 
 
@@ -284,11 +478,10 @@ def privacy_profile_figure(guarantees, eps_max=5.0, n_points=200, log_y=True):
                                                             dash="dot" if how == "conversion bound" else "solid"),
             name=f"{g.describe()} ({how})",
         ))
-    fig.update_layout(
-        **_LAYOUT, title=dict(text="Privacy profile δ(ε) (lower = more private)", x=0.01, font=dict(size=14)),
-        xaxis=dict(title="ε"), yaxis=dict(title="δ(ε)", type="log" if log_y else "linear", exponentformat="power"),
-        legend=dict(orientation="h", yanchor="top", y=-0.15), height=430,
-    )
+    chart_layout(fig, "Privacy profile: the smallest δ at each ε (lower = more private)",
+                 "ε (privacy loss, dimensionless)", "δ(ε) (probability)",
+                 legend_title="guarantee (how the profile is obtained) · dotted: conversion bound")
+    fig.update_yaxes(type="log" if log_y else "linear", exponentformat="power")
     return fig
 
 
@@ -326,7 +519,7 @@ def tradeoff_figure(mu, eps=None, n_points=201):
     alpha = np.linspace(0.0, 1.0, n_points)
     fig = go.Figure()
     fig.add_trace(go.Scatter(x=alpha, y=1.0 - alpha, mode="lines", line=dict(color="#999", dash="dot"),
-                             name="perfect privacy (1 - α)"))
+                             name="perfect privacy (β = 1 − α)"))
     for i, m in enumerate(mus):
         beta = special.ndtr(special.ndtri(1.0 - alpha) - m)
         fig.add_trace(go.Scatter(x=alpha, y=beta, mode="lines", line=dict(color=_PALETTE[i % len(_PALETTE)], width=2),
@@ -338,12 +531,11 @@ def tradeoff_figure(mu, eps=None, n_points=201):
         fig.add_trace(go.Scatter(x=alpha, y=beta, mode="lines",
                                  line=dict(color=_PALETTE[(len(mus) + j) % len(_PALETTE)], width=2, dash="dash"),
                                  name=f"ε = {e:g} (ε-DP)"))
-    fig.update_layout(
-        **_LAYOUT, title=dict(text="Trade-off curves (higher = more private)", x=0.01, font=dict(size=14)),
-        xaxis=dict(title="type I error α", range=[0, 1], constrain="domain"),
-        yaxis=dict(title="type II error β", range=[0, 1], scaleanchor="x", scaleratio=1),
-        legend=dict(orientation="h", yanchor="top", y=-0.15), height=480,
-    )
+    chart_layout(fig, "Trade-off curves: the smallest type II error β at each type I error α (higher = more private)",
+                 "type I error α (probability)", "type II error β (probability)",
+                 legend_title="guarantee · dashed: ε-DP", plot_px=330)
+    fig.update_xaxes(range=[0, 1], constrain="domain")
+    fig.update_yaxes(range=[0, 1], scaleanchor="x", scaleratio=1, constrain="domain")
     return fig
 
 
@@ -388,13 +580,10 @@ def gdp_mu_vs_sigma_figure(curves=None, sigmas=None, sensitivity=1.0):
             line=dict(color=_PALETTE[i % len(_PALETTE)], width=2), marker=dict(symbol=symbols[i % len(symbols)]),
             hovertemplate=f"{label}<br>σ = %{{x:.4g}}<br>μ = %{{y:.5g}}<extra></extra>",
         ))
-    fig.update_layout(
-        **_LAYOUT,
-        title=dict(text=f"Riemannian Gaussian: exact μ against the rate σ (Δ = {sensitivity:g})", x=0.01,
-                   font=dict(size=14)),
-        xaxis=dict(title="rate σ"), yaxis=dict(title="μ (GDP)", type="log"),
-        legend=dict(orientation="h", yanchor="top", y=-0.15), height=430,
-    )
+    chart_layout(fig, f"Riemannian Gaussian: exact μ-GDP against the noise scale σ (Δ = {sensitivity:g})",
+                 "noise scale σ (same unit as Δ: radians on spheres)", "μ (GDP parameter, dimensionless)",
+                 legend_title="space")
+    fig.update_yaxes(type="log")
     return fig
 
 
@@ -403,7 +592,7 @@ def _curvature_label(K):
     if K < 0:
         return f"K = {K:g}: Ric ≥ {-K:g} > 0 (positive curvature, e.g. S²)"
     if K == 0:
-        return "K = 0: Ric ≥ 0 (flat, e.g. ℝ^d)"
+        return "K = 0: Ric ≥ 0 (flat, e.g. ℝᵈ)"
     return f"K = {K:g} > 0: Ric ≥ {-K:g} (negative curvature, e.g. H²)"
 
 
@@ -440,7 +629,11 @@ def heat_eps_vs_t_figure(alpha=2.0, sensitivity=1.0, curvatures=(-1.0, 0.0, 1.0)
     plotly.graph_objects.Figure
         One trace per K, one dashed floor per K > 0 (and the target line and markers).
     """
-    from geodp_core.mechanisms.heat_diffusion import bm_diffusion_time, bm_privacy_floor, bm_rdp_eps
+    from geodp_core.mechanisms.heat_diffusion import (
+        bm_diffusion_time,
+        bm_privacy_floor,
+        bm_rdp_eps,
+    )
 
     alpha = check_real(alpha, "alpha", low=1.0)
     sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
@@ -487,19 +680,12 @@ def heat_eps_vs_t_figure(alpha=2.0, sensitivity=1.0, curvatures=(-1.0, 0.0, 1.0)
     # exponentially and are cut two decades below the lowest of the others
     y_values = np.concatenate([np.asarray(t.y, dtype=float) for t in fig.data])
     low = 0.01 * min(visible_low) if visible_low else float(np.min(y_values))
-    title = f"Brownian motion: (α={alpha:g})-RDP budget ε against the diffusion time t (Δ = {sensitivity:g})"
-    if notes:
-        title += "<br><span style='font-size:12px;color:#a00'>" + "<br>".join(notes) + "</span>"
-    fig.update_layout(
-        **_LAYOUT,
-        title=dict(text=title, x=0.01, font=dict(size=14)),
-        xaxis=dict(title="diffusion time t", type="log"),
-        yaxis=dict(title="ε(α)", type="log", exponentformat="power",
-                   range=[math.log10(low), math.log10(float(np.max(y_values))) + 0.1]),
-        legend=dict(orientation="h", yanchor="top", y=-0.15), height=470 + 20 * len(notes),
-    )
-    if notes:
-        fig.update_layout(margin=dict(l=10, r=10, t=60 + 20 * len(notes), b=10))
+    title = f"Brownian motion: (α = {alpha:g})-RDP budget ε against the diffusion time t (Δ = {sensitivity:g})"
+    chart_layout(fig, title, "diffusion time t (units of Δ²)", "RDP budget ε at order α (dimensionless)",
+                 notes=notes, legend_title="Ricci constant K (Ric ≥ −K) · dashed: privacy floor")
+    fig.update_xaxes(type="log")
+    fig.update_yaxes(type="log", exponentformat="power",
+                     range=[math.log10(low), math.log10(float(np.max(y_values))) + 0.1])
     return fig
 
 
@@ -533,7 +719,11 @@ def langevin_t_vs_lam_figure(K=1.0, alpha=2.0, sensitivity=1.0, eps=(0.5, 1.0, 2
     plotly.graph_objects.Figure
         One trace per ε and one BM trace (line or legend-only note) per ε.
     """
-    from geodp_core.mechanisms.heat_diffusion import bm_diffusion_time, bm_privacy_floor, langevin_diffusion_time
+    from geodp_core.mechanisms.heat_diffusion import (
+        bm_diffusion_time,
+        bm_privacy_floor,
+        langevin_diffusion_time,
+    )
 
     K = check_real(K, "K", low=0.0, low_closed=True)
     alpha = check_real(alpha, "alpha", low=1.0)
@@ -562,11 +752,9 @@ def langevin_t_vs_lam_figure(K=1.0, alpha=2.0, sensitivity=1.0, eps=(0.5, 1.0, 2
         fig.add_trace(go.Scatter(x=[lams[0], lams[-1]], y=[t_bm, t_bm], mode="lines",
                                  line=dict(color=color, width=1.5, dash="dash"),
                                  name=f"Brownian motion, ε = {e:g}: t = {t_bm:.4g}"))
-    fig.update_layout(
-        **_LAYOUT,
-        title=dict(text=f"Langevin: diffusion time t against λ (K = {K:g}, α = {alpha:g}, Δ = {sensitivity:g})",
-                   x=0.01, font=dict(size=14)),
-        xaxis=dict(title="potential strength λ (> K)"), yaxis=dict(title="diffusion time t", type="log"),
-        legend=dict(orientation="h", yanchor="top", y=-0.15), height=450,
-    )
+    chart_layout(fig, f"Langevin diffusion: time t needed against the potential strength λ "
+                      f"(K = {K:g}, α = {alpha:g}, Δ = {sensitivity:g})",
+                 "potential strength λ (> K; units of 1/Δ²)", "diffusion time t (units of Δ²)",
+                 legend_title="target RDP budget ε · dashed: Brownian motion, same ε")
+    fig.update_yaxes(type="log")
     return fig

@@ -16,7 +16,8 @@ from scipy.spatial import ConvexHull
 
 from geodp_core._validation import check_finite_array, check_int, check_option
 from geodp_core.exceptions import InvalidParameterError
-from geodp_core.viz.scene import CAMERA_PRESETS
+from geodp_core.viz.curves import chart_layout
+from geodp_core.viz.scene import CAMERA_PRESETS, data_camera
 
 __all__ = [
     "Overlay",
@@ -28,13 +29,25 @@ __all__ = [
 ]
 
 CONFORMAL_FIELDS = {
-    "f": ("KDE f (non-private: teaching view)", "f"),
-    "f_tilde": ("sanitised KDE f̃ (ε_φ-DP)", "f̃"),
-    "f_smooth": ("clipped and smoothed f̃ (public post-processing)", "u"),
-    "sigma": ("conformal scaling σ", "σ"),
-    "phi": ("conformal factor φ = e^(2σ)", "φ"),
-    "rho_star": ("conformal distance ρ* from the centre", "ρ*"),
+    "f": ("Kernel density estimate f of the data (non-private: teaching view)", "f (1/area)"),
+    "f_tilde": ("Sanitised density f̃ = f + Laplace noise (differentially private)", "f̃ (1/area)"),
+    "f_smooth": ("Clipped and smoothed f̃: u (public post-processing)", "u (1/area)"),
+    "sigma": ("Conformal scaling σ (dimensionless)", "σ"),
+    "phi": ("Conformal factor φ = exp(2σ) (dimensionless; below 1 it shrinks distances)", "φ"),
+    "rho_star": ("Conformal distance ρ* from the centre point", "ρ* (distance)"),
 }
+"""Field name -> (figure title, colour-bar title with the unit)."""
+_DEFAULT_TITLES = {"sphere": "Field on the sphere S²", "disk": "Field on the Poincaré disk (a ball of H²)"}
+
+
+def _camera(camera, overlays):
+    """The preset's camera; the computed "on the data" preset looks at the overlays' mean direction."""
+    view = CAMERA_PRESETS[camera]
+    if view is not None:
+        return view
+    points = [_overlay_points(o) for o in overlays if len(_overlay_points(o))]
+    centre = np.concatenate(points).mean(axis=0) if points else np.array([0.0, 0.0, 1.0])
+    return data_camera(centre if np.linalg.norm(centre) > 1e-9 else np.array([0.0, 0.0, 1.0]))
 
 
 @dataclass(frozen=True)
@@ -94,7 +107,7 @@ def _overlay_points(overlay):
 
 
 def sphere_heatmap(vertices, triangles, values, title="", colorbar_title="", colorscale="Viridis", cmin=None,
-                   cmax=None, cmid=None, overlays=(), camera="oblique", height=540):
+                   cmax=None, cmid=None, overlays=(), camera="oblique", height=None):
     """Field on :math:`S^2` as a ``Mesh3d`` surface coloured per vertex.
 
     Parameters
@@ -104,6 +117,7 @@ def sphere_heatmap(vertices, triangles, values, title="", colorbar_title="", col
     triangles : array_like of int, shape (T, 3)
     values : array_like, shape (N,)
     title, colorbar_title : str
+        Default (empty): a generic title, "value".
     colorscale : str
         A Plotly colour scale name.
     cmin, cmax, cmid : float, optional
@@ -111,7 +125,8 @@ def sphere_heatmap(vertices, triangles, values, title="", colorbar_title="", col
     overlays : sequence of Overlay
     camera : str
         A key of :data:`geodp_core.viz.CAMERA_PRESETS`.
-    height : int
+    height : int, optional
+        Default: a 440 px view plus the title and the legend as laid out on a phone.
 
     Returns
     -------
@@ -119,7 +134,8 @@ def sphere_heatmap(vertices, triangles, values, title="", colorbar_title="", col
     """
     vertices, triangles, values = _check_field(vertices, triangles, values, 3)
     camera = check_option(camera, "camera", tuple(CAMERA_PRESETS))
-    height = check_int(height, "height", low=100, high=4000)
+    height = None if height is None else check_int(height, "height", low=100, high=4000)
+    colorbar_title = colorbar_title or "value"
     mesh = go.Mesh3d(
         x=vertices[:, 0], y=vertices[:, 1], z=vertices[:, 2], i=triangles[:, 0], j=triangles[:, 1], k=triangles[:, 2],
         intensity=values, intensitymode="vertex", colorscale=colorscale, cmin=cmin, cmax=cmax, cmid=cmid,
@@ -136,15 +152,15 @@ def sphere_heatmap(vertices, triangles, values, title="", colorbar_title="", col
         ))
     axis = dict(visible=False, showbackground=False)
     fig.update_layout(
-        title=dict(text=title), height=height, margin=dict(l=0, r=0, t=40 if title else 10, b=0),
-        scene=dict(xaxis=axis, yaxis=axis, zaxis=axis, aspectmode="data", camera=CAMERA_PRESETS[camera]),
-        legend=dict(orientation="h", yanchor="bottom", y=0.0, x=0.0),
+        scene=dict(xaxis=axis, yaxis=axis, zaxis=axis, aspectmode="data", camera=_camera(camera, overlays)),
     )
+    chart_layout(fig, title or _DEFAULT_TITLES["sphere"], height=height, plot_px=440)
+    fig.update_layout(margin=dict(l=0, r=0))
     return fig
 
 
 def disk_heatmap(disk_coords, triangles, values, title="", colorbar_title="", colorscale="Viridis", cmin=None,
-                 cmax=None, cmid=None, overlays=(), style="contour", grid_size=181, height=540):
+                 cmax=None, cmid=None, overlays=(), style="contour", grid_size=181, height=None):
     r"""Field on a domain of the Poincaré disk.
 
     Parameters
@@ -170,7 +186,8 @@ def disk_heatmap(disk_coords, triangles, values, title="", colorbar_title="", co
         raise InvalidParameterError("disk_coords must lie inside the unit disk (|x| < 1)", param="disk_coords")
     style = check_option(style, "style", ("contour", "mesh"))
     grid_size = check_int(grid_size, "grid_size", low=11, high=2001)
-    height = check_int(height, "height", low=100, high=4000)
+    height = None if height is None else check_int(height, "height", low=100, high=4000)
+    colorbar_title = colorbar_title or "value"
     overlay_xy = []
     for overlay in overlays:
         pts = _overlay_points(overlay)
@@ -222,10 +239,8 @@ def disk_heatmap(disk_coords, triangles, values, title="", colorbar_title="", co
         fig.update_xaxes(range=[-1.02, 1.02], visible=False)
         fig.update_yaxes(range=[-1.02, 1.02], visible=False, scaleanchor="x", scaleratio=1)
         fig.update_layout(plot_bgcolor="white")
-    fig.update_layout(
-        title=dict(text=title), height=height, margin=dict(l=0, r=0, t=40 if title else 10, b=0),
-        legend=dict(orientation="h", yanchor="top", y=-0.02, x=0.0),
-    )
+    chart_layout(fig, title or _DEFAULT_TITLES["disk"], height=height, plot_px=400)
+    fig.update_layout(margin=dict(l=0, r=0))
     return fig
 
 

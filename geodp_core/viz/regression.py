@@ -2,19 +2,23 @@
 
 - ``S^2``: a 3D sphere, data coloured by the covariate, each fit a geodesic curve ``t -> Exp(p, t v)``;
 - ``H^2``: the same in the Poincaré disk;
-- ``SPD(2)``: ellipses ``{z : z^T P^{-1} z = 1}`` of each fit's predictions at a few covariates, side by side
+- ``SPD(2)``: ellipses ``{z : zᵀ P⁻¹ z = 1}`` of each fit's predictions at a few covariates, side by side
   (the DP-regression paper's Figure 8 view).
 
 A fit is a mapping with keys ``name``, ``footpoint``, ``shooting_vector`` and optional ``color``, ``dash``,
 ``width``. Conventions (camera presets, data colour) follow :mod:`geodp_core.viz.scene`.
 """
 
+import math
+
 import numpy as np
 import plotly.graph_objects as go
 
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.regression import predict
-from geodp_core.viz.scene import CAMERA_PRESETS, DATA_COLOR, ellipse_outline as _ellipse
+from geodp_core.viz.curves import chart_layout
+from geodp_core.viz.scene import CAMERA_PRESETS, DATA_COLOR
+from geodp_core.viz.scene import ellipse_outline as _ellipse
 
 __all__ = ["FIT_COLORS", "regression_figure", "mspe_figure", "private_fit_colors"]
 
@@ -54,7 +58,7 @@ def _sphere(manifold, x, y, fits, camera, n_points):
         fig.add_trace(go.Scatter3d(x=[p[0]], y=[p[1]], z=[p[2]], mode="markers", showlegend=False,
                                    marker=dict(size=4, color=fit.get("color", "#333")), hoverinfo="skip"))
     axis = dict(visible=False, range=[-1.05, 1.05])
-    if camera == "data":  # look at the data from outside, along their mean direction
+    if camera in ("data", "on the data") or CAMERA_PRESETS.get(camera, 0) is None:  # look at the data from outside
         direction = np.mean(y, axis=0)
         direction = direction / max(np.linalg.norm(direction), 1e-12) * 1.3
         view = dict(eye=dict(x=direction[0], y=direction[1], z=direction[2]))
@@ -103,13 +107,12 @@ def _spd_ellipses(manifold, x, y, fits, n_columns):
             xs += list(e[0] + j * spacing) + [None]
             ys += list(e[1]) + [None]
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", name=fit["name"], line=_line_style(fit)))
-    fig.update_xaxes(tickvals=[j * spacing for j in range(n_columns)], ticktext=[f"x = {g:.2g}" for g in grid],
-                     title="prediction Exp(p, x v) at covariate x")
+    fig.update_xaxes(tickvals=[j * spacing for j in range(n_columns)], ticktext=[f"x = {g:.2g}" for g in grid])
     fig.update_yaxes(scaleanchor="x", scaleratio=1, visible=False)
     return fig
 
 
-def regression_figure(manifold, x, y, fits, camera="data", n_points=80, n_columns=6, height=560):
+def regression_figure(manifold, x, y, fits, camera="data", n_points=80, n_columns=6, height=None):
     """Data and fitted geodesics on ``S^2`` (3D), ``H^2`` (Poincaré disk) or ``SPD(2)`` (ellipses).
 
     Parameters
@@ -125,6 +128,8 @@ def regression_figure(manifold, x, y, fits, camera="data", n_points=80, n_column
         :data:`~geodp_core.viz.scene.CAMERA_PRESETS` (sphere only).
     n_points, n_columns : int
         Points per curve; number of covariates shown for SPD(2).
+    height : int, optional
+        Default: a 420 px view plus the legend as laid out on a phone.
 
     Returns
     -------
@@ -134,31 +139,44 @@ def regression_figure(manifold, x, y, fits, camera="data", n_points=80, n_column
     y = np.asarray(y, dtype=float)
     if manifold.name == "sphere" and manifold.dim == 2:
         fig = _sphere(manifold, x, y, fits, camera, n_points)
+        title, x_title = "Geodesic regression on the sphere S²: data and fitted geodesics", None
     elif manifold.name == "hyperbolic" and manifold.dim == 2:
         fig = _disk(manifold, x, y, fits, n_points)
+        title, x_title = "Geodesic regression on H² (Poincaré disk): data and fitted geodesics", None
     elif manifold.name == "spd" and manifold.m == 2:
         fig = _spd_ellipses(manifold, x, y, fits, n_columns)
+        title = f"Geodesic regression on SPD(2): each fit's predicted matrix at {n_columns} covariates (as ellipses)"
+        x_title = "covariate x · ellipse zᵀ P⁻¹ z = 1 of the<br>predicted matrix P = Exp(p, x v)"
     else:
         raise InvalidParameterError(
             f"manifold must be S^2, H^2 or SPD(2) for the regression figure; got {manifold.label}", param="manifold"
         )
-    fig.update_layout(height=height, margin=dict(l=0, r=0, t=30, b=0), legend=dict(orientation="h"))
+    chart_layout(fig, title, x_title, height=height, plot_px=420 if x_title is None else 300)
+    if x_title is None:  # 3-D scene or Poincaré disk: no axes, the view fills the width
+        fig.update_layout(margin=dict(l=0, r=0))
     return fig
 
 
-def mspe_figure(names, values, colors=None, reference=None, height=320):
+def mspe_figure(names, values, colors=None, reference=None, height=None):
     """Horizontal bars of the mean squared prediction error of each fit (log scale).
 
-    ``reference`` (e.g. the non-private MSPE) is drawn as a dashed vertical line.
+    ``reference`` (e.g. the non-private MSPE) is drawn as a dashed vertical line. ``height`` defaults
+    to 34 px a bar plus the title and the x axis.
     """
     values = np.asarray(values, dtype=float)
-    fig = go.Figure(go.Bar(x=values, y=list(names), orientation="h",
+    names = list(names)
+    fig = go.Figure(go.Bar(x=values, y=names, orientation="h",
                            marker=dict(color=colors if colors is not None else "#1f77b4"),
                            text=[f"{v:.3g}" for v in values], textposition="auto"))
-    if reference is not None:
-        fig.add_vline(x=float(reference), line=dict(color="goldenrod", dash="dash"),
-                      annotation_text="non-private", annotation_position="bottom right")
-    fig.update_xaxes(type="log", title="mean squared prediction error (1/n) Σ d(Exp(p, x_i v), y_i)²")
+    if reference is not None and float(reference) > 0:
+        fig.add_vline(x=float(reference), line=dict(color="goldenrod", dash="dash"))
+        # a log axis takes annotation positions as log10 (add_vline's own annotation would land at 10**x)
+        fig.add_annotation(x=math.log10(float(reference)), xref="x", xanchor="left", y=1.0, yref="paper",
+                           yanchor="bottom", showarrow=False, text="non-private fit", font=dict(size=11, color="#8a6d00"))
+    chart_layout(fig, "Mean squared prediction error of each fit (log scale)",
+                 "MSPE = (1/n) Σ d(Exp(p, xᵢ v), yᵢ)²<br>(squared geodesic distance)", "fit",
+                 height=height, plot_px=max(34 * len(names), 120) + 18)
+    fig.update_xaxes(type="log")
     fig.update_yaxes(autorange="reversed")
-    fig.update_layout(height=height, margin=dict(l=0, r=0, t=30, b=0), showlegend=False)
+    fig.update_layout(showlegend=False, margin=dict(t=fig.layout.margin.t + 18))  # room for the label above
     return fig

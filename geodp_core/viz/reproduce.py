@@ -10,15 +10,17 @@
 Utility curves of the other cards use :func:`geodp_core.viz.curves.utility_curve_figure`.
 """
 
+import math
+
 import numpy as np
 import pandas as pd
 import plotly.graph_objects as go
 
 from geodp_core.exceptions import InvalidParameterError
+from geodp_core.viz.curves import chart_layout
 
 __all__ = ["gdp_mu_figure", "kng_mspe_figure"]
 
-_LAYOUT = dict(template="plotly_white", margin=dict(l=10, r=10, t=50, b=10))
 _VERSION_STYLE = {
     "rigorous": ("#2ca02c", "rigorous KNG (ε-DP, approximate sampler)"),
     "paper": ("#d62728", "paper's variant (no formal guarantee)"),
@@ -33,7 +35,7 @@ def _check_frame(df, columns, what):
         raise InvalidParameterError(f"df must be the frame of {what}; missing columns {missing}", param="df")
 
 
-def gdp_mu_figure(mu_table, height=300):
+def gdp_mu_figure(mu_table, height=None):
     """μ of the Riemannian Gaussian at σ = Δ: exact (solid line), paper (diamond), reruns (dots).
 
     Parameters
@@ -41,7 +43,8 @@ def gdp_mu_figure(mu_table, height=300):
     mu_table : pandas.DataFrame
         Columns ``method``, ``seed``, ``mu`` (``reproduce_gdp(...).tables["mu"]``): one row whose method
         starts with "exact", one with "paper", the rest reruns.
-    height : int
+    height : int, optional
+        Default: enough for the three rows, the x axis and the legend on a phone.
 
     Returns
     -------
@@ -67,7 +70,8 @@ def gdp_mu_figure(mu_table, height=300):
         ))
     if exact.size:
         fig.add_vline(x=float(exact[0]), line=dict(color="#1f77b4", width=3),
-                      annotation_text=f"exact μ = {exact[0]:.5f}", annotation_position="top")
+                      annotation_text=f"exact μ = {exact[0]:.5f}", annotation_position="top right",
+                      annotation_font=dict(size=11, color="#1f77b4"))
         fig.add_trace(go.Scatter(
             x=exact, y=["exact (quadrature)"] * exact.size, mode="markers",
             marker=dict(size=12, symbol="line-ns-open", color="#1f77b4", line=dict(width=3)),
@@ -75,16 +79,13 @@ def gdp_mu_figure(mu_table, height=300):
         ))
     values = mu_table["mu"].to_numpy(dtype=float)
     span = max(float(np.ptp(values)), 0.02)
-    fig.update_layout(
-        **_LAYOUT, height=height,
-        title=dict(text="μ of the Riemannian Gaussian on S², σ = Δ", x=0.01, font=dict(size=14)),
-        xaxis=dict(title="μ (GDP)", range=[float(values.min()) - 0.15 * span, float(values.max()) + 0.15 * span]),
-        yaxis=dict(title=""), legend=dict(orientation="h", y=-0.3),
-    )
+    chart_layout(fig, "μ-GDP of the Riemannian Gaussian on S² at σ = Δ: exact value vs Monte Carlo estimates",
+                 "μ (GDP parameter, dimensionless)", "source of the value", height=height, plot_px=170)
+    fig.update_xaxes(range=[float(values.min()) - 0.15 * span, float(values.max()) + 0.15 * span])
     return fig
 
 
-def kng_mspe_figure(table, height=380):
+def kng_mspe_figure(table, height=None):
     """MSPE of private fits (mean ± s.e., log scale) against the total ε, per version; non-private dashed.
 
     Parameters
@@ -92,7 +93,8 @@ def kng_mspe_figure(table, height=380):
     table : pandas.DataFrame
         ``reproduce_kng_regression(...).table`` (columns ``eps``, ``version``, ``mspe_mean``, ``mspe_se``,
         ``mspe_nonprivate``).
-    height : int
+    height : int, optional
+        Default: enough for the plot, the x axis and the legend on a phone.
 
     Returns
     -------
@@ -111,14 +113,15 @@ def kng_mspe_figure(table, height=380):
             hovertemplate="ε = %{x:g}<br>MSPE = %{y:.4g}<extra></extra>",
         ))
     reference = float(table["mspe_nonprivate"].iloc[0]) if len(table) else np.nan
-    if np.isfinite(reference):
-        fig.add_hline(y=reference, line=dict(color="#1f77b4", dash="dash"),
-                      annotation_text=f"non-private fit {reference:.3g}", annotation_position="bottom right")
-    fig.update_layout(
-        **_LAYOUT, height=height,
-        title=dict(text="Mean squared prediction error of private fits", x=0.01, font=dict(size=14)),
-        xaxis=dict(title="total ε = ε_p + ε_v (equal split)", type="log",
-                   tickvals=sorted(float(e) for e in dict.fromkeys(table["eps"]))),
-        yaxis=dict(title="MSPE (log scale)", type="log"), legend=dict(orientation="h", y=-0.25),
-    )
+    if np.isfinite(reference) and reference > 0:
+        fig.add_hline(y=reference, line=dict(color="#1f77b4", dash="dash"))
+        # a log axis takes annotation positions as log10 (add_hline's own annotation would land at 10**y)
+        fig.add_annotation(x=1.0, xref="paper", xanchor="right", y=math.log10(reference), yref="y",
+                           yanchor="bottom", showarrow=False, text=f"non-private fit {reference:.3g}",
+                           font=dict(size=11, color="#1f77b4"))
+    chart_layout(fig, "Mean squared prediction error of private geodesic-regression fits (mean ± s.e.)",
+                 "total ε (half for the footpoint p,<br>half for the shooting vector v)", "MSPE (squared geodesic distance)",
+                 height=height, legend_title="version · dashed: the non-private fit")
+    fig.update_xaxes(type="log", tickvals=sorted(float(e) for e in dict.fromkeys(table["eps"])))
+    fig.update_yaxes(type="log")
     return fig

@@ -1,24 +1,50 @@
 """Plotly figures of one scenario: data, true mean, release clouds, public ball.
 
-- ``S^2``: a 3D sphere with camera presets;
-- ``H^2``: the Poincaré disk with the public geodesic ball and geodesics to releases;
-- ``SPD(2)``: ellipses ``{x : x^T P^{-1} x = 1}`` and points in the SPD cone in 3D;
+- ``S^2``: a 3D sphere; the default camera looks at the public centre ``m0`` from outside;
+- ``H^2``: the Poincaré disk, zoomed to the data, the public ball and the release clouds, with an inset of the
+  whole disk marking the zoomed region;
+- ``SPD(2)``: ellipses ``{x : x^T P^{-1} x = 1}``, a glyph table and points in the SPD cone in 3D;
 - anything else: a 2D tangent-space view at the PUBLIC centre (``Log_{m0}``, first two frame coordinates).
+
+Every figure has a title, axis explanations and a horizontal legend below the plot (constant-size markers; a
+click on an entry isolates it). Payload is bounded whatever the scenario size: at most
+:data:`MAX_RELEASES_DRAWN` releases per mechanism and :data:`MAX_DATA_DRAWN` data points are drawn (the legend
+says "showing k of N"), coordinates are sent as float32 (or rounded), and 2D point clouds use WebGL.
+Distances are geodesic distances in radians.
 
 No Streamlit here: a notebook user gets the same figures.
 """
 
+import math
+
 import numpy as np
 import plotly.graph_objects as go
 
-__all__ = ["CAMERA_PRESETS", "MECHANISM_COLORS", "scene_figure", "spd_cone_figure", "spd_glyph_figure", "ball_boundary"]
+__all__ = [
+    "CAMERA_PRESETS",
+    "DEFAULT_CAMERA",
+    "MECHANISM_COLORS",
+    "MAX_DATA_DRAWN",
+    "MAX_RELEASES_DRAWN",
+    "scene_figure",
+    "spd_cone_figure",
+    "spd_glyph_figure",
+    "ball_boundary",
+    "ellipse_outline",
+    "data_camera",
+]
+
+DEFAULT_CAMERA = "on the data"
 
 CAMERA_PRESETS = {
+    # None = computed from the result: :func:`data_camera` looks at the public centre m0 from outside.
+    DEFAULT_CAMERA: None,
     "oblique": dict(eye=dict(x=1.15, y=1.15, z=0.95)),
     "top (north pole)": dict(eye=dict(x=0.0, y=0.0, z=1.9)),
     "side": dict(eye=dict(x=1.9, y=0.0, z=0.2)),
     "front": dict(eye=dict(x=0.0, y=1.9, z=0.2)),
 }
+"""Camera of the 3D sphere by name. A value ``None`` means "computed from the result" (see :func:`data_camera`)."""
 
 MECHANISM_COLORS = {
     "riemannian_laplace": "#d62728",
@@ -32,8 +58,126 @@ MECHANISM_COLORS = {
 }
 DATA_COLOR = "rgba(90, 90, 90, 0.55)"
 MEAN_NAME = "true Fréchet mean (teaching view: private!)"
+MEAN_COLOR = "gold"
+
+MAX_RELEASES_DRAWN = 400
+"""Most releases drawn per mechanism in a point cloud (the legend says "showing k of N")."""
+MAX_DATA_DRAWN = 1000
+"""Most data points drawn in a point cloud."""
+MAX_ELLIPSES_DRAWN = 25
+"""Most ellipses drawn per group in the SPD(2) ellipse view."""
+
+ISOLATE_HINT = "click a legend entry to isolate it, again to show all"
+_EYE_DISTANCE = 1.6
+_EYE_TILT = math.radians(15.0)
+_ZOOM_QUANTILE = 99.0  # release clouds are framed up to this percentile of their spread
+_FULL_DISK_HALF_WIDTH = 0.6  # zoom windows wider than this show the whole disk (no inset)
 
 
+# --------------------------------------------------------------------------------------------- helpers
+def _f32(values):
+    """Coordinates for display: float32 is plenty and halves the JSON payload (Plotly sends typed arrays)."""
+    return np.ascontiguousarray(np.asarray(values, dtype=float), dtype=np.float32)
+
+
+def _thin(points, cap):
+    """At most ``cap`` points, evenly spaced through the array (deterministic); also returns the total."""
+    points = np.asarray(points)
+    total = len(points)
+    if total <= cap:
+        return points, total
+    return points[np.linspace(0, total - 1, cap).round().astype(int)], total
+
+
+def _showing(shown, total):
+    return "" if shown >= total else f" (showing {shown} of {total})"
+
+
+def _decimals(scale, digits=4):
+    """Decimals keeping about ``digits`` significant digits of a figure whose coordinates are ``scale`` big."""
+    if not np.isfinite(scale) or scale <= 0:
+        return digits
+    return int(min(12, max(0, digits - 1 - math.floor(math.log10(scale)))))
+
+
+def _polylines(curves, digits=4):
+    """``x``, ``y`` lists of several 2D curves separated by ``None`` gaps, rounded for a small payload.
+
+    ``curves`` is a sequence of ``(2, k)`` arrays.
+    """
+    curves = [np.asarray(c, dtype=float) for c in curves]
+    if not curves:
+        return [], []
+    decimals = _decimals(max(float(np.max(np.abs(c))) for c in curves), digits)
+    xs, ys = [], []
+    for c in curves:
+        xs += np.round(c[0], decimals).tolist() + [None]
+        ys += np.round(c[1], decimals).tolist() + [None]
+    return xs, ys
+
+
+def _outcomes(result):
+    return [o for o in result.outcomes if o.status == "ok"]
+
+
+def _color(outcome):
+    return MECHANISM_COLORS.get(outcome.name, "#333")
+
+
+def _release_name(outcome, shown, total):
+    return f"{outcome.title} releases{_showing(shown, total)}"
+
+
+def _data_name(shown, total):
+    return f"data (n={total}{', showing ' + str(shown) if shown < total else ''})"
+
+
+def _style(fig, title, subtitle="", height=560, legend=True, legend_on_container=True):
+    """Shared layout: title + subtitle, readable horizontal legend below the plot, click isolates."""
+    lines = subtitle.count("<br>") + 1 if subtitle else 0
+    legend_layout = dict(
+        orientation="h", x=0.0, xanchor="left", itemsizing="constant", itemclick="toggleothers",
+        itemdoubleclick="toggle", font=dict(size=12), tracegroupgap=4,
+    )
+    if legend_on_container:  # below everything (axis titles included); the plot shrinks to make room
+        legend_layout.update(yref="container", y=0.0, yanchor="bottom")
+    else:
+        legend_layout.update(y=-0.02, yanchor="top")
+    fig.update_layout(
+        height=height, template="plotly_white", showlegend=legend,
+        title=dict(text=title, subtitle=dict(text=subtitle, font=dict(size=12, color="#555")), x=0.01,
+                   xanchor="left", y=0.99, yanchor="top", font=dict(size=15)),
+        margin=dict(l=10, r=10, t=40 + 17 * lines, b=10),
+        legend=legend_layout,
+    )
+    return fig
+
+
+def _hint(*lines):
+    return "<br>".join(line for line in lines if line)
+
+
+def _frame_2d(required, clouds, margin=0.12, min_half=1e-3):
+    """Square window ``((x0, x1), (y0, y1))`` containing every ``required`` point and, of each cloud, the points
+    up to the :data:`_ZOOM_QUANTILE` percentile of their distance (max-norm) from the window centre."""
+    required = np.asarray(required, dtype=float).reshape(-1, 2)
+    lo, hi = required.min(axis=0), required.max(axis=0)
+    center = (lo + hi) / 2
+    half = float(np.max(np.abs(required - center)))
+    for cloud in clouds:
+        cloud = np.asarray(cloud, dtype=float).reshape(-1, 2)
+        if len(cloud):
+            spread = np.max(np.abs(cloud - center), axis=1)
+            half = max(half, float(np.percentile(spread, _ZOOM_QUANTILE)))
+    half = max(half * (1 + margin), min_half)
+    return (center[0] - half, center[0] + half), (center[1] - half, center[1] + half)
+
+
+def _mean_marker(size=9, symbol="star"):
+    return dict(size=size, color=MEAN_COLOR, symbol=symbol, line=dict(color="black", width=1))
+
+
+# ----------------------------------------------------------------------------------------------- S^2
 def ball_boundary(manifold, center, radius, n_points=240):
     """Points on the geodesic circle ``dist(center, .) = radius`` in the first two frame directions."""
     angles = np.linspace(0.0, 2 * np.pi, n_points)
@@ -50,72 +194,155 @@ def _geodesic(manifold, start, end, n_points=40):
     return manifold.exp(np.broadcast_to(start, (n_points,) + start.shape), t * vec[None] if vec.ndim == 1 else t[..., None] * vec)
 
 
-def _outcomes(result):
-    return [o for o in result.outcomes if o.status == "ok"]
+def data_camera(center, distance=_EYE_DISTANCE, tilt=_EYE_TILT):
+    """Plotly camera looking at the point ``center`` of the unit sphere from outside.
+
+    The eye is at ``distance`` along ``center``, tilted by ``tilt`` radians towards the north (or towards ``+y``
+    when ``center`` is near a pole) so the sphere still looks round and 3D; north is up on the screen.
+    """
+    m0 = np.asarray(center, dtype=float).reshape(3)
+    m0 = m0 / max(np.linalg.norm(m0), 1e-12)
+    up = np.array([0.0, 0.0, 1.0])
+    tangent = up - (up @ m0) * m0
+    if np.linalg.norm(tangent) < 0.3:  # near a pole: "north" is ill-defined, use +y
+        up = np.array([0.0, 1.0, 0.0])
+        tangent = up - (up @ m0) * m0
+    tangent /= np.linalg.norm(tangent)
+    eye = distance * (math.cos(tilt) * m0 + math.sin(tilt) * tangent)
+    return dict(eye=dict(x=float(eye[0]), y=float(eye[1]), z=float(eye[2])),
+                up=dict(x=float(tangent[0]), y=float(tangent[1]), z=float(tangent[2])),
+                center=dict(x=0.0, y=0.0, z=0.0))
 
 
 def _sphere_figure(result, camera):
-    u, v = np.mgrid[0 : 2 * np.pi : 60j, 0 : np.pi : 30j]
+    u, v = np.mgrid[0 : 2 * np.pi : 40j, 0 : np.pi : 20j]
     fig = go.Figure()
-    fig.add_trace(
-        go.Surface(
-            x=np.cos(u) * np.sin(v), y=np.sin(u) * np.sin(v), z=np.cos(v), opacity=0.18, showscale=False,
-            colorscale=[[0, "#c8d7ea"], [1, "#c8d7ea"]], hoverinfo="skip", name="S²",
-        )
-    )
-    ring = ball_boundary(result.manifold, result.center, result.scenario.radius)
+    fig.add_trace(go.Surface(
+        x=_f32(np.cos(u) * np.sin(v)), y=_f32(np.sin(u) * np.sin(v)), z=_f32(np.cos(v)), opacity=0.18,
+        showscale=False, colorscale=[[0, "#c8d7ea"], [1, "#c8d7ea"]], hoverinfo="skip", name="S²",
+    ))
+    ring = _f32(ball_boundary(result.manifold, result.center, result.scenario.radius, n_points=120))
     fig.add_trace(go.Scatter3d(x=ring[:, 0], y=ring[:, 1], z=ring[:, 2], mode="lines",
-                               line=dict(color="black", width=3, dash="dash"), name="public ball B(m₀, r)"))
-    d = result.data
+                               line=dict(color="black", width=3, dash="dash"), name="public ball B(m₀, r)",
+                               hoverinfo="skip"))
+    d, n_data = _thin(result.data, MAX_DATA_DRAWN)
+    d = _f32(d)
     fig.add_trace(go.Scatter3d(x=d[:, 0], y=d[:, 1], z=d[:, 2], mode="markers",
-                               marker=dict(size=2.5, color=DATA_COLOR), name=f"data (n={len(d)})"))
-    for o in _outcomes(result):
-        r = o.releases
-        fig.add_trace(go.Scatter3d(x=r[:, 0], y=r[:, 1], z=r[:, 2], mode="markers",
-                                   marker=dict(size=2.5, color=MECHANISM_COLORS.get(o.name, "#333"), opacity=0.7),
-                                   name=f"{o.title} releases"))
-    m = result.true_mean
-    fig.add_trace(go.Scatter3d(x=[m[0]], y=[m[1]], z=[m[2]], mode="markers",
-                               marker=dict(size=7, color="gold", symbol="diamond", line=dict(color="black", width=1)),
+                               marker=dict(size=2.5, color=DATA_COLOR), name=_data_name(len(d), n_data)))
+    # a hair below the surface: releases at the same place are nearer the camera and drawn over it
+    m = _f32(0.985 * np.asarray(result.true_mean, dtype=float))
+    fig.add_trace(go.Scatter3d(x=[m[0]], y=[m[1]], z=[m[2]], mode="markers", marker=_mean_marker(4.5, "diamond"),
                                name=MEAN_NAME))
+    for o in _outcomes(result):
+        r, total = _thin(o.releases, MAX_RELEASES_DRAWN)
+        r = _f32(r)
+        fig.add_trace(go.Scatter3d(x=r[:, 0], y=r[:, 1], z=r[:, 2], mode="markers", legendgroup=o.name,
+                                   marker=dict(size=2.5, color=_color(o), opacity=0.75),
+                                   name=_release_name(o, len(r), total)))
+    key = camera if camera in CAMERA_PRESETS else DEFAULT_CAMERA
+    view = CAMERA_PRESETS[key]
+    revision = key
+    if view is None:
+        view = data_camera(result.center)
+        revision = f"{key}@" + ",".join(f"{c:.3f}" for c in np.asarray(result.center, dtype=float).ravel())
     axis = dict(visible=False, range=[-1.05, 1.05])
     fig.update_layout(
-        scene=dict(xaxis=axis, yaxis=axis, zaxis=axis, aspectmode="cube", camera=CAMERA_PRESETS.get(camera)),
-        uirevision=camera,
+        scene=dict(xaxis=axis, yaxis=axis, zaxis=axis, aspectmode="cube", camera=view),
+        uirevision=revision,  # keeps a user's rotation across reruns, re-aims when the public centre moves
     )
     return fig
+
+
+# ----------------------------------------------------------------------------------------------- H^2
+def _visible_arc(x_range, y_range, n_points=721):
+    """The unit circle (boundary at infinity) where it crosses the window, ``None`` where it is outside."""
+    t = np.linspace(0.0, 2 * np.pi, n_points)
+    x, y = np.cos(t), np.sin(t)
+    inside = (x >= x_range[0]) & (x <= x_range[1]) & (y >= y_range[0]) & (y <= y_range[1])
+    # keep one point either side of each visible run so the arc reaches the window edge
+    keep = inside | np.roll(inside, 1) | np.roll(inside, -1)
+    if not keep.any():
+        return None, None
+    xs, ys, gap = [], [], False
+    for xi, yi, k in zip(np.round(x, 4), np.round(y, 4), keep):
+        if k:
+            xs.append(float(xi))
+            ys.append(float(yi))
+            gap = False
+        elif not gap:
+            xs.append(None)
+            ys.append(None)
+            gap = True
+    return xs, ys
 
 
 def _disk_figure(result):
     manifold = result.manifold
+    ring = manifold.to_poincare(ball_boundary(manifold, result.center, result.scenario.radius, n_points=120))
+    data_all = manifold.to_poincare(result.data)
+    mean = manifold.to_poincare(result.true_mean)
+    clouds = [(o, manifold.to_poincare(o.releases)) for o in _outcomes(result)]
+    x_range, y_range = _frame_2d(np.vstack([ring, data_all, mean[None]]), [c for _, c in clouds])
+    zoomed = (x_range[1] - x_range[0]) / 2 < _FULL_DISK_HALF_WIDTH
+    if not zoomed:
+        x_range = y_range = (-1.05, 1.05)
+
     fig = go.Figure()
-    t = np.linspace(0, 2 * np.pi, 361)
-    fig.add_trace(go.Scatter(x=np.cos(t), y=np.sin(t), mode="lines", line=dict(color="black", width=1.5),
-                             name="boundary at infinity", hoverinfo="skip"))
-    ring = manifold.to_poincare(ball_boundary(manifold, result.center, result.scenario.radius))
-    fig.add_trace(go.Scatter(x=ring[:, 0], y=ring[:, 1], mode="lines", line=dict(color="black", dash="dash"),
-                             name="public ball B(m₀, r)"))
-    d = manifold.to_poincare(result.data)
-    fig.add_trace(go.Scatter(x=d[:, 0], y=d[:, 1], mode="markers", marker=dict(size=4, color=DATA_COLOR),
-                             name=f"data (n={len(d)})"))
-    for o in _outcomes(result):
-        color = MECHANISM_COLORS.get(o.name, "#333")
-        r = manifold.to_poincare(o.releases)
-        fig.add_trace(go.Scatter(x=r[:, 0], y=r[:, 1], mode="markers", marker=dict(size=4, color=color, opacity=0.6),
-                                 name=f"{o.title} releases"))
-        for release in o.releases[:3]:
-            path = manifold.to_poincare(_geodesic(manifold, result.true_mean, release))
-            fig.add_trace(go.Scatter(x=path[:, 0], y=path[:, 1], mode="lines", line=dict(color=color, width=1),
-                                     showlegend=False, hoverinfo="skip"))
-    m = manifold.to_poincare(result.true_mean)
-    fig.add_trace(go.Scatter(x=[m[0]], y=[m[1]], mode="markers",
-                             marker=dict(size=13, color="gold", symbol="star", line=dict(color="black", width=1)),
-                             name=MEAN_NAME))
-    fig.update_xaxes(range=[-1.05, 1.05], visible=False)
-    fig.update_yaxes(range=[-1.05, 1.05], visible=False, scaleanchor="x", scaleratio=1)
-    return fig
+    xs, ys = _visible_arc(x_range, y_range)
+    if xs is not None:
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color="black", width=1.5),
+                                 name="boundary at infinity", hoverinfo="skip"))
+    ring32 = _f32(ring)
+    fig.add_trace(go.Scattergl(x=ring32[:, 0], y=ring32[:, 1], mode="lines", line=dict(color="black", dash="dash"),
+                               name="public ball B(m₀, r)", hoverinfo="skip"))
+    d, n_data = _thin(data_all, MAX_DATA_DRAWN)
+    d = _f32(d)
+    fig.add_trace(go.Scattergl(x=d[:, 0], y=d[:, 1], mode="markers", marker=dict(size=5, color=DATA_COLOR),
+                               name=_data_name(len(d), n_data)))
+    fig.add_trace(go.Scattergl(x=_f32(mean[:1]), y=_f32(mean[1:2]), mode="markers", marker=_mean_marker(11),
+                               name=MEAN_NAME))
+    for o, cloud in clouds:
+        color = _color(o)
+        paths = [manifold.to_poincare(_geodesic(manifold, result.true_mean, rel, n_points=30)).T
+                 for rel in o.releases[:3]]
+        gx, gy = _polylines(paths)
+        fig.add_trace(go.Scattergl(x=gx, y=gy, mode="lines", line=dict(color=color, width=1), opacity=0.7,
+                                   legendgroup=o.name, showlegend=False, hoverinfo="skip",
+                                   name=f"{o.title}: geodesics from the true mean to 3 draws"))
+        r, total = _thin(cloud, MAX_RELEASES_DRAWN)
+        r = _f32(r)
+        fig.add_trace(go.Scattergl(x=r[:, 0], y=r[:, 1], mode="markers", legendgroup=o.name,
+                                   marker=dict(size=5, color=color, opacity=0.6), name=_release_name(o, len(r), total)))
+    fig.update_xaxes(range=list(x_range), constrain="domain", zeroline=False, showgrid=True, gridcolor="#eee",
+                     title=dict(text="Poincaré-disk coordinate b₁", font=dict(size=12)), domain=[0.0, 1.0])
+    fig.update_yaxes(range=list(y_range), constrain="domain", scaleanchor="x", scaleratio=1, zeroline=False,
+                     showgrid=True, gridcolor="#eee", title=dict(text="b₂", font=dict(size=12)))
+    if zoomed:
+        _add_disk_inset(fig, x_range, y_range)
+    return fig, zoomed
 
 
+def _add_disk_inset(fig, x_range, y_range):
+    """Small axes in the top-right corner: the whole unit disk and a rectangle marking the zoomed region."""
+    t = np.linspace(0.0, 2 * np.pi, 73)
+    x0, x1 = x_range
+    y0, y1 = y_range
+    common = dict(xaxis="x2", yaxis="y2", showlegend=False)
+    # WebGL like the main clouds, so the opaque disk is drawn above them
+    fig.add_trace(go.Scattergl(x=_f32(np.cos(t)), y=_f32(np.sin(t)), mode="lines", fill="toself",
+                               fillcolor="rgba(236, 241, 248, 1)", line=dict(color="black", width=1),
+                               name="inset: the whole Poincaré disk", hoverinfo="skip", **common))
+    fig.add_trace(go.Scattergl(x=_f32([x0, x1, x1, x0, x0]), y=_f32([y0, y0, y1, y1, y0]), mode="lines",
+                               line=dict(color="#d62728", width=2), name="inset: zoomed region",
+                               hoverinfo="name", **common))
+    inset_axis = dict(range=[-1.08, 1.08], visible=False, fixedrange=True, constrain="domain")
+    fig.update_layout(
+        xaxis2=dict(domain=[0.80, 1.0], anchor="y2", **inset_axis),
+        yaxis2=dict(domain=[0.78, 1.0], anchor="x2", scaleanchor="x2", scaleratio=1, **inset_axis),
+    )
+
+
+# ---------------------------------------------------------------------------------------------- SPD(2)
 def ellipse_outline(matrix, n_points=60):
     """Boundary of the ellipse ``{x : x^T P^{-1} x = 1}`` of a 2x2 SPD matrix, shape ``(2, n_points)``."""
     t = np.linspace(0, 2 * np.pi, n_points)
@@ -124,134 +351,240 @@ def ellipse_outline(matrix, n_points=60):
     return eigvecs @ (np.sqrt(eigvals)[:, None] * circle)
 
 
-def _spd_ellipse_figure(result, max_per_group=40):
+def _axis_ratio(matrices):
+    """Ratio of the ellipse axes ``sqrt(lambda_max / lambda_min)`` of each 2x2 SPD matrix."""
+    eig = np.linalg.eigvalsh(np.asarray(matrices, dtype=float).reshape(-1, 2, 2))
+    return np.sqrt(eig[:, -1] / np.maximum(eig[:, 0], 1e-300))
+
+
+def _spd_ellipse_figure(result, max_per_group=MAX_ELLIPSES_DRAWN, n_points=48):
+    """Small multiples: one panel per group (data, each mechanism), all at the same scale, each with the true
+    mean as a thick dashed outline on top. Overlaid in one panel, near-identical ellipses merge into one band."""
+    groups = [("data", f"data ellipses (n={len(result.data)})", result.data, "rgba(90,90,90,0.9)", 0.8, "data")]
+    groups += [(o.title, f"{o.title} releases", o.releases, _color(o), 1.0, o.name) for o in _outcomes(result)]
+    shown = [_thin(mats, max_per_group) for _, _, mats, _, _, _ in groups]
+    extent = max(float(np.sqrt(np.max(np.linalg.eigvalsh(np.asarray(mats, dtype=float))))) for mats, _ in shown)
+    extent = 1.08 * max(extent, float(np.sqrt(np.linalg.eigvalsh(result.true_mean)[-1])))
+    n_cols = 2 if len(groups) <= 4 else 3
+    n_rows = -(-len(groups) // n_cols)
+    mean_xs, mean_ys = _polylines([ellipse_outline(result.true_mean, n_points)])
     fig = go.Figure()
-
-    def add(matrices, color, name, width=1.0, opacity=0.5):
-        xs, ys = [], []
-        for mat in matrices[:max_per_group]:
-            e = ellipse_outline(mat)
-            xs += list(e[0]) + [None]
-            ys += list(e[1]) + [None]
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=color, width=width), opacity=opacity, name=name))
-
-    add(result.data, "rgba(90,90,90,0.8)", f"data ellipses (first {min(len(result.data), max_per_group)})", opacity=0.35)
-    for o in _outcomes(result):
-        add(o.releases, MECHANISM_COLORS.get(o.name, "#333"), f"{o.title} releases", width=1.5, opacity=0.75)
-    e = ellipse_outline(result.true_mean)
-    fig.add_trace(go.Scatter(x=e[0], y=e[1], mode="lines", line=dict(color="black", width=2.5, dash="dash"),
-                             name=MEAN_NAME))
-    fig.update_yaxes(scaleanchor="x", scaleratio=1, title="x₂")
-    fig.update_xaxes(title="x₁")
+    annotations = []
+    for k, ((label, name, _, color, width, group), (mats, total)) in enumerate(zip(groups, shown)):
+        row, col = divmod(k, n_cols)
+        suffix = "" if k == 0 else str(k + 1)
+        x_domain = [col / n_cols + 0.02, (col + 1) / n_cols - 0.02]
+        y_domain = [1 - (row + 1) / n_rows + 0.03, 1 - row / n_rows - 0.06]
+        xs, ys = _polylines([ellipse_outline(mat, n_points) for mat in mats])
+        fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line=dict(color=color, width=width), opacity=0.8,
+                                   hoverinfo="skip", name=name + _showing(len(mats), total), legendgroup=group,
+                                   xaxis="x" + suffix, yaxis="y" + suffix))
+        fig.add_trace(go.Scattergl(x=mean_xs, y=mean_ys, mode="lines", line=dict(color="black", width=2.2, dash="dash"),
+                                   name=MEAN_NAME, legendgroup="true mean", showlegend=k == 0, hoverinfo="name",
+                                   xaxis="x" + suffix, yaxis="y" + suffix))
+        axis = dict(range=[-extent, extent], constrain="domain", zeroline=False, gridcolor="#eee", nticks=5,
+                    showticklabels=True, tickfont=dict(size=9))
+        fig.update_layout({
+            "xaxis" + suffix: dict(domain=x_domain, anchor="y" + suffix, **axis),
+            "yaxis" + suffix: dict(domain=y_domain, anchor="x" + suffix, scaleanchor="x" + suffix, scaleratio=1, **axis),
+        })
+        annotations.append(dict(text=f"<b>{label.split(' (')[0]}</b>", x=sum(x_domain) / 2,
+                                y=y_domain[1], xref="paper", yref="paper", xanchor="center", yanchor="bottom",
+                                showarrow=False, font=dict(size=11, color=color if k else "#444")))
+    fig.update_layout(annotations=annotations)
     return fig
 
 
 def spd_glyph_figure(result, per_row=8, height=None):
     """SPD(2) matrices as ellipse glyphs laid out in rows: data sample, true mean, releases per mechanism.
 
-    Each glyph is ``{x : x^T P^{-1} x = 1}`` drawn at its own grid position (same scale everywhere), so shapes
-    and sizes can be compared one by one — the classic tensor-glyph layout.
+    Each glyph is ``{x : x^T P^{-1} x = 1}`` drawn at its own grid position at TRUE scale (the same scale
+    everywhere), so shapes and sizes can be compared one by one — the classic tensor-glyph layout. Each row
+    label gives the range of the axis ratio (anisotropy) of its glyphs, and the subtitle says when they are all
+    near-circles (then the rows differ in size and orientation only).
     """
-    rows = [("data (sample)", result.data[:per_row], DATA_COLOR)]
-    rows.append(("true mean (teaching view)", result.true_mean[None], "black"))
-    rows += [(o.title, o.releases[:per_row], MECHANISM_COLORS.get(o.name, "#333")) for o in _outcomes(result)]
+    rows = [("data (sample)", _thin(result.data, per_row)[0], DATA_COLOR)]
+    rows.append(("true mean (teaching view)", np.asarray(result.true_mean)[None], "black"))
+    rows += [(o.title, _thin(o.releases, per_row)[0], _color(o)) for o in _outcomes(result)]
     radii = [np.sqrt(np.linalg.eigvalsh(m)[-1]) for _, mats, _ in rows for m in mats]
     spacing = 2.3 * max(radii)
+    pitch = 1.45 * spacing  # row height: a glyph plus room for its label above
+    ratios = [_axis_ratio(mats) for _, mats, _ in rows]
     fig = go.Figure()
-    for r, (name, mats, color) in enumerate(rows):
-        xs, ys = [], []
-        for c, mat in enumerate(mats):
-            e = ellipse_outline(mat)
-            xs += list(e[0] + c * spacing) + [None]
-            ys += list(e[1] - r * spacing) + [None]
-        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=color, width=2), name=name,
-                                 fill="toself", opacity=0.8))
-    fig.update_yaxes(scaleanchor="x", scaleratio=1, tickmode="array", tickvals=[-r * spacing for r in range(len(rows))],
-                     ticktext=[name for name, _, _ in rows], showgrid=False, zeroline=False)
-    fig.update_xaxes(visible=False)
-    fig.update_layout(height=height or 70 + 75 * len(rows), margin=dict(l=10, r=10, t=40, b=10),
-                      title=dict(text="SPD(2) glyphs: one ellipse per matrix", x=0.01, font=dict(size=14)),
-                      showlegend=False, template="plotly_white")
+    annotations = []
+    for r, ((name, mats, color), ratio) in enumerate(zip(rows, ratios)):
+        curves = [ellipse_outline(mat, 40) + np.array([[c * spacing], [-r * pitch]]) for c, mat in enumerate(mats)]
+        xs, ys = _polylines(curves)
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=color, width=1.5), name=name,
+                                 fill="toself", opacity=0.8, hoverinfo="name"))
+        span = f"{ratio.min():.2f}" if np.ptp(ratio) < 0.005 else f"{ratio.min():.2f}–{ratio.max():.2f}"
+        # the label sits above its row (not beside it), so the glyphs keep the full width on a phone
+        annotations.append(dict(text=f"<b>{name}</b> · axis ratio {span}", x=-0.5 * spacing, y=-r * pitch + 0.5 * spacing,
+                                xref="x", yref="y", xanchor="left", yanchor="bottom", showarrow=False,
+                                font=dict(size=11, color="#333")))
+
+    all_ratios = np.concatenate(ratios)
+    note = (f"all glyphs are near-circles (axis ratio ≤ {np.max(all_ratios):.2f}):<br>rows differ in size and "
+            "orientation, hardly in shape" if np.max(all_ratios) < 1.3 else "axis ratio √(λ_max/λ_min): 1 = circle")
+    fig.update_yaxes(range=[-(len(rows) - 1) * pitch - 0.55 * spacing, 0.55 * spacing + 0.45 * spacing],
+                     scaleanchor="x", scaleratio=1, visible=False, constrain="domain", constraintoward="top")
+    fig.update_xaxes(range=[-0.55 * spacing, (per_row - 0.45) * spacing], visible=False, constrain="domain")
+    fig.update_layout(annotations=annotations)
+    _style(fig, "SPD(2) glyphs: one ellipse per matrix",
+           _hint("{x : xᵀP⁻¹x = 1} at the same (true) scale in every row", note),
+           height=height or 120 + 80 * len(rows), legend=False)
     return fig
 
 
-def spd_cone_figure(result):
-    """SPD(2) as the open cone ``{a > 0, ac > b^2}`` in coordinates ``(a, b, c)`` of ``[[a, b], [b, c]]``."""
+def _overlaps(first, second):
+    return first[0] <= second[1] and second[0] <= first[1]
+
+
+def _cone_box(points, clouds, pad=0.15):
+    """Axis ranges (a, b, c) framing every point of ``points`` and 99% of each cloud, padded."""
+    lo, hi = points.min(axis=0), points.max(axis=0)
+    tail = (100.0 - _ZOOM_QUANTILE) / 2
+    for cloud in clouds:
+        if len(cloud):
+            lo = np.minimum(lo, np.percentile(cloud, tail, axis=0))
+            hi = np.maximum(hi, np.percentile(cloud, 100.0 - tail, axis=0))
+    span = np.maximum(hi - lo, 1e-3 * max(float(np.max(np.abs(hi))), 1e-12))
+    lo, hi = lo - pad * span, hi + pad * span
+    lo[[0, 2]] = np.maximum(lo[[0, 2]], 0.0)  # a, c > 0 on SPD(2)
+    return lo, hi
+
+
+def spd_cone_figure(result, height=560):
+    """SPD(2) as the open cone ``{a > 0, ac > b^2}`` in coordinates ``(a, b, c)`` of ``[[a, b], [b, c]]``.
+
+    The axes are zoomed to the data and the release clouds; the boundary surface ``ac = b^2`` (the singular
+    matrices) is drawn where it crosses the box, and the subtitle says so when it lies outside.
+    """
     manifold = result.manifold
-    pts = [result.data] + [o.releases for o in _outcomes(result)] + [result.true_mean[None]]
-    scale = float(np.percentile(np.concatenate([manifold.to_display(p)[:, [0, 2]].ravel() for p in pts]), 98)) * 1.2
-    s, t = np.mgrid[0 : scale : 30j, 0 : 2 * np.pi : 40j]
-    # boundary ac = b^2: a = s(1 + cos t)/2, c = s(1 - cos t)/2, b = s sin(t)/2
+    data_all = manifold.to_display(result.data)
+    mean = manifold.to_display(result.true_mean)
+    clouds = [(o, manifold.to_display(o.releases)) for o in _outcomes(result)]
+    lo, hi = _cone_box(np.vstack([data_all, mean[None]]), [c for _, c in clouds])
+
     fig = go.Figure()
-    fig.add_trace(go.Surface(x=s * (1 + np.cos(t)) / 2, y=s * np.sin(t) / 2, z=s * (1 - np.cos(t)) / 2, opacity=0.15,
-                             showscale=False, colorscale=[[0, "#c8d7ea"], [1, "#c8d7ea"]], hoverinfo="skip",
-                             name="cone boundary ac = b²"))
-    d = manifold.to_display(result.data)
+    # boundary ac = b^2 (det = 0): the sheets b = +sqrt(ac) and b = -sqrt(ac) over the (a, c) box, kept when
+    # they cross the b range ({sqrt(ac)} over the box is [sqrt(a_lo c_lo), sqrt(a_hi c_hi)]); Plotly clips the rest
+    low_b, high_b = math.sqrt(lo[0] * lo[2]), math.sqrt(hi[0] * hi[2])
+    a, c = np.meshgrid(np.linspace(lo[0], hi[0], 25), np.linspace(lo[2], hi[2], 25))
+    sheets = [sign for sign in (1.0, -1.0) if _overlaps(sorted((sign * low_b, sign * high_b)), (lo[1], hi[1]))]
+    for k, sign in enumerate(sheets):
+        fig.add_trace(go.Surface(x=_f32(a), y=_f32(sign * np.sqrt(a * c)), z=_f32(c), opacity=0.25, showscale=False,
+                                 colorscale=[[0, "#7f9cc6"], [1, "#7f9cc6"]], hoverinfo="skip", legendgroup="boundary",
+                                 name="cone boundary ac = b² (singular matrices)", showlegend=k == 0))
+    d, n_data = _thin(data_all, MAX_DATA_DRAWN)
+    d = _f32(d)
     fig.add_trace(go.Scatter3d(x=d[:, 0], y=d[:, 1], z=d[:, 2], mode="markers", marker=dict(size=2.5, color=DATA_COLOR),
-                               name="data"))
-    for o in _outcomes(result):
-        r = manifold.to_display(o.releases)
-        fig.add_trace(go.Scatter3d(x=r[:, 0], y=r[:, 1], z=r[:, 2], mode="markers",
-                                   marker=dict(size=2.5, color=MECHANISM_COLORS.get(o.name, "#333"), opacity=0.7),
-                                   name=f"{o.title} releases"))
-    m = manifold.to_display(result.true_mean)
-    fig.add_trace(go.Scatter3d(x=[m[0]], y=[m[1]], z=[m[2]], mode="markers",
-                               marker=dict(size=7, color="gold", symbol="diamond", line=dict(color="black", width=1)),
+                               name=_data_name(len(d), n_data)))
+    m = _f32(mean)
+    fig.add_trace(go.Scatter3d(x=[m[0]], y=[m[1]], z=[m[2]], mode="markers", marker=_mean_marker(4.5, "diamond"),
                                name=MEAN_NAME))
-    fig.update_layout(scene=dict(xaxis_title="a", yaxis_title="b", zaxis_title="c", aspectmode="cube"),
-                      margin=dict(l=0, r=0, t=30, b=0), legend=dict(orientation="h"))
+    for o, cloud in clouds:
+        r, total = _thin(cloud, MAX_RELEASES_DRAWN)
+        r = _f32(r)
+        fig.add_trace(go.Scatter3d(x=r[:, 0], y=r[:, 1], z=r[:, 2], mode="markers", legendgroup=o.name,
+                                   marker=dict(size=2.5, color=_color(o), opacity=0.75),
+                                   name=_release_name(o, len(r), total)))
+    shown = np.vstack([data_all] + [c for _, c in clouds])
+    det = float(np.min(shown[:, 0] * shown[:, 2] - shown[:, 1] ** 2))
+    where = (["surface: the boundary ac = b² (det P = 0, singular)"] if sheets else
+             ["zoomed: the boundary ac = b² (det P = 0) is outside;", f"det P = ac − b² ≥ {det:.2g} for every point shown"])
+    axis = dict(showbackground=True, backgroundcolor="rgba(236,241,248,0.7)", gridcolor="white",
+                title_font=dict(size=12))
+    fig.update_layout(scene=dict(
+        xaxis=dict(title="a = P₁₁", range=[lo[0], hi[0]], **axis),
+        yaxis=dict(title="b = P₁₂", range=[lo[1], hi[1]], **axis),
+        zaxis=dict(title="c = P₂₂", range=[lo[2], hi[2]], **axis),
+        aspectmode="cube",
+    ), uirevision="spd-cone")
+    _style(fig, "SPD(2) as a cone in (a, b, c)",
+           _hint("P = [[a, b], [b, c]] is SPD iff a > 0 and ac > b²", *where, ISOLATE_HINT), height=height,
+           legend_on_container=False)
+    fig.update_layout(margin=dict(l=0, r=0))
     return fig
 
 
+# ---------------------------------------------------------------------------------------- tangent view
 def _tangent_view_figure(result):
     """2D view through ``Log_{m0}``: first two frame coordinates at the public centre."""
     manifold, center = result.manifold, result.center
 
     def coords(points):
         c = manifold.to_frame(center, manifold.log(center, points))
+        c = c[..., :2]
         return c if c.shape[-1] > 1 else np.concatenate([c, np.zeros_like(c)], axis=-1)
 
+    ring = coords(ball_boundary(manifold, center, result.scenario.radius, n_points=120))
+    data_all = coords(result.data)
+    mean = coords(result.true_mean[None])
+    clouds = [(o, coords(o.releases)) for o in _outcomes(result)]
+    x_range, y_range = _frame_2d(np.vstack([ring, data_all, mean]), [c for _, c in clouds])
+
     fig = go.Figure()
-    ring = coords(ball_boundary(manifold, center, result.scenario.radius))
-    fig.add_trace(go.Scatter(x=ring[:, 0], y=ring[:, 1], mode="lines", line=dict(color="black", dash="dash"),
-                             name="public ball B(m₀, r)"))
-    d = coords(result.data)
-    fig.add_trace(go.Scatter(x=d[:, 0], y=d[:, 1], mode="markers", marker=dict(size=4, color=DATA_COLOR), name="data"))
-    for o in _outcomes(result):
-        r = coords(o.releases)
-        fig.add_trace(go.Scatter(x=r[:, 0], y=r[:, 1], mode="markers",
-                                 marker=dict(size=4, color=MECHANISM_COLORS.get(o.name, "#333"), opacity=0.6),
-                                 name=f"{o.title} releases"))
-    m = coords(result.true_mean[None])[0]
-    fig.add_trace(go.Scatter(x=[m[0]], y=[m[1]], mode="markers",
-                             marker=dict(size=13, color="gold", symbol="star", line=dict(color="black", width=1)),
-                             name=MEAN_NAME))
-    fig.update_xaxes(title="Log_{m₀} frame coordinate 1")
-    fig.update_yaxes(title="frame coordinate 2", scaleanchor="x", scaleratio=1)
+    ring32 = _f32(ring)
+    fig.add_trace(go.Scattergl(x=ring32[:, 0], y=ring32[:, 1], mode="lines", line=dict(color="black", dash="dash"),
+                               name="public ball B(m₀, r)", hoverinfo="skip"))
+    d, n_data = _thin(data_all, MAX_DATA_DRAWN)
+    d = _f32(d)
+    fig.add_trace(go.Scattergl(x=d[:, 0], y=d[:, 1], mode="markers", marker=dict(size=5, color=DATA_COLOR),
+                               name=_data_name(len(d), n_data)))
+    m = _f32(mean[0])
+    fig.add_trace(go.Scattergl(x=m[:1], y=m[1:2], mode="markers", marker=_mean_marker(11), name=MEAN_NAME))
+    for o, cloud in clouds:
+        r, total = _thin(cloud, MAX_RELEASES_DRAWN)
+        r = _f32(r)
+        fig.add_trace(go.Scattergl(x=r[:, 0], y=r[:, 1], mode="markers", legendgroup=o.name,
+                                   marker=dict(size=5, color=_color(o), opacity=0.6),
+                                   name=_release_name(o, len(r), total)))
+    fig.update_xaxes(range=list(x_range), constrain="domain", title=dict(text="Log_{m₀} coordinate 1 (radians)",
+                                                                          font=dict(size=12)))
+    fig.update_yaxes(range=list(y_range), constrain="domain", scaleanchor="x", scaleratio=1,
+                     title=dict(text="coordinate 2 (radians)", font=dict(size=12)))
     return fig
 
 
-def scene_figure(result, camera="oblique", height=560):
+# ---------------------------------------------------------------------------------------------- entry
+def scene_figure(result, camera=None, height=560):
     """The main picture of a :class:`~geodp_core.explorer.ScenarioResult`.
 
     Parameters
     ----------
     result : ScenarioResult
-    camera : str
-        A key of :data:`CAMERA_PRESETS` (3D sphere only).
+    camera : str, optional
+        A key of :data:`CAMERA_PRESETS` (3D sphere only). ``None`` (default) or ``"on the data"`` computes the
+        camera from the result: it looks at the public centre m₀ from outside (:func:`data_camera`). An unknown
+        key also gets the computed camera.
     height : int
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
     """
     manifold = result.manifold
+    legend_on_container = True
     if manifold.name == "sphere" and manifold.dim == 2:
-        fig, kind = _sphere_figure(result, camera), "3D sphere"
+        fig = _sphere_figure(result, camera)
+        title = "3D sphere S²: data and private releases"
+        subtitle = _hint("drag to rotate; distances are geodesic (radians)", ISOLATE_HINT)
+        legend_on_container = False
     elif manifold.name == "hyperbolic" and manifold.dim == 2:
-        fig, kind = _disk_figure(result), "Poincaré disk"
+        fig, zoomed = _disk_figure(result)
+        title = "Poincaré disk H²: data and private releases"
+        where = "zoomed to data, ball, 99% of releases; inset: whole disk" if zoomed else "the whole disk"
+        subtitle = _hint(where, "|b| = tanh(ρ/2), ρ = distance to the origin (radians)", ISOLATE_HINT)
     elif manifold.name == "spd" and manifold.m == 2:
-        fig, kind = _spd_ellipse_figure(result), "SPD(2) ellipses {x: xᵀP⁻¹x = 1}"
+        fig = _spd_ellipse_figure(result)
+        title = "SPD(2) ellipses {x: xᵀP⁻¹x = 1} per group"
+        subtitle = _hint("same scale in every panel; semi-axes √λ, eigenvectors of P",
+                         f"dashed: the true mean; ≤ {MAX_ELLIPSES_DRAWN} ellipses drawn per panel", ISOLATE_HINT)
     else:
-        fig, kind = _tangent_view_figure(result), f"{manifold.label}: tangent view at the public centre"
-    fig.update_layout(
-        height=height, margin=dict(l=10, r=10, t=40, b=10), title=dict(text=kind, x=0.01, font=dict(size=14)),
-        legend=dict(orientation="h", yanchor="top", y=-0.02, x=0.0), template="plotly_white",
-    )
-    return fig
+        fig = _tangent_view_figure(result)
+        shown = f"first 2 of {manifold.dim} shown; " if manifold.dim > 2 else ""
+        title = f"{manifold.label}: tangent view at the public centre m₀"
+        subtitle = _hint("coordinates of Log_{m₀}(x), orthonormal frame (radians)",
+                         f"{shown}|Log_{{m₀}}(x)| = geodesic distance to m₀", ISOLATE_HINT)
+    return _style(fig, title, subtitle, height=height, legend_on_container=legend_on_container)

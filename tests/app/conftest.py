@@ -78,6 +78,22 @@ def browser(chromium_path):
         b.close()
 
 
+#: Laptop and phone viewports of the screenshots (CSS pixels).
+VIEWPORTS = {"laptop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
+
+
+@pytest.fixture
+def phone_page(browser):
+    """A page at a phone's size (390×844, touch, device scale 3)."""
+    context = browser.new_context(viewport=VIEWPORTS["phone"], device_scale_factor=3, is_mobile=True,
+                                  has_touch=True)
+    pg = context.new_page()
+    pg.set_default_navigation_timeout(120_000)
+    pg.set_default_timeout(120_000)
+    yield pg
+    context.close()
+
+
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1500, "height": 1000}, accept_downloads=True)

@@ -1,0 +1,346 @@
+"""Every page speaks to people: human option labels, rendered maths, no internal references, budget warnings.
+
+Each page file in ``pages/`` is run through ``app.py`` (AppTest) and every text a user can read is collected:
+markdown, captions, alerts, titles and headers, metric and widget labels, tooltips, displayed options, tab and
+expander labels. The checks:
+
+- no reference to the project's internal files, specification sections or issue threads;
+- no raw LaTeX (``^{``, ``_{``, ``\\mu``-style commands) outside ``$...$`` (Streamlit renders only that);
+- no choice shown under its code name (``pure_dp``, ``vmf_mixture``, ``riemannian_laplace``, ...).
+
+It also checks the sidebar's warnings at both ends of the privacy budget.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+from streamlit.testing.v1 import AppTest
+
+from geodp_app.sidebar import (
+    DATA_LABELS,
+    METRIC_LABELS,
+    NOTION_LABELS,
+    SPACE_LABELS,
+    labelled,
+)
+from geodp_core.mechanisms import MECHANISM_NAMES
+
+ROOT = Path(__file__).resolve().parents[2]
+APP = str(ROOT / "app.py")
+TIMEOUT = 180
+PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
+#: Small, fast settings for the pages that compute on open (URL parameters, checked like a link).
+CHEAP = {"n_releases": "20", "curves_reps": "5", "curves_count": "2", "regression_fits": "1",
+         "regression_chain": "200", "conformal_releases": "20", "conformal_mesh": "200", "audit_releases": "1000"}
+
+#: Internal references a user cannot follow.
+INTERNAL = re.compile(r"SPEC|DESIGN|seeds/|shared/|\.txt\b|docs/derivations|\bissues?\b|#\d+\b")
+#: LaTeX that only renders inside $...$.
+RAW_LATEX = re.compile(r"\^\{|_\{|\\[A-Za-z]{2,}")
+MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$", re.S)
+CODE = re.compile(r"`[^`]*`")
+CODE_NAMES = (set(MECHANISM_NAMES) | set(NOTION_LABELS) | set(DATA_LABELS) | set(SPACE_LABELS) | set(METRIC_LABELS)
+              | {"kng_regression", "fem", "knn_data", "spd_affine", "spd_log_euclidean", "spd_log_cholesky",
+                 "hyperbolic_2", "hyperbolic_3", "understated_noise", "data_footpoint", "none"})
+#: Code names with an underscore never appear in prose (outside `code`): a person reads the mechanism's title.
+PROSE_CODE_NAMES = re.compile(r"\b(" + "|".join(sorted(n for n in CODE_NAMES if "_" in n)) + r")\b")
+#: The sidebar's URL-bound choices and their labels. A bound widget writes its displayed label into the URL, so
+#: the sidebar shows the labels only once geodp_app/url_params.py accepts them as the URL spelling (until then it
+#: shows the value with the label in a caption, and these keys are PENDING).
+SIDEBAR_LABELS = {"manifold": SPACE_LABELS, "metric": METRIC_LABELS, "data": DATA_LABELS, "notion": NOTION_LABELS}
+PENDING = {key for key, labels in SIDEBAR_LABELS.items() if labelled(key, labels) is str}
+#: Proto fields that hold text shown to the user (LaTeX, code, charts and tables are not read here).
+TEXT_FIELDS = {"body", "label", "help", "options", "placeholder", "captions"}
+SKIPPED_ELEMENTS = {"latex", "code", "plotly_chart", "arrow_data_frame", "json", "exception", "vega_lite_chart"}
+
+
+def _strings(message, out, name=""):
+    for field, value in message.ListFields():
+        repeated = field.is_repeated
+        values = list(value) if repeated else [value]
+        if field.type == field.TYPE_MESSAGE:
+            for v in values:
+                _strings(v, out, f"{name}.{field.name}" if name else field.name)
+        elif field.type == field.TYPE_STRING and field.name in TEXT_FIELDS:
+            out.extend((f"{name}.{field.name}", v) for v in values if v)
+
+
+def _walk(node):
+    yield node
+    for child in (getattr(node, "children", None) or {}).values():
+        yield from _walk(child)
+
+
+def visible_texts(at):
+    """``[(where, text)]`` of every text shown to the user; ``where`` names the element type and field."""
+    out = []
+    for node in _walk(at._tree):
+        kind = getattr(node, "type", "")
+        proto = getattr(node, "proto", None)
+        if proto is None or kind in SKIPPED_ELEMENTS or not hasattr(proto, "ListFields"):
+            continue
+        found = []
+        _strings(proto, found)
+        out.extend((f"{kind}:{where}", text) for where, text in found)
+    return out
+
+
+def displayed_options(at):
+    """``[(widget key, option as displayed)]`` of every selectbox, radio, multiselect and select-slider."""
+    out = []
+    for kind in ("selectbox", "radio", "multiselect", "select_slider"):
+        for widget in at.get(kind):
+            out.extend((widget.key or widget.label, str(option)) for option in widget.options)
+    return out
+
+
+def problems(at):
+    """Every violation of the rules in the module docstring, as readable lines (empty when all is well)."""
+    found = []
+    for where, text in visible_texts(at):
+        if INTERNAL.search(text):
+            found.append(f"internal reference in {where}: {text[:300]!r}")
+        outside_maths = CODE.sub("", MATH.sub("", text))
+        if RAW_LATEX.search(outside_maths):
+            found.append(f"raw LaTeX outside $...$ in {where}: {text[:300]!r}")
+        if PROSE_CODE_NAMES.search(outside_maths) and not where.endswith(".options"):
+            found.append(f"code name in prose in {where}: {text[:300]!r}")
+    for key, option in displayed_options(at):
+        if option in CODE_NAMES and key not in PENDING:
+            found.append(f"code name shown as an option of {key!r}: {option!r}")
+    return found
+
+
+def _page(page, query=None):
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update(dict(CHEAP, **(query or {})))
+    at.switch_page(f"pages/{page}.py")
+    return at.run()
+
+
+def _assert_clean(at, where):
+    assert not at.exception, (where, [e.value for e in at.exception])
+    found = problems(at)
+    assert not found, f"{where}:\n" + "\n".join(found)
+
+
+# ------------------------------------------------------------------------------------------ the checks themselves
+def test_the_checks_catch_what_they_should():
+    bad = ["see SPEC §5.2", "shared/seeds/paper.txt", "docs/derivations/audit.md", "quoted by the project issue",
+           "μ = -2 Φ^{-1}(x)", r"a \mu b", "x_{i}"]
+    good = ["§VII-A of the paper", "Thm 4.1 of the GDP paper", r"$\mu = -2\Phi^{-1}(x)$", "$x_{i}$", "ε-DP",
+            "`numpy.random.default_rng()`", "Seeds the data", "a special spectral case"]
+    for text in bad:
+        assert INTERNAL.search(text) or RAW_LATEX.search(CODE.sub("", MATH.sub("", text))), text
+    for text in good:
+        assert not INTERNAL.search(text) and not RAW_LATEX.search(CODE.sub("", MATH.sub("", text))), text
+
+
+# ------------------------------------------------------------------------------------------ every page, defaults
+@pytest.mark.parametrize("page", PAGES)
+def test_page_text_is_human(page):
+    at = _page(page)
+    _assert_clean(at, page)
+    assert visible_texts(at), page  # the collector saw the page
+
+
+@pytest.mark.xfail(bool(PENDING), strict=True,
+                   reason=f"the URL check does not accept the labels of {sorted(PENDING)} yet: declare them in "
+                          "geodp_app/url_params.py as _choice(LABELS, LABELS), like the accounting notion")
+def test_sidebar_choices_show_human_labels():
+    at = _page("explorer")
+    at.selectbox(key="manifold").set_value("spd").run()
+    for key, labels in SIDEBAR_LABELS.items():
+        widget = at.selectbox(key=key)
+        assert all(option in labels.values() for option in widget.options), (key, widget.options)
+
+
+# ------------------------------------------------------------------------------------------ sidebar scenarios
+SIDEBAR_CONFIGS = [
+    dict(manifold="sphere", notion="pure_dp"),
+    dict(manifold="sphere", notion="gdp"),
+    dict(manifold="sphere", notion="rdp"),
+    dict(manifold="hyperbolic", notion="zcdp"),
+    dict(manifold="hyperbolic", notion="approx_dp"),
+    dict(manifold="spd", notion="approx_dp"),
+    dict(manifold="euclidean", notion="gdp"),
+]
+
+
+@pytest.mark.parametrize("config", SIDEBAR_CONFIGS, ids=lambda c: f"{c['manifold']}-{c['notion']}")
+def test_explorer_scenarios_text_is_human(config):
+    """Calibration notes, unavailability reasons and data descriptions of every mechanism, in several scenarios."""
+    at = _page("explorer")
+    at.selectbox(key="manifold").set_value(config["manifold"]).run()
+    at.selectbox(key="notion").set_value(config["notion"])
+    at.multiselect(key="mechanisms").set_value(list(MECHANISM_NAMES)).run()
+    _assert_clean(at, config)
+
+
+def test_data_kind_change_is_explained():
+    """vMF data do not exist on H²: switching the manifold changes the data kind, and the sidebar says so."""
+    at = _page("explorer")
+    assert at.selectbox(key="data").value == "vmf"
+    at.selectbox(key="manifold").set_value("hyperbolic").run()
+    assert not at.exception
+    assert at.selectbox(key="data").value != "vmf"
+    notes = " ".join(str(m.value) for m in at.sidebar.get("caption") + at.sidebar.get("warning"))
+    assert "von Mises–Fisher" in notes and "not offered" in notes, notes
+    at.selectbox(key="data").set_value("wrapped_normal").run()  # the user's own choice: the note goes
+    notes = " ".join(str(m.value) for m in at.sidebar.get("caption") + at.sidebar.get("warning"))
+    assert "not offered" not in notes
+
+
+# ------------------------------------------------------------------------------------------ budget warnings
+def _sidebar_alerts(at):
+    return " ".join(str(m.value) for m in at.sidebar.get("warning"))
+
+
+@pytest.mark.parametrize("eps, expected", [(0.01, "mostly noise"), (50.0, "little privacy"), (1.0, None)])
+def test_eps_warnings_at_both_ends(eps, expected):
+    at = _page("explorer", {"notion": "pure_dp"})
+    at.selectbox(key="notion").set_value("pure_dp").run()
+    at.select_slider(key="eps").set_value(eps).run()
+    assert not at.exception
+    alerts = _sidebar_alerts(at)
+    if expected is None:
+        assert "mostly noise" not in alerts and "little privacy" not in alerts, alerts
+    else:
+        assert expected in alerts, alerts
+
+
+@pytest.mark.parametrize("notion, key, low, high", [("gdp", "mu", 0.05, 10.0), ("zcdp", "rho", 0.01, 5.0)])
+def test_mu_and_rho_warnings_at_both_ends(notion, key, low, high):
+    at = _page("explorer")
+    at.selectbox(key="notion").set_value(notion).run()
+    at.select_slider(key=key).set_value(low).run()
+    assert "mostly noise" in _sidebar_alerts(at)
+    at.select_slider(key=key).set_value(high).run()
+    assert "little privacy" in _sidebar_alerts(at)
+
+
+# ------------------------------------------------------------------------------------------ other pages' states
+def test_accounting_every_notion_text_is_human():
+    at = _page("accounting")
+    for notion in NOTION_LABELS:
+        at.selectbox(key="accounting_notion").set_value(notion).run()
+        _assert_clean(at, notion)
+
+
+def test_audit_spaces_and_variants_text_is_human():
+    from geodp_app.url_params import AUDIT_SPACES
+    from geodp_core.audit import VARIANTS, variant_applies
+
+    at = _page("audit")
+    for space in AUDIT_SPACES:
+        at.radio(key="audit_space").set_value(space).run()
+        _assert_clean(at, space)
+    at.radio(key="audit_space").set_value("sphere").run()
+    for mechanism in MECHANISM_NAMES:
+        at.selectbox(key="audit_mechanism").set_value(mechanism).run()
+        for variant in VARIANTS:
+            if variant_applies(variant, mechanism) and variant != "knn_data":  # knn_data: a fresh calibration per release
+                at.selectbox(key=f"audit_variant_{mechanism}").set_value(variant).run()
+                _assert_clean(at, (mechanism, variant))
+
+
+def test_conformal_and_regression_variants_text_is_human():
+    at = _page("conformal_lab")
+    at.radio(key="conformal_space").set_value("hyperbolic").run()
+    at.radio(key="conformal_laplacian").set_value("knn_data").run()
+    _assert_clean(at, "conformal lab, H², data graph")
+    at = _page("regression")
+    for space in ("spd", "hyperbolic"):
+        at.radio(key="regression_space").set_value(space).run()
+        _assert_clean(at, space)
+    for key in ("regression_paper_footpoint", "regression_paper_scale", "regression_tau_data",
+                "regression_nonprivate_start"):
+        at.checkbox(key=key).check().run()
+    _assert_clean(at, "regression, the paper's variants")
+
+
+@pytest.mark.parametrize("tab", ["Heat diffusion (RDP)", "Exponential-wrapped", "Conformal (density-aware)",
+                                 "DP geodesic regression"])
+def test_reproduce_tabs_text_is_human(tab):
+    at = _page("reproduce", {"reproduce_paper": tab})
+    assert any(tab.split(" ")[0].lower() in s.value.lower() or "geodesic" in s.value.lower() for s in at.subheader)
+    _assert_clean(at, tab)
+
+
+# ------------------------------------------------------------------------------------------ Learn: Try it
+def test_learn_cards_link_to_ready_scenarios():
+    """Each card has a Try-it link; the Explorer's URL check accepts every value of its query as it is."""
+    from urllib.parse import parse_qs
+
+    from geodp_app.url_params import URL_PARAMS
+    from geodp_app.urlstate import check_url_value
+    from geodp_core.mechanisms.cards import CARD_ORDER
+
+    at = _page("learn")
+    links = [link.proto for link in at.get("page_link") if link.proto.label == "Try it"]
+    assert len(links) == len(CARD_ORDER)
+    explorer_links = [link for link in links if link.page == "explorer"]
+    assert len(explorer_links) == len(CARD_ORDER) - 1  # KNG regression opens its own page
+    for link in explorer_links:
+        query = parse_qs(link.query_string, keep_blank_values=True)
+        assert {"manifold", "data", "notion", "mechanisms", "eps", "n"} <= set(query), query
+        for key, values in query.items():
+            for value in values:
+                fixed, message = check_url_value(key, value, URL_PARAMS[key])
+                assert message is None and fixed is not None, (key, value, message)
+
+
+# ------------------------------------------------------------------------------------------ public centre on S²
+def test_public_centre_as_latitude_and_longitude():
+    """On S² the centre is typed as latitude/longitude and becomes the tangent coordinates the scenario uses."""
+    from geodp_app.sidebar import offset_of_lat_lon
+    from geodp_core.geometry import get_manifold
+    from geodp_core.pipeline import public_center
+    from geodp_core.scenario import Scenario
+
+    sphere = get_manifold("sphere", 2)
+    for lat, lon in ((45.0, 0.0), (-30.0, 120.0), (10.0, -170.0), (89.9, 45.0)):
+        scenario = Scenario(center_offset=offset_of_lat_lon(lat, lon))
+        got_lat, got_lon = sphere.to_lat_lon(public_center(scenario))
+        assert got_lat == pytest.approx(lat, abs=1e-5) and got_lon == pytest.approx(lon, abs=1e-5)
+    assert offset_of_lat_lon(90.0, 0.0) == ""  # the north pole is the canonical point
+
+    at = _page("explorer")
+    assert at.number_input(key="center_lat").value == pytest.approx(90.0)
+    at.number_input(key="center_lat").set_value(45.0).run()
+    at.number_input(key="center_lon").set_value(-30.0).run()
+    assert not at.exception
+    text = at.text_input(key="center_offset").value
+    assert text == offset_of_lat_lon(45.0, -30.0)
+    at.text_input(key="center_offset").set_value("").run()  # typed coordinates move the latitude/longitude too
+    assert at.number_input(key="center_lat").value == pytest.approx(90.0)
+    at.number_input(key="center_lat").set_value(-90.0).run()  # the south pole: no unique geodesic from o
+    assert not at.exception and any("south pole" in e.value for e in at.sidebar.error)
+
+
+def test_clipped_upload_points_are_counted_for_the_owner():
+    """The note beside the public ball counts the uploaded points outside it (labelled: for the data owner only)."""
+    import numpy as np
+
+    from geodp_app.sidebar import _clipped_note, offset_of_lat_lon
+    from geodp_core.scenario import Scenario
+
+    class Slot:
+        def __init__(self):
+            self.shown = []
+
+        def warning(self, text, **_):
+            self.shown.append(text)
+
+        def caption(self, text, **_):
+            self.shown.append(text)
+
+    lat = np.radians([80.0, 70.0, 10.0, -20.0])
+    points = np.stack([np.cos(lat), np.zeros_like(lat), np.sin(lat)], axis=1)
+    slot = Slot()
+    _clipped_note(slot, Scenario(data="upload", radius=0.7), points)  # ball of 0.7 rad ≈ 40° around the pole
+    assert len(slot.shown) == 1 and "data owner only" in slot.shown[0] and "2 of 4" in slot.shown[0]
+    slot = Slot()
+    _clipped_note(slot, Scenario(data="upload", radius=0.7, center_offset=offset_of_lat_lon(0.0, 0.0)), points[2:])
+    assert "all 2 uploaded points lie inside" in slot.shown[0], slot.shown
