@@ -1098,6 +1098,8 @@ def _ambient_distance(space, base, points):
     """Geodesic distance from the point ``base`` to each row of ``points``."""
     if space == "sphere":
         return np.arccos(np.clip(points @ base, -1.0, 1.0))
+    if space == "euclidean":
+        return np.linalg.norm(points - base, axis=1)
     minkowski = -points[:, 0] * base[0] + points[:, 1:] @ base[1:]
     return np.arccosh(np.maximum(-minkowski, 1.0))
 
@@ -1122,9 +1124,9 @@ def gdp_mu_monte_carlo(space, dim, sigma, sensitivity, n_samples, rng, n_eps=100
 
     Parameters
     ----------
-    space : {"sphere", "hyperbolic"}
+    space : {"sphere", "hyperbolic", "euclidean"}
     dim : int
-        Dimension d >= 1 (sphere) or d >= 2 (hyperbolic).
+        Dimension d >= 1 (sphere, Euclidean: the real line for d = 1) or d >= 2 (hyperbolic).
     sigma, sensitivity : float
         As in :func:`gdp_mu`.
     n_samples : int
@@ -1141,17 +1143,18 @@ def gdp_mu_monte_carlo(space, dim, sigma, sensitivity, n_samples, rng, n_eps=100
     MonteCarloGDPEstimate
     """
     space, dim, sigma, delta = _validate(space, dim, sigma, sensitivity)
-    if space == "euclidean":
-        raise InvalidParameterError(
-            "space must be one of 'sphere', 'hyperbolic' (dim >= 2) for the Monte Carlo cross-check; "
-            "got a flat space (use gdp_mu: mu = sensitivity/sigma exactly)",
-            param="space",
-        )
     n_samples = check_int(n_samples, "n_samples", low=100)
     rng = check_rng(rng)
     n_eps = check_int(n_eps, "n_eps", low=1)
     if eps_max is not None:
         eps_max = check_real(eps_max, "eps_max", low=0.0)
+
+    if space == "euclidean":  # the GDP paper's Figure 1 (the real line): exact mu = Delta/sigma to compare with
+        eta1, eta2 = np.zeros(dim), np.zeros(dim)
+        eta2[0] = delta
+        y1 = sigma * rng.standard_normal((n_samples, dim))
+        y2 = eta2 + sigma * rng.standard_normal((n_samples, dim))
+        return _monte_carlo_mu(space, sigma, delta, eta1, eta2, y1, y2, n_samples, n_eps, eps_max)
 
     eta1 = np.zeros(dim + 1)
     eta1[0] = 1.0
@@ -1170,6 +1173,11 @@ def gdp_mu_monte_carlo(space, dim, sigma, sensitivity, n_samples, rng, n_eps=100
         y2[:, 0], y2[:, 1] = c * x0 - s * x1, s * x0 + c * x1
     else:
         y2[:, 0], y2[:, 1] = c * x0 + s * x1, s * x0 + c * x1
+    return _monte_carlo_mu(space, sigma, delta, eta1, eta2, y1, y2, n_samples, n_eps, eps_max)
+
+
+def _monte_carlo_mu(space, sigma, delta, eta1, eta2, y1, y2, n_samples, n_eps, eps_max):
+    """Algorithm 2's estimate from samples ``y1`` around ``eta1`` and ``y2`` around ``eta2``."""
 
     def loss(points):
         d1 = _ambient_distance(space, eta1, points)
