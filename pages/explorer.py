@@ -81,7 +81,10 @@ with left:
           "legend entry to isolate a mechanism.")
     if result.manifold.name == "spd" and result.manifold.m == 2:
         st.plotly_chart(spd_glyph_figure(result), key="explorer_glyphs", width="stretch")
-        st.plotly_chart(spd_cone_figure(result), key="explorer_cone", width="stretch")
+        if st.toggle("Show the matrices as points of the SPD cone (3D)", key="explorer_show_cone",
+                     help="Each 2×2 matrix [[a, b], [b, c]] is a point (a, b, c) of the open cone ac > b². "
+                          "Off by default: a 3D scene redraws slowly on machines without a graphics card."):
+            st.plotly_chart(spd_cone_figure(result), key="explorer_cone", width="stretch")
     if st.button("Resample releases", icon=":material/casino:", key="explorer_resample", help="New noise draws; the data and mean stay."):
         st.session_state["explorer_draw"] = draw + 1
         st.rerun()

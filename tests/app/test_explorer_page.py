@@ -181,3 +181,17 @@ def test_invalid_url_values_are_reported_and_ignored():
     assert "manifold='torus'" in warnings and "eps='abc'" in warnings and "n='1'" in warnings
     assert at.selectbox(key="manifold").value == "sphere"  # ignored: the default is kept
     assert any(m.label == "Sensitivity Δ" for m in at.metric)  # the page still works
+
+
+def test_spd_cone_is_drawn_on_request():
+    """The 3D cone (slow to redraw without a graphics card) is behind a switch; switched on, it is drawn."""
+    from streamlit.testing.v1 import AppTest
+
+    at = AppTest.from_file(str(Path(APP).parent / "pages" / "explorer.py"), default_timeout=120)
+    at.query_params["manifold"] = "spd"
+    at.query_params["data"] = "uniform_ball"
+    at.run()
+    assert not at.exception
+    charts = len(at.get("plotly_chart"))
+    at.toggle(key="explorer_show_cone").set_value(True).run()
+    assert not at.exception and len(at.get("plotly_chart")) == charts + 1
