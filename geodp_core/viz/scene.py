@@ -214,6 +214,19 @@ def data_camera(center, distance=_EYE_DISTANCE, tilt=_EYE_TILT):
                 center=dict(x=0.0, y=0.0, z=0.0))
 
 
+def _add_ball_data_mean_2d(fig, ring, data, mean):
+    """The public ball, the data (thinned) and the true mean of a 2-D view; the mean first, beneath the clouds."""
+    ring32 = _f32(ring)
+    fig.add_trace(go.Scattergl(x=ring32[:, 0], y=ring32[:, 1], mode="lines", line=dict(color="black", dash="dash"),
+                               name="public ball B(m₀, r)", hoverinfo="skip"))
+    d, n_data = _thin(data, MAX_DATA_DRAWN)
+    d = _f32(d)
+    fig.add_trace(go.Scattergl(x=d[:, 0], y=d[:, 1], mode="markers", marker=dict(size=5, color=DATA_COLOR),
+                               name=_data_name(len(d), n_data)))
+    m = _f32(np.asarray(mean).reshape(-1))
+    fig.add_trace(go.Scattergl(x=m[:1], y=m[1:2], mode="markers", marker=_mean_marker(11), name=MEAN_NAME))
+
+
 def _sphere_wireframe(n_parallels=11, n_meridians=12, n_points=73):
     """The unit sphere as one line trace of parallels and meridians.
 
@@ -313,15 +326,7 @@ def _disk_figure(result):
     if xs is not None:
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color="black", width=1.5),
                                  name="boundary at infinity", hoverinfo="skip"))
-    ring32 = _f32(ring)
-    fig.add_trace(go.Scattergl(x=ring32[:, 0], y=ring32[:, 1], mode="lines", line=dict(color="black", dash="dash"),
-                               name="public ball B(m₀, r)", hoverinfo="skip"))
-    d, n_data = _thin(data_all, MAX_DATA_DRAWN)
-    d = _f32(d)
-    fig.add_trace(go.Scattergl(x=d[:, 0], y=d[:, 1], mode="markers", marker=dict(size=5, color=DATA_COLOR),
-                               name=_data_name(len(d), n_data)))
-    fig.add_trace(go.Scattergl(x=_f32(mean[:1]), y=_f32(mean[1:2]), mode="markers", marker=_mean_marker(11),
-                               name=MEAN_NAME))
+    _add_ball_data_mean_2d(fig, ring, data_all, mean)
     for o, cloud in clouds:
         color = _color(o)
         paths = [manifold.to_poincare(_geodesic(manifold, result.true_mean, rel, n_points=30)).T
@@ -546,15 +551,7 @@ def _tangent_view_figure(result):
     x_range, y_range = _frame_2d(np.vstack([ring, data_all, mean]), [c for _, c in clouds])
 
     fig = go.Figure()
-    ring32 = _f32(ring)
-    fig.add_trace(go.Scattergl(x=ring32[:, 0], y=ring32[:, 1], mode="lines", line=dict(color="black", dash="dash"),
-                               name="public ball B(m₀, r)", hoverinfo="skip"))
-    d, n_data = _thin(data_all, MAX_DATA_DRAWN)
-    d = _f32(d)
-    fig.add_trace(go.Scattergl(x=d[:, 0], y=d[:, 1], mode="markers", marker=dict(size=5, color=DATA_COLOR),
-                               name=_data_name(len(d), n_data)))
-    m = _f32(mean[0])
-    fig.add_trace(go.Scattergl(x=m[:1], y=m[1:2], mode="markers", marker=_mean_marker(11), name=MEAN_NAME))
+    _add_ball_data_mean_2d(fig, ring, data_all, mean[0])
     for o, cloud in clouds:
         r, total = _thin(cloud, MAX_RELEASES_DRAWN)
         r = _f32(r)
