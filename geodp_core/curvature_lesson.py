@@ -25,7 +25,7 @@ import numpy as np
 
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.geometry import get_manifold
-from geodp_core.pipeline import evaluate, prepare
+from geodp_core.pipeline import REAL_DATASETS, evaluate, prepare
 from geodp_core.scenario import Scenario
 
 __all__ = ["CURVATURE_SPACES", "CurvatureRow", "CurvatureLesson", "curvature_lesson"]
@@ -95,7 +95,7 @@ def curvature_lesson(scenario, mechanism=None, n_releases=400):
     dim = 3 if scenario.manifold == "spd" else scenario.dim
     radius = _common_radius(scenario.radius, dim)
     spread = float(min(scenario.spread, radius))
-    n = scenario.n if scenario.data not in ("cities", "connectomes", "karate", "upload") else 100
+    n = scenario.n if scenario.data not in (*REAL_DATASETS, "upload") else 100  # their own n: a common one
     rows, title = [], name
     for j, (space, curvature) in enumerate(CURVATURE_SPACES):
         sub = scenario.with_changes(manifold=space, dim=dim, metric="", data="uniform_ball", spread=spread,

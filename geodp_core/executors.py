@@ -20,18 +20,7 @@ import contextlib
 
 from geodp_core.exceptions import InvalidParameterError
 
-__all__ = ["run_cells", "check_executor", "executor_name"]
-
-
-def executor_name(executor):
-    """Short description of an executor for reports (``"local"``, ``"ProcessPoolExecutor"``, ``"dask"``...)."""
-    if executor is None or executor == "local":
-        return "local"
-    if isinstance(executor, str):
-        return f"dask scheduler {executor}"
-    if _is_dask_client(executor):
-        return "dask"
-    return type(executor).__name__
+__all__ = ["run_cells", "check_executor"]
 
 
 def _is_dask_client(obj):

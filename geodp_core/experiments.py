@@ -40,7 +40,12 @@ from geodp_core._validation import (
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
 from geodp_core.executors import check_executor, run_cells
 from geodp_core.mechanisms.registry import MECHANISM_NAMES, mechanism_class
-from geodp_core.pipeline import evaluate, mean_and_standard_error, prepare
+from geodp_core.pipeline import (
+    REAL_DATASETS,
+    evaluate,
+    mean_and_standard_error,
+    prepare,
+)
 from geodp_core.privacy import (
     GDP,
     RDP,
@@ -94,7 +99,7 @@ GDP_FIGURE_SPACES = (("sphere", 1, "circle S¹"), ("sphere", 2, "sphere S²"), (
 
 _CURVE_TAG = 101
 _SWEEP_TAG = 202
-_REAL_DATA = ("cities", "connectomes", "karate", "upload")
+_REAL_DATA = (*REAL_DATASETS, "upload")
 _MAX_GRID = 200
 _MAX_REPS = 200_000
 
@@ -234,24 +239,19 @@ def _prepared(scenario, points):
     return _PREPARED_CACHE[key]
 
 
-def _curve_cell(scenario, points, name, target, n_reps, stream):
-    """One (mechanism, budget) cell of :func:`utility_curve` (module level: runs on any executor)."""
+def _cell(scenario, points, name, target, n_reps, stream, data_label=None):
+    """One (mechanism, grid point) cell of a curve or sweep (module level: runs on any executor).
+
+    A dataset that cannot be prepared raises (``data_label=None``: the curve's one dataset, the caller shows the
+    error beside its control) or gives an error row naming ``data_label`` (a sweep: the other values still run).
+    """
     prepared = _prepared(scenario, points)
     if isinstance(prepared, Exception):
-        raise prepared
-    row = _evaluate(name, prepared, target, n_reps, stream)
-    row.update(target=target.describe(), sensitivity=prepared.sensitivity, n_reps=n_reps)
-    return row
-
-
-def _sweep_cell(scenario, name, parameter, value, n_reps, stream):
-    """One (mechanism, value) cell of :func:`sweep`; a dataset that cannot be prepared gives an error row."""
-    prepared = _prepared(scenario, None)
-    target = scenario.target
-    if isinstance(prepared, Exception):
+        if data_label is None:
+            raise prepared
         exc = prepared
         reason = str(exc) if isinstance(exc, (GeoDPError, ValueError)) else f"internal error in the data ({type(exc).__name__})"
-        row = _nan_row(name, _title(name), "error", f"data at {parameter} = {value:g}: {reason}")
+        row = _nan_row(name, _title(name), "error", f"data at {data_label}: {reason}")
         row.update(target=target.describe(), sensitivity=np.nan, n_reps=n_reps)
         return row
     row = _evaluate(name, prepared, target, n_reps, stream)
@@ -325,7 +325,7 @@ def utility_curve(scenario, budgets, n_reps, mechanisms=None, progress=None, poi
         raise prepared
     cells = [(scenario, points, name, target, n_reps, _release_stream(scenario, _CURVE_TAG, name, j))
              for name in names for j, target in enumerate(targets)]
-    rows = run_cells(_curve_cell, cells, executor, progress)
+    rows = run_cells(_cell, cells, executor, progress)
     for k, row in enumerate(rows):
         row.update(budget=float(budgets[k % len(budgets)]))
     return pd.DataFrame(rows, columns=list(CURVE_COLUMNS))
@@ -398,11 +398,12 @@ def sweep(scenario, parameter, values, n_reps, mechanisms=None, progress=None, e
     budget = float(getattr(scenario, budget_parameter(scenario.notion)))
 
     executor = check_executor(executor)
-    cells = [(sub, name, parameter, value, n_reps, _release_stream(scenario, _SWEEP_TAG, name, j))
-             for name in names for j, (value, sub) in enumerate(zip(grid, scenarios))]
-    rows = run_cells(_sweep_cell, cells, executor, progress)
-    for row, cell in zip(rows, cells):
-        row.update(parameter=parameter, value=cell[3], budget=budget)
+    cells = [(sub, None, name, sub.target, n_reps, _release_stream(scenario, _SWEEP_TAG, name, j),
+              f"{parameter} = {value:g}") for name in names for j, (value, sub) in enumerate(zip(grid, scenarios))]
+    rows = run_cells(_cell, cells, executor, progress)
+    values = [value for _ in names for value in grid]
+    for row, value in zip(rows, values):
+        row.update(parameter=parameter, value=value, budget=budget)
     return pd.DataFrame(rows, columns=list(CURVE_COLUMNS) + ["parameter", "value"])
 
 

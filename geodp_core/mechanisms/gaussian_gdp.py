@@ -891,8 +891,6 @@ def riemannian_gaussian_sigma_for_mu(space, dim, mu, sensitivity):
 
 #: Largest fraction of the target μ a fast calibration may leave unused: achieved μ in [(1 - w) μ, μ].
 CALIBRATION_WASTE = 0.01
-#: Where the fast calibration aims inside that window (relative to the target).
-_AIM = 1.0 - 0.4 * CALIBRATION_WASTE
 
 
 def _local_mu(space, dim, sigma, delta):
