@@ -11,7 +11,7 @@ import numpy as np
 import streamlit as st
 
 from geodp_app.ui import teach
-from geodp_app.urlstate import remember_url_state, url_note
+from geodp_app.urlstate import url_note
 from geodp_core.constraints import (
     DELTA_GRID,
     EPS_GRID,
@@ -312,7 +312,6 @@ def scenario_sidebar():
     url_note("n_releases", n_releases, sb)
     slots["seed"] = slots["n_releases"] = sb.empty()
 
-    remember_url_state(SCENARIO_KEYS)
 
     def show_error(exc):
         """Show ``exc`` (raised by a computation on this scenario) beside the control that produced it."""

@@ -1013,9 +1013,8 @@ def _kng_releases(manifold, x, y, eps, tau, n_releases, radius, burn_in, chain_l
     options = dict(burn_in=burn_in, chain_length=chain_length, init="public", data_radius=radius,
                    center=manifold.default_center(), x_range=(0.0, 1.0), footpoint_velocity="joint",
                    scale_convention="rigorous", clip_residuals=True)
-    if "owner_diagnostics" in getattr(kng, "OPTION_DEFAULTS", {}):
-        options["owner_diagnostics"] = False  # extra diagnostic chains: not needed here
-    prefix = getattr(kng, "OWNER_ONLY", None)
+    options["owner_diagnostics"] = False  # extra diagnostic chains: not needed here
+    prefix = kng.OWNER_ONLY
     sizes = [min(_REGRESSION_CHUNK, n_releases - start) for start in range(0, n_releases, _REGRESSION_CHUNK)]
     footpoints, first, warned = [], None, []
     for size, child in zip(sizes, seed_sequence.spawn(len(sizes))):
