@@ -49,7 +49,7 @@ def test_scenario_download(page, app_url):
     page.goto(f"{app_url}/explorer?manifold=hyperbolic&data=uniform_ball&radius=1.2"
               "&mechanisms=Exponential-wrapped+Laplace", wait_until="domcontentloaded")
     _wait_for_app(page)
-    with page.expect_download(timeout=30_000) as info:
+    with page.expect_download(timeout=120_000) as info:
         page.get_by_role("button", name="Scenario JSON").click()
     scenario = json.loads(open(info.value.path(), encoding="utf-8").read())
     assert scenario["manifold"] == "hyperbolic"
@@ -61,7 +61,7 @@ def test_results_csv_download_is_generated_on_click(page, app_url):
     page.goto(f"{app_url}/explorer?n_releases=7&mechanisms=Riemannian+Laplace&notion=pure_dp",
               wait_until="domcontentloaded")
     _wait_for_app(page)
-    with page.expect_download(timeout=30_000) as info:
+    with page.expect_download(timeout=120_000) as info:
         page.get_by_role("button", name="Results CSV").click()
     lines = open(info.value.path(), encoding="utf-8").read().strip().splitlines()
     assert lines[0].startswith("mechanism,label,release,distance_to_true_mean")
@@ -122,7 +122,7 @@ def test_page_settings_survive_navigation_and_reach_the_scenario_file(page, app_
         assert key_value in page.url, (key_value, page.url)
     page.get_by_role("link", name="Explorer").click()
     _wait_for_app(page)
-    with page.expect_download(timeout=30_000) as info:
+    with page.expect_download(timeout=120_000) as info:
         page.get_by_role("button", name="Scenario JSON").click()
     saved = json.loads(open(info.value.path(), encoding="utf-8").read())
     assert saved["page_settings"]["conformal_n"] == "300"
