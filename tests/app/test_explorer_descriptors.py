@@ -1,0 +1,63 @@
+"""AppTest of the Explorer on image covariance descriptors (SPD(9), SPD(11)) with a class subset."""
+
+from pathlib import Path
+
+from streamlit.testing.v1 import AppTest
+
+TIMEOUT = 120
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
+
+
+def _explorer(query=None):
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    if query:
+        at.query_params.update(query)
+    at.switch_page("pages/explorer.py")
+    return at
+
+
+def _texts(at):
+    parts = [m.value for m in at.markdown] + [c.value for c in at.caption] + [e.value for e in at.error]
+    return "\n".join(str(p) for p in parts)
+
+
+def test_digits_descriptors_one_class_from_the_url():
+    at = _explorer({"manifold": "spd", "dim": "9", "data": "digits_covariance", "data_class": "3", "radius": "8",
+                    "n_releases": "20"}).run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert at.selectbox(key="data_class").value == "3"
+    records = next(m for m in at.metric if m.label == "Records n")
+    assert records.value == "183"  # the digit 3 only
+    text = _texts(at)
+    assert "Class 3: digit 3" in text
+    assert "Distance to the true mean" in text
+
+
+def test_picking_the_digits_sets_the_matrix_size_and_a_class():
+    at = _explorer().run()
+    at.selectbox(key="manifold").set_value("spd").run()
+    at.selectbox(key="data").set_value("digits_covariance").run()
+    assert not at.exception, at.exception
+    assert at.number_input(key="dim").value == 9
+    at.slider(key="radius").set_value(8.0)
+    at.number_input(key="n_releases").set_value(20)
+    at.selectbox(key="data_class").set_value("7").run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert next(m for m in at.metric if m.label == "Records n").value == "179"
+
+
+def test_colour_patches_on_spd_11():
+    at = _explorer({"manifold": "spd", "dim": "11", "data": "image_patches_covariance", "radius": "8",
+                    "n_releases": "20"}).run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert next(m for m in at.metric if m.label == "Records n").value == "520"
+    assert "Distance to the true mean" in _texts(at)
+
+
+def test_wrong_matrix_size_is_reported_beside_the_control():
+    at = _explorer({"manifold": "spd", "dim": "4", "data": "digits_covariance"}).run()
+    assert not at.exception, at.exception
+    assert any("m = dim = 9" in e.value for e in at.sidebar.error)
