@@ -61,3 +61,17 @@ def test_wrong_matrix_size_is_reported_beside_the_control():
     at = _explorer({"manifold": "spd", "dim": "4", "data": "digits_covariance"}).run()
     assert not at.exception, at.exception
     assert any("m = dim = 9" in e.value for e in at.sidebar.error)
+
+
+def test_descriptor_pages_text_is_human():
+    """Data descriptions, class captions and every mechanism's notes on descriptor data read as prose."""
+    from geodp_core.mechanisms import MECHANISM_NAMES
+    from tests.app.test_user_text import problems
+
+    for query in ({"data": "digits_covariance", "dim": "9", "data_class": "3"},
+                  {"data": "image_patches_covariance", "dim": "11"}):
+        at = _explorer({"manifold": "spd", "radius": "8", "n_releases": "20", **query}).run()
+        at.multiselect(key="mechanisms").set_value(list(MECHANISM_NAMES)).run()
+        assert not at.exception, at.exception
+        found = problems(at)
+        assert not found, "\n".join(found)
