@@ -75,3 +75,39 @@ def test_descriptor_pages_text_is_human():
         assert not at.exception, at.exception
         found = problems(at)
         assert not found, "\n".join(found)
+
+
+def test_bad_class_in_the_url_is_reported_not_a_crash():
+    for data, dim, bad in (("digits_covariance", "9", "12"), ("digits_covariance", "9", "abc"),
+                           ("image_patches_covariance", "11", "2"), ("connectomes", "2", "7")):
+        at = _explorer({"manifold": "spd", "dim": dim, "data": data, "data_class": bad, "radius": "8",
+                        "n_releases": "20"}).run()
+        assert not at.exception, (data, bad, at.exception)
+        assert at.selectbox(key="data_class").value == "all", (data, bad)
+        assert next(m for m in at.metric if m.label == "Records n").value != "0"
+
+
+def test_class_switch_between_datasets_and_to_unlabelled_data():
+    at = _explorer({"manifold": "spd", "dim": "9", "data": "digits_covariance", "data_class": "8", "radius": "8",
+                    "n_releases": "20"}).run()
+    assert at.selectbox(key="data_class").value == "8"
+    at.selectbox(key="data").set_value("image_patches_covariance").run()
+    assert not at.exception, at.exception
+    assert at.number_input(key="dim").value == 11
+    assert at.selectbox(key="data_class").value == "all"
+    at.selectbox(key="data").set_value("wishart").run()
+    assert not at.exception, at.exception
+    assert not at.get("selectbox") or "data_class" not in [w.key for w in at.selectbox]
+    assert not at.error, [e.value for e in at.error]
+
+
+def test_scenario_file_with_a_class_loads_into_the_sidebar():
+    from geodp_core.scenario import Scenario
+
+    saved = Scenario(manifold="spd", dim=9, data="digits_covariance", data_class=3, radius=8.0, n_releases=20)
+    at = _explorer().run()
+    at.file_uploader(key="scenario_file").set_value(("digits.json", saved.to_json().encode(), "application/json")).run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="data_class").value == "3"
+    assert at.number_input(key="dim").value == 9
+    assert next(m for m in at.metric if m.label == "Records n").value == "183"
