@@ -111,3 +111,25 @@ def test_scenario_file_with_a_class_loads_into_the_sidebar():
     assert at.selectbox(key="data_class").value == "3"
     assert at.number_input(key="dim").value == 9
     assert next(m for m in at.metric if m.label == "Records n").value == "183"
+
+
+def test_digits_preset_sets_dataset_size_and_class():
+    from geodp_core.scenario import PRESETS
+
+    name = next(name for name in PRESETS if "digit" in name)
+    at = _explorer().run()
+    at.selectbox(key="preset").set_value(name).run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="data").value == "digits_covariance"
+    assert at.number_input(key="dim").value == 9
+    assert at.selectbox(key="data_class").value == "3"
+
+
+def test_utility_curves_page_on_descriptor_data():
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    at.query_params.update({"manifold": "spd", "dim": "9", "data": "digits_covariance", "data_class": "0",
+                            "radius": "8", "curves_reps": "3", "curves_count": "2"})
+    at.switch_page("pages/utility_curves.py")
+    at.run()
+    assert not at.exception, at.exception
+    assert at.selectbox(key="data_class").value == "0"
