@@ -20,7 +20,7 @@ from geodp_core.constraints import (
     WIDGET_RANGES,
     dim_range,
 )
-from geodp_core.data import DESCRIPTOR_SIZES, clip_to_ball, parse_points
+from geodp_core.data import DESCRIPTOR_BALL_RADIUS, DESCRIPTOR_SIZES, clip_to_ball, parse_points
 from geodp_core.exceptions import GeoDPError
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import MECHANISM_NAMES, availability_table, mechanism_class
@@ -345,10 +345,14 @@ def scenario_sidebar():
 
 
 def _fit_dim_to_data():
-    """When a dataset with a fixed matrix size is picked (image descriptors), set the size control to it."""
+    """When a dataset with a fixed matrix size is picked (image descriptors), set the size control to it, and
+    widen a smaller public radius to the dataset's suggested one (public: part of the dataset's definition)."""
     data = _as_code(st.session_state.get("data"), DATA_LABELS)
     if data in DESCRIPTOR_SIZES:
         st.session_state["dim"] = DESCRIPTOR_SIZES[data]
+        radius = st.session_state.get("radius")
+        if not isinstance(radius, (int, float)) or radius < DESCRIPTOR_BALL_RADIUS:
+            st.session_state["radius"] = DESCRIPTOR_BALL_RADIUS
 
 
 def _class_widget(sb, data):

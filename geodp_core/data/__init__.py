@@ -6,6 +6,7 @@ returns exactly ``n`` points checked to lie on the manifold.
 
 from geodp_core.data.clipping import BALL_RTOL, check_in_ball, clip_to_ball
 from geodp_core.data.datasets import (
+    DESCRIPTOR_BALL_RADIUS,
     DESCRIPTOR_SIZES,
     KARATE_DEPTH_STEP,
     Dataset,
@@ -55,6 +56,7 @@ __all__ = [
     "list_datasets",
     "dataset_classes",
     "DESCRIPTOR_SIZES",
+    "DESCRIPTOR_BALL_RADIUS",
     "covariance_descriptor",
     "descriptor_features",
     "descriptor_public_center",

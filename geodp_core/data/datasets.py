@@ -37,7 +37,7 @@ from geodp_core.exceptions import InvalidParameterError
 from geodp_core.geometry import get_manifold
 
 __all__ = ["Dataset", "load_dataset", "list_datasets", "dataset_classes", "preshape", "karate_tree_embedding",
-           "KARATE_DEPTH_STEP", "PATCH_SIZE", "DESCRIPTOR_SIZES"]
+           "KARATE_DEPTH_STEP", "PATCH_SIZE", "DESCRIPTOR_SIZES", "DESCRIPTOR_BALL_RADIUS"]
 
 KARATE_DEPTH_STEP = 1.0
 """Hyperbolic distance between consecutive BFS levels in the karate-club embedding."""
@@ -63,6 +63,10 @@ _DESCRIPTIONS = {
 
 #: Side of the square colour patches of ``image_patches_covariance`` (pixels; the patch grid's step too).
 PATCH_SIZE = 32
+#: Suggested PUBLIC ball radius around :func:`~geodp_core.data.descriptor_public_center` for the descriptor
+#: datasets (affine-invariant distance). It holds every descriptor of both bundled datasets (largest distance
+#: about 7.8); for private images the radius must be fixed without looking at them.
+DESCRIPTOR_BALL_RADIUS = 8.0
 #: Matrix size m of the descriptor datasets (fixed by their feature lists).
 DESCRIPTOR_SIZES = {"digits_covariance": len(GREY_FEATURES), "image_patches_covariance": len(COLOUR_FEATURES)}
 
@@ -493,7 +497,9 @@ def _descriptor_description(what, features, m, stands_in_for, labels, descriptor
         f"These are offline stand-ins for the {stands_in_for} descriptors of that paper, computed here from "
         "images bundled with scikit-learn (no download). Public ball centre: c·I with c = sqrt(ι/12) = "
         f"{center_scale:.4g}, the geometric midpoint of the ridge ι and 1/12 (the variance of a feature uniform "
-        "on [0, 1]); it is fixed in advance, never computed from the data. The dataset sets the matrix size m."
+        "on [0, 1]); it is fixed in advance, never computed from the data. A public ball of radius "
+        f"{DESCRIPTOR_BALL_RADIUS:g} around it holds every descriptor of this bundled set (a radius for private "
+        "images must be fixed without looking at them). The dataset sets the matrix size m."
     )
 
 

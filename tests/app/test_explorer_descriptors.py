@@ -40,7 +40,7 @@ def test_picking_the_digits_sets_the_matrix_size_and_a_class():
     at.selectbox(key="data").set_value("digits_covariance").run()
     assert not at.exception, at.exception
     assert at.number_input(key="dim").value == 9
-    at.slider(key="radius").set_value(8.0)
+    assert at.slider(key="radius").value == 8.0  # the dataset's suggested public radius (was 0.7)
     at.number_input(key="n_releases").set_value(20)
     at.selectbox(key="data_class").set_value("7").run()
     assert not at.exception, at.exception
