@@ -20,7 +20,12 @@ from geodp_core.constraints import (
     WIDGET_RANGES,
     dim_range,
 )
-from geodp_core.data import DESCRIPTOR_BALL_RADIUS, DESCRIPTOR_SIZES, clip_to_ball, parse_points
+from geodp_core.data import (
+    DESCRIPTOR_BALL_RADIUS,
+    DESCRIPTOR_SIZES,
+    clip_to_ball,
+    parse_points,
+)
 from geodp_core.exceptions import GeoDPError
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import MECHANISM_NAMES, availability_table, mechanism_class

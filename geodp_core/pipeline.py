@@ -19,25 +19,30 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from geodp_core.data import DESCRIPTOR_SIZES, clip_to_ball, descriptor_public_center, load_dataset
+from geodp_core.data import (
+    DESCRIPTOR_SIZES,
+    clip_to_ball,
+    descriptor_public_center,
+    load_dataset,
+)
 from geodp_core.data import generators as gen
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
 from geodp_core.mechanisms import get_mechanism
 from geodp_core.summaries import frechet_mean, frechet_mean_sensitivity
 
 __all__ = [
-    "Prepared",
     "Outcome",
-    "prepare",
-    "summarise",
-    "evaluate",
-    "resample",
-    "public_center",
-    "public_reference",
-    "public_options",
-    "scenario_options",
+    "Prepared",
     "data_stream",
+    "evaluate",
     "mean_and_standard_error",
+    "prepare",
+    "public_center",
+    "public_options",
+    "public_reference",
+    "resample",
+    "scenario_options",
+    "summarise",
 ]
 
 #: Parameters of core errors that mean "the public ball centre cannot be used" (reported as center_offset).

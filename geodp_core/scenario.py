@@ -18,8 +18,16 @@ from geodp_core.geometry import MANIFOLD_NAMES, SPD_METRICS, get_manifold
 from geodp_core.mechanisms.registry import MECHANISM_NAMES
 from geodp_core.privacy import GDP, RDP, ZCDP, ApproxDP, PureDP
 
-__all__ = ["Scenario", "DATA_KINDS", "LABELLED_DATA", "NOTION_NAMES", "PRESETS", "data_classes_for", "data_kinds_for",
-           "preset_scenario"]
+__all__ = [
+    "DATA_KINDS",
+    "LABELLED_DATA",
+    "NOTION_NAMES",
+    "PRESETS",
+    "Scenario",
+    "data_classes_for",
+    "data_kinds_for",
+    "preset_scenario",
+]
 
 NOTION_NAMES = ("pure_dp", "approx_dp", "gdp", "rdp", "zcdp")
 
