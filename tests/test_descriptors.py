@@ -123,6 +123,15 @@ def test_batch_equals_one_by_one(colour_patch, digit_image):
     np.testing.assert_allclose(covariance_descriptor(greys)[1], covariance_descriptor(digit_image.T), atol=1e-14)
 
 
+def test_colour_flag_reads_grey_images_three_pixels_wide():
+    rng = np.random.default_rng(1)
+    greys = rng.uniform(size=(4, 6, 3))  # four grey 6 x 3 images, not one colour image
+    batch = covariance_descriptor(greys, colour=False)
+    assert batch.shape == (4, 9, 9)
+    np.testing.assert_allclose(batch[2], covariance_descriptor(greys[2]), atol=1e-14)
+    assert covariance_descriptor(greys).shape == (11, 11)  # by default: one 4 x 6 colour image
+
+
 def test_luma_weights_sum_to_one_and_a_grey_colour_image_has_the_grey_derivatives(digit_image):
     assert sum(LUMA_WEIGHTS) == pytest.approx(1.0)
     colour = np.repeat(digit_image[..., None], 3, axis=-1)
@@ -148,6 +157,8 @@ def test_a_constant_image_gives_the_coordinate_block_plus_iota():
         (dict(image=np.zeros((5, 5)), regulariser=0.0), "regulariser"),
         (dict(image=np.zeros((5, 5)), regulariser=-1.0), "regulariser"),
         (dict(image=np.zeros((5, 5)), regulariser=float("nan")), "regulariser"),
+        (dict(image=np.zeros((5, 5, 4)), colour=True), "image"),
+        (dict(image=np.zeros((5, 5)), colour="yes"), "colour"),
     ],
 )
 def test_bad_arguments_name_the_parameter(kwargs, param):

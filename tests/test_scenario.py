@@ -188,3 +188,20 @@ def test_every_preset_is_valid_and_runs(name):
     statuses = {o.name: o.status for o in result.outcomes}
     # a preset is a showcase: every mechanism it names must actually release
     assert all(s == "ok" for s in statuses.values()), [(o.name, o.reason) for o in result.outcomes]
+
+
+def test_python_snippet_reproduces_a_descriptor_class_scenario():
+    scenario = Scenario(manifold="spd", dim=9, data="digits_covariance", data_class=6, radius=8.0, n_releases=5,
+                        mechanisms=("riemannian_gaussian",))
+    namespace = {}
+    exec(compile(scenario.to_python_snippet(), "snippet", "exec"), namespace)  # noqa: S102 - our own generated code
+    assert namespace["scenario"] == scenario
+    assert len(namespace["result"].data) == 181  # the images of the digit 6
+
+
+def test_class_subset_of_the_karate_club():
+    from geodp_core.explorer import run_scenario
+
+    result = run_scenario(Scenario(manifold="hyperbolic", data="karate", data_class=2, radius=3.0, n_releases=5,
+                                   mechanisms=("riemannian_laplace",)))
+    assert 0 < len(result.data) < 34

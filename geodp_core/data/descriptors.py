@@ -76,36 +76,40 @@ def feature_names(colour):
     return COLOUR_FEATURES if colour else GREY_FEATURES
 
 
-def _check_images(images):
+def _check_images(images, colour=None):
     """``(batch, single, colour)``: images as a float array of shape (n, H, W) or (n, H, W, 3)."""
     array = np.asarray(images, dtype=float)
-    if array.ndim == 2:
-        return array[None], True, False
-    if array.ndim == 3 and array.shape[-1] == 3:
-        return array[None], True, True
-    if array.ndim == 3:
-        return array, False, False
-    if array.ndim == 4 and array.shape[-1] == 3:
-        return array, False, True
-    raise InvalidParameterError(
-        f"image must have shape (H, W), (H, W, 3), (n, H, W) or (n, H, W, 3); got shape {array.shape}", param="image"
-    )
+    if colour is not None and not isinstance(colour, (bool, np.bool_)):
+        raise InvalidParameterError(f"colour must be True, False or None (decide from the shape); got {colour!r}",
+                                    param="colour")
+    if colour is None:
+        colour = array.ndim in (3, 4) and array.shape[-1] == 3
+    colour = bool(colour)
+    ndim = array.ndim - (1 if colour else 0)
+    if ndim in (2, 3) and (not colour or array.shape[-1] == 3):
+        return (array[None], True, colour) if ndim == 2 else (array, False, colour)
+    shapes = "(H, W, 3) or (n, H, W, 3)" if colour else "(H, W) or (n, H, W)"
+    raise InvalidParameterError(f"image must have shape {shapes} (colour={colour}); got shape {array.shape}",
+                                param="image")
 
 
-def descriptor_features(image):
+def descriptor_features(image, colour=None):
     r"""Per-pixel feature vectors :math:`\upsilon(\mathbf x)` over the interior pixels (see the module docstring).
 
     Parameters
     ----------
     image : array_like, shape (H, W), (H, W, 3), (n, H, W) or (n, H, W, 3)
-        Intensities (already scaled, e.g. to [0, 1]); ``H, W >= 3``. A trailing axis of length 3 means colour.
+        Intensities (already scaled, e.g. to [0, 1]); ``H, W >= 3``.
+    colour : bool or None
+        Whether the last axis holds R, G, B. ``None`` (default): a trailing axis of length 3 means colour (pass
+        ``colour=False`` for a batch of grey images 3 pixels wide).
 
     Returns
     -------
     ndarray, shape ([n,] (H-2)(W-2), m)
         ``m = 9`` (grey) or ``11`` (colour), in the order of :func:`feature_names`; pixels in row-major order.
     """
-    batch, single, colour = _check_images(image)
+    batch, single, colour = _check_images(image, colour)
     height, width = batch.shape[1:3]
     if height < 3 or width < 3:
         raise InvalidParameterError(f"image must be at least 3 x 3 pixels; got {height} x {width}", param="image")
@@ -127,7 +131,7 @@ def descriptor_features(image):
     return features[0] if single else features
 
 
-def covariance_descriptor(image, regulariser=DEFAULT_REGULARISER):
+def covariance_descriptor(image, regulariser=DEFAULT_REGULARISER, colour=None):
     r"""Covariance descriptor :math:`R_\iota(\mathcal I)` of one image or a batch (conformal paper, eq. 45).
 
     .. math:: R_\iota = \frac{1}{|S|} \sum_{\mathbf x \in S} (\upsilon(\mathbf x) - \bar\upsilon)
@@ -142,6 +146,8 @@ def covariance_descriptor(image, regulariser=DEFAULT_REGULARISER):
         Intensities scaled to [0, 1]; a trailing axis of length 3 means colour.
     regulariser : float
         :math:`\iota > 0` (default :data:`DEFAULT_REGULARISER`).
+    colour : bool or None
+        See :func:`descriptor_features`.
 
     Returns
     -------
@@ -149,7 +155,7 @@ def covariance_descriptor(image, regulariser=DEFAULT_REGULARISER):
         Symmetric positive definite (checked: every eigenvalue is at least :math:`\iota/2`).
     """
     regulariser = check_real(regulariser, "regulariser", low=0.0, low_closed=False)
-    features = descriptor_features(image)
+    features = descriptor_features(image, colour)
     single = features.ndim == 2
     features = features[None] if single else features
     centred = features - features.mean(axis=1, keepdims=True)
