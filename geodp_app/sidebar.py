@@ -186,7 +186,8 @@ def scenario_sidebar():
     dim = sb.number_input(
         "Matrix size m" if is_spd else "Dimension d", min_value=dim_range(manifold)[0], max_value=dim_range(manifold)[1],
         value=2, step=1, key="dim",
-        help="SPD(m) has intrinsic dimension m(m+1)/2." if is_spd else "Intrinsic dimension (S², H² are drawn in 3D / the disk).",
+        help="SPD(m) has intrinsic dimension m(m+1)/2; image covariance descriptors fix m (9 for grey digits, 11 for "
+             "colour patches)." if is_spd else "Intrinsic dimension (S², H² are drawn in 3D / the disk).",
         **_BIND,
     )
     url_note("dim", dim, sb)
