@@ -1,16 +1,16 @@
 r"""Real datasets shipped (offline) with geomstats, mapped onto our manifolds (SPEC §2).
 
-================  ===============================  ===========================================
-name              manifold                          what
-================  ===============================  ===========================================
-cities            :math:`S^2`                       50 large world cities (lat/lon)
-connectomes       SPD(28) (or a principal block)    86 brain functional-connectivity matrices
-karate            :math:`H^2` (Poincaré disk)       Zachary's karate club, BFS-tree embedding
-optical_nerves    :math:`S^{11}` (preshapes)        22 sets of 5 landmarks in 3D (Kendall)
-hands             :math:`S^{62}` (preshapes)        52 hands, 22 joints in 3D (Kendall)
-digits_covariance SPD(9)                            1797 covariance descriptors of 8x8 digits
-image_patches_... SPD(11)                           520 covariance descriptors of 32x32 colour patches
-================  ===============================  ===========================================
+========================  ===============================  ===================================================
+name                      manifold                          what
+========================  ===============================  ===================================================
+cities                    :math:`S^2`                       50 large world cities (lat/lon)
+connectomes               SPD(28) (or a principal block)    86 brain functional-connectivity matrices
+karate                    :math:`H^2` (Poincaré disk)       Zachary's karate club, BFS-tree embedding
+optical_nerves            :math:`S^{11}` (preshapes)        22 sets of 5 landmarks in 3D (Kendall)
+hands                     :math:`S^{62}` (preshapes)        52 hands, 22 joints in 3D (Kendall)
+digits_covariance         SPD(9)                            1797 covariance descriptors of 8x8 digits
+image_patches_covariance  SPD(11)                           520 covariance descriptors of 32x32 colour patches
+========================  ===============================  ===================================================
 
 The two image datasets are computed here (:mod:`geodp_core.data.descriptors`) from images that ship with
 scikit-learn: offline stand-ins for the conformal paper's Fashion-MNIST and CIFAR-10 descriptors.

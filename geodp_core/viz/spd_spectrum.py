@@ -91,7 +91,7 @@ def spd_spectrum_figure(result, height=460):
     fig.add_hline(y=0.0, line=dict(color="#999", width=1, dash="dash"))
     fig.update_layout(boxmode="group")
     fig.update_xaxes(title=dict(text="k (eigenvalues sorted, largest first)", font=dict(size=12)), dtick=1)
-    fig.update_yaxes(title=dict(text="log λ_k of m₀^-½ X m₀^-½", font=dict(size=12)))
+    fig.update_yaxes(title=dict(text="log λₖ of m₀⁻½ X m₀⁻½", font=dict(size=12)))
     distance = ("their Euclidean norm is the distance to m₀" if manifold.metric == "affine"
                 else "a view of the affine-invariant geometry (this metric's distances differ)")
     return _style(fig, f"{manifold.label}: spectra relative to the public centre m₀",
