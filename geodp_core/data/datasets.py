@@ -1,4 +1,4 @@
-r"""Real datasets shipped (offline) with geomstats, mapped onto our manifolds (SPEC §2).
+r"""Real datasets shipped (offline) with geomstats and scikit-learn, mapped onto our manifolds (SPEC §2).
 
 ========================  ===============================  ===================================================
 name                      manifold                          what
