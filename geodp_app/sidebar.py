@@ -20,7 +20,12 @@ from geodp_core.constraints import (
     WIDGET_RANGES,
     dim_range,
 )
-from geodp_core.data import clip_to_ball, parse_points
+from geodp_core.data import (
+    DESCRIPTOR_BALL_RADIUS,
+    DESCRIPTOR_SIZES,
+    clip_to_ball,
+    parse_points,
+)
 from geodp_core.exceptions import GeoDPError
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import MECHANISM_NAMES, availability_table, mechanism_class
@@ -30,6 +35,7 @@ from geodp_core.scenario import (
     NOTION_NAMES,
     PRESETS,
     Scenario,
+    data_classes_for,
     data_kinds_for,
     preset_scenario,
 )
@@ -51,6 +57,8 @@ DATA_LABELS = {
     "cities": "real: 50 world cities (geomstats)",
     "connectomes": "real: brain connectomes (geomstats, principal block)",
     "karate": "real: karate-club graph in the Poincaré disk",
+    "digits_covariance": "real: handwritten digits as 9×9 covariance descriptors (scikit-learn)",
+    "image_patches_covariance": "real: colour photo patches as 11×11 covariance descriptors (scikit-learn)",
     "upload": "upload a CSV / NPY file",
 }
 NOTION_LABELS = {
@@ -69,6 +77,8 @@ DATA_WHERE = {
     "cities": "the world cities are points on the sphere S²",
     "karate": "the karate-club embedding lives in the hyperbolic plane H²",
     "connectomes": "the connectomes are SPD matrices",
+    "digits_covariance": "image covariance descriptors are SPD matrices",
+    "image_patches_covariance": "image covariance descriptors are SPD matrices",
     "wishart": "the Wishart law is a law of SPD matrices",
     "wrapped_normal_mixture": "the heterogeneous wrapped-normal mixture is offered on hyperbolic spaces only",
 }
@@ -82,8 +92,10 @@ _CENTER_SYNCED = "geodp_sidebar_center_synced"
 _CENTER_ERROR = "geodp_sidebar_center_error"
 
 _BIND = dict(bind="query-params")
+#: Spelling of "every class" in the class control (and in the URL).
+ALL_CLASSES = "all"
 #: The sidebar's URL-bound controls (one per Scenario field shown).
-SCENARIO_KEYS = ("manifold", "dim", "metric", "data", "spread", "n", "radius", "center_offset", "mechanisms",
+SCENARIO_KEYS = ("manifold", "dim", "metric", "data", "data_class", "spread", "n", "radius", "center_offset", "mechanisms",
                  "notion", "eps", "delta", "mu", "alpha", "rho", "seed", "n_releases")
 
 
@@ -174,7 +186,8 @@ def scenario_sidebar():
     dim = sb.number_input(
         "Matrix size m" if is_spd else "Dimension d", min_value=dim_range(manifold)[0], max_value=dim_range(manifold)[1],
         value=2, step=1, key="dim",
-        help="SPD(m) has intrinsic dimension m(m+1)/2." if is_spd else "Intrinsic dimension (S², H² are drawn in 3D / the disk).",
+        help="SPD(m) has intrinsic dimension m(m+1)/2; image covariance descriptors fix m (9 for grey digits, 11 for "
+             "colour patches)." if is_spd else "Intrinsic dimension (S², H² are drawn in 3D / the disk).",
         **_BIND,
     )
     url_note("dim", dim, sb)
@@ -194,13 +207,16 @@ def scenario_sidebar():
     show_data = labelled("data", DATA_LABELS)
     data = sb.selectbox(
         "Data", kinds, key="data", format_func=show_data,
-        help="The private dataset (synthetic generators, geomstats' real data, or your file).", **_BIND,
+        help="The private dataset (synthetic generators, geomstats' real data, image descriptors computed from "
+             "scikit-learn's images, or your file).", on_change=_fit_dim_to_data, **_BIND,
     )
     url_note("data", data, sb)
     if show_data is str:
         sb.caption(DATA_LABELS[data])
     _data_change_note(sb, manifold, data, data_before, kinds)
     slots["data"] = sb.empty()
+    data_class = _class_widget(sb, data)
+    slots["data_class"] = sb.empty()
     upload_points = None
     if data == "upload":
         upload_points = _upload_widget(sb, manifold, int(dim), metric, slots)
@@ -237,7 +253,8 @@ def scenario_sidebar():
             "… or as tangent coordinates at the north pole" if on_s2 else "Tangent coordinates at the canonical point",
             value="", key="center_offset",
             help="Comma-separated coordinates of a tangent vector at the canonical point (north pole, origin or "
-                 "identity matrix); the centre is where that vector leads. Empty = the canonical point itself. "
+                 "identity matrix; for image descriptors the public reference c·I stated in the data description); "
+                 "the centre is where that vector leads. Empty = the canonical point itself. "
                  "Public: chosen from domain knowledge, never from the data.",
             **_BIND,
         )
@@ -321,7 +338,7 @@ def scenario_sidebar():
         scenario = Scenario(
             manifold=manifold, dim=int(dim), metric=metric, data=data, spread=float(spread), n=int(n),
             radius=float(radius), center_offset=center_text, mechanisms=tuple(mechanisms), notion=notion,
-            seed=int(seed), n_releases=int(n_releases), **values,
+            seed=int(seed), n_releases=int(n_releases), data_class=data_class, **values,
         )
     except (ValueError, GeoDPError) as exc:
         show_error(exc)
@@ -331,6 +348,39 @@ def scenario_sidebar():
     if upload_points is not None:
         _clipped_note(clip_slot, scenario, upload_points)
     return scenario, upload_points, show_error
+
+
+def _fit_dim_to_data():
+    """When a dataset with a fixed matrix size is picked (image descriptors), set the size control to it, and
+    widen a smaller public radius to the dataset's suggested one (public: part of the dataset's definition)."""
+    data = _as_code(st.session_state.get("data"), DATA_LABELS)
+    if data in DESCRIPTOR_SIZES:
+        st.session_state["dim"] = DESCRIPTOR_SIZES[data]
+        radius = st.session_state.get("radius")
+        if not isinstance(radius, (int, float)) or radius < DESCRIPTOR_BALL_RADIUS:
+            st.session_state["radius"] = DESCRIPTOR_BALL_RADIUS
+
+
+def _class_widget(sb, data):
+    """The class control of a labelled real dataset: the chosen label, or ``None`` for every class."""
+    classes = data_classes_for(data)
+    if not classes:
+        return None
+    options = [ALL_CLASSES, *map(str, classes)]
+    if str(st.session_state.get("data_class", ALL_CLASSES)) not in options:  # left over from another dataset
+        st.session_state["data_class"] = ALL_CLASSES
+    choice = sb.selectbox(
+        "Class", options, key="data_class",
+        help="Keep only the records of one class (the conformal paper privatises the mean of one class). The "
+             "class labels are public information about the dataset; the records are private.",
+        **_BIND,
+    )
+    url_note("data_class", choice, sb)
+    if choice == ALL_CLASSES:
+        sb.caption("Every class: " + ", ".join(f"{k} = {v}" for k, v in classes.items()))
+        return None
+    sb.caption(f"Class {choice}: {classes[int(choice)]}")
+    return int(choice)
 
 
 def _data_change_note(sb, manifold, data, before, kinds):
@@ -588,6 +638,7 @@ def apply_scenario_to_widgets(scenario):
     state = st.session_state
     values = scenario.to_dict()
     values["center_offset"] = ",".join(f"{v:g}" for v in scenario.center_offset)
+    values["data_class"] = ALL_CLASSES if scenario.data_class is None else str(scenario.data_class)
     changes = []
     grids = {"eps": EPS_GRID, "mu": MU_GRID, "delta": DELTA_GRID, "rho": RHO_GRID}
     for key, grid in grids.items():
@@ -618,12 +669,13 @@ def _apply_preset():
 
 
 def radius_max(manifold, dim, metric):
-    """Largest value of the radius slider: just below r* (3 when r* is infinite or the manifold is invalid)."""
+    """Largest value of the radius slider: just below r* (when r* is infinite: 10 on SPD, whose image descriptors
+    lie up to about 8 from their public centre, 3 elsewhere or when the manifold is invalid)."""
     try:
         rstar = get_manifold(manifold, int(dim), metric or None).ball_radius_limit
     except (ValueError, GeoDPError):
         rstar = np.inf
-    return round(float(min(rstar - 1e-3, 3.0)), 3) if np.isfinite(rstar) else 3.0
+    return round(float(min(rstar - 1e-3, 3.0)), 3) if np.isfinite(rstar) else (10.0 if manifold == "spd" else 3.0)
 
 
 def _load_scenario_file():

@@ -4,6 +4,7 @@ Pages read their widgets' bounds from here (:func:`limits`), so the URL check an
 """
 
 from geodp_app.sidebar import (
+    ALL_CLASSES,
     DATA_LABELS,
     METRIC_LABELS,
     NOTION_LABELS,
@@ -36,6 +37,7 @@ from geodp_core.constraints import (
 )
 from geodp_core.mechanisms.kng_regression import REGRESSION_PRESETS
 from geodp_core.reproduce import EW_SPACES, KNG_PAPER_N
+from geodp_core.scenario import LABELLED_DATA, data_classes_for
 from geodp_core.viz import CAMERA_PRESETS
 
 __all__ = ["URL_PARAMS", "PAGE_URL_KEYS", "X_AXES", "CONFORMAL_SPACES", "CONFORMAL_LAPLACIANS", "limits", "bounds",
@@ -69,15 +71,18 @@ def _choice(labels, display=None):
 
 
 _TITLES = mechanism_titles()
+#: Every class label of the labelled real datasets (which ones a scenario accepts depends on its data).
+_CLASS_LABELS = sorted({str(label) for kind in LABELLED_DATA for label in data_classes_for(kind)}, key=int)
 _SIDEBAR = {
     "manifold": _choice(SPACE_LABELS, SPACE_LABELS),
     "dim": UrlParam("int", min(dim_range("spd")[0], dim_range("sphere")[0]),
                     max(dim_range("spd")[1], dim_range("sphere")[1]), bounds=_dim_bounds),
     "metric": _choice(METRIC_LABELS, METRIC_LABELS),
     "data": _choice(DATA_LABELS, DATA_LABELS),
+    "data_class": _choice(dict.fromkeys([ALL_CLASSES, *_CLASS_LABELS])),
     "spread": UrlParam("float", *WIDGET_RANGES["spread"]),
     "n": UrlParam("int", *WIDGET_RANGES["n"]),
-    "radius": UrlParam("float", 0.05, 3.0, bounds=_radius_bounds),
+    "radius": UrlParam("float", 0.05, 10.0, bounds=_radius_bounds),
     "center_offset": UrlParam("text", max_chars=400),
     "mechanisms": UrlParam("multi", choices=tuple(_TITLES.values()), aliases=dict(_TITLES)),
     "notion": _choice(NOTION_LABELS, NOTION_LABELS),

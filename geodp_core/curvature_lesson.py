@@ -99,7 +99,7 @@ def curvature_lesson(scenario, mechanism=None, n_releases=400):
     rows, title = [], name
     for j, (space, curvature) in enumerate(CURVATURE_SPACES):
         sub = scenario.with_changes(manifold=space, dim=dim, metric="", data="uniform_ball", spread=spread,
-                                    radius=radius, n=n, center_offset=(), mechanisms=(name,))
+                                    radius=radius, n=n, center_offset=(), mechanisms=(name,), data_class=None)
         prepared = prepare(sub)
         rng = np.random.default_rng(np.random.SeedSequence(scenario.seed, spawn_key=(_LESSON_TAG, j)))
         outcome = evaluate(prepared, name, sub.target, n_releases, rng)

@@ -19,24 +19,30 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from geodp_core.data import clip_to_ball, load_dataset
+from geodp_core.data import (
+    DESCRIPTOR_SIZES,
+    clip_to_ball,
+    descriptor_public_center,
+    load_dataset,
+)
 from geodp_core.data import generators as gen
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
 from geodp_core.mechanisms import get_mechanism
 from geodp_core.summaries import frechet_mean, frechet_mean_sensitivity
 
 __all__ = [
-    "Prepared",
     "Outcome",
-    "prepare",
-    "summarise",
+    "Prepared",
+    "data_stream",
     "evaluate",
-    "resample",
+    "mean_and_standard_error",
+    "prepare",
     "public_center",
     "public_options",
+    "public_reference",
+    "resample",
     "scenario_options",
-    "data_stream",
-    "mean_and_standard_error",
+    "summarise",
 ]
 
 #: Parameters of core errors that mean "the public ball centre cannot be used" (reported as center_offset).
@@ -45,7 +51,7 @@ _CENTER_PARAMS = ("tangent_vec", "base_point", "center", "mean_direction", "mean
 #: Parameters of core errors that mean "the uploaded points cannot be used" (reported as upload).
 _UPLOAD_PARAMS = ("points", "data", "x", "upload", "file")
 #: Real datasets a scenario can name (loaded, not generated; ``n`` and ``spread`` do not apply).
-REAL_DATASETS = ("cities", "connectomes", "karate")
+REAL_DATASETS = ("cities", "connectomes", "karate", "digits_covariance", "image_patches_covariance")
 
 
 def mean_and_standard_error(values):
@@ -114,10 +120,21 @@ def _renamed(exc, param):
         return InvalidParameterError(str(exc), param=param)
 
 
-def public_center(scenario, manifold=None):
-    """The PUBLIC ball centre :math:`m_0 = \\mathrm{Exp}_o(\\text{center\\_offset})` (never from data)."""
+def public_reference(scenario, manifold=None):
+    """The public point :math:`o` the centre offset starts from: the manifold's canonical point, or for image
+    covariance descriptors the public reference :math:`cI` of :func:`~geodp_core.data.descriptor_public_center`
+    (fixed by the descriptor's definition, never computed from the data)."""
     manifold = manifold or scenario.build_manifold()
-    base = manifold.default_center()
+    if scenario.data in DESCRIPTOR_SIZES:
+        return descriptor_public_center(manifold.m)
+    return manifold.default_center()
+
+
+def public_center(scenario, manifold=None):
+    """The PUBLIC ball centre :math:`m_0 = \\mathrm{Exp}_o(\\text{center\\_offset})` (never from data), with
+    :math:`o` = :func:`public_reference`."""
+    manifold = manifold or scenario.build_manifold()
+    base = public_reference(scenario, manifold)
     if not scenario.center_offset:
         return base
     try:
@@ -144,7 +161,10 @@ def _make_data(scenario, manifold, center, rng, points=None):
             raise InvalidParameterError("data is 'upload' but no file was uploaded", param="upload")
         return manifold.validate_points(points, "upload"), "uploaded file"
     if kind in REAL_DATASETS:
-        dataset = load_dataset(kind, **({"sub_block": scenario.dim} if kind == "connectomes" else {}))
+        options = {"sub_block": scenario.dim} if kind == "connectomes" else {}
+        if scenario.data_class is not None:
+            options["label"] = scenario.data_class
+        dataset = load_dataset(kind, **options)
         return np.asarray(dataset.points, dtype=float), dataset.description
     spread = max(spread, 1e-3)
     if kind == "vmf":

@@ -12,12 +12,22 @@ from dataclasses import asdict, dataclass, fields, replace
 
 from geodp_core._validation import check_int, check_option, check_real
 from geodp_core.constraints import SCENARIO_RANGES, dim_range
+from geodp_core.data.datasets import DESCRIPTOR_SIZES, dataset_classes
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.geometry import MANIFOLD_NAMES, SPD_METRICS, get_manifold
 from geodp_core.mechanisms.registry import MECHANISM_NAMES
 from geodp_core.privacy import GDP, RDP, ZCDP, ApproxDP, PureDP
 
-__all__ = ["Scenario", "DATA_KINDS", "NOTION_NAMES", "PRESETS", "data_kinds_for", "preset_scenario"]
+__all__ = [
+    "DATA_KINDS",
+    "LABELLED_DATA",
+    "NOTION_NAMES",
+    "PRESETS",
+    "Scenario",
+    "data_classes_for",
+    "data_kinds_for",
+    "preset_scenario",
+]
 
 NOTION_NAMES = ("pure_dp", "approx_dp", "gdp", "rdp", "zcdp")
 
@@ -32,8 +42,19 @@ DATA_KINDS = {
     "cities": ("sphere",),
     "connectomes": ("spd",),
     "karate": ("hyperbolic",),
+    "digits_covariance": ("spd",),
+    "image_patches_covariance": ("spd",),
     "upload": ("sphere", "hyperbolic", "spd", "euclidean"),
 }
+
+
+#: Real datasets with classes: a scenario may keep one class (``data_class``).
+LABELLED_DATA = ("connectomes", "karate", "digits_covariance", "image_patches_covariance")
+
+
+def data_classes_for(data):
+    """``{label: meaning}`` of the classes a scenario with data kind ``data`` may keep (empty: none)."""
+    return dataset_classes(data) if data in LABELLED_DATA else {}
 
 
 def data_kinds_for(manifold_name):
@@ -152,6 +173,15 @@ def _check_field_type(key, value):
         if not _is_real(value):
             raise InvalidParameterError(f"{key} must be a number; got {_json_type(value)}", param=key)
         return value
+    if key == "data_class":
+        if value is None:
+            return None
+        if isinstance(value, float) and value.is_integer() and abs(value) < 2**63:
+            return int(value)
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise InvalidParameterError(f"data_class must be a whole number (a class label) or null (every "
+                                        f"class); got {_json_type(value)}", param=key)
+        return value
     if key in ("center_offset", "mechanisms"):
         if isinstance(value, str):
             return value
@@ -258,6 +288,9 @@ class Scenario:
         Seed of the data and of the releases (visible, reproducible).
     n_releases : int
         Number of releases drawn per mechanism (the cloud).
+    data_class : int or None
+        Real datasets with classes only (:data:`LABELLED_DATA`): keep only the records of this class label
+        (e.g. one digit); ``None`` keeps every class. The labels are public metadata of the dataset.
     """
 
     manifold: str = "sphere"
@@ -277,6 +310,7 @@ class Scenario:
     rho: float = 0.5
     seed: int = 0
     n_releases: int = 200
+    data_class: int = None
 
     def __post_init__(self):
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
@@ -297,6 +331,13 @@ class Scenario:
                 f"data {self.data!r} lives in dimension 2 ({'S²' if self.data == 'cities' else 'H²'}); got dim={self.dim}",
                 param="dim",
             )
+        if self.data in DESCRIPTOR_SIZES and self.dim != DESCRIPTOR_SIZES[self.data]:
+            size = DESCRIPTOR_SIZES[self.data]
+            raise InvalidParameterError(
+                f"data {self.data!r} are {size}x{size} SPD matrices (one feature per row); set the matrix size "
+                f"m = dim = {size}; got dim={self.dim}", param="dim",
+            )
+        set_("data_class", self._checked_data_class())
         set_("spread", _check_range("spread", self.spread))
         set_("n", _check_range("n", self.n))
         set_("radius", self.build_manifold().check_radius(self.radius, "radius"))
@@ -329,6 +370,30 @@ class Scenario:
         check_option(self.notion, "notion", NOTION_NAMES)
         for name in ("eps", "delta", "mu", "alpha", "rho", "seed", "n_releases"):
             set_(name, _check_range(name, getattr(self, name)))
+
+    def _checked_data_class(self):
+        """``data_class`` checked against the classes of the scenario's dataset (public metadata)."""
+        value = self.data_class
+        if value is None:
+            return None
+        if isinstance(value, str) and value.strip().lower() in ("", "all", "none"):
+            return None
+        classes = data_classes_for(self.data)
+        if not classes:
+            raise InvalidParameterError(
+                f"data_class applies only to real datasets with classes ({', '.join(LABELLED_DATA)}); data "
+                f"{self.data!r} has none; got data_class={_clip(repr(value))}", param="data_class",
+            )
+        valid = tuple(classes)
+        if isinstance(value, str) and _INT_TEXT.fullmatch(value.strip()):
+            value = int(value.strip())
+        if isinstance(value, bool) or not isinstance(value, int) or value not in valid:
+            shown = ", ".join(f"{k} = {v}" for k, v in classes.items())
+            raise InvalidParameterError(
+                f"data_class must be one of the class labels of {self.data!r}, from {min(valid)} to {max(valid)} "
+                f"({shown}), or empty for every class; got {_clip(repr(value))}", param="data_class",
+            )
+        return int(value)
 
     # ---------------------------------------------------------------- builders
     def build_manifold(self):
@@ -456,7 +521,9 @@ class Scenario:
                 )
             kind = kinds[key]
             text = raw.strip()
-            if kind in (int, "int"):
+            if key == "data_class":
+                kwargs[key] = None if text.lower() in ("", "all", "none") else text  # checked by the constructor
+            elif kind in (int, "int"):
                 if not _INT_TEXT.fullmatch(text):
                     raise InvalidParameterError(
                         f"URL parameter {key} must be a whole number; got {_clip(raw)!r}", param=key
@@ -532,6 +599,16 @@ PRESETS = {
         manifold="spd", dim=2, metric="affine", data="connectomes", radius=1.0, notion="pure_dp", eps=1.0,
         mechanisms=("riemannian_laplace", "ew_laplace"),
     ),
+    "Real data: handwritten-digit covariance descriptors, SPD(9), one digit": dict(
+        manifold="spd", dim=9, metric="affine", data="digits_covariance", data_class=3, radius=8.0,
+        notion="approx_dp", eps=1.0, delta=1e-5,
+        mechanisms=("riemannian_gaussian", "tangent_gaussian", "riemannian_laplace"),
+    ),
+    "Real data: colour-patch covariance descriptors, SPD(11)": dict(
+        manifold="spd", dim=11, metric="affine", data="image_patches_covariance", radius=8.0,
+        notion="approx_dp", eps=1.0, delta=1e-5,
+        mechanisms=("riemannian_gaussian", "tangent_gaussian", "riemannian_laplace"),
+    ),
     "Real data: karate club in the Poincaré disk": dict(
         manifold="hyperbolic", dim=2, data="karate", radius=3.0, notion="approx_dp", eps=1.0, delta=1e-5,
         mechanisms=("riemannian_laplace", "ew_gaussian", "langevin"),
@@ -540,7 +617,8 @@ PRESETS = {
 
 
 def preset_scenario(name, base=None):
-    """The Scenario of a named preset (fields not named by the preset come from ``base`` or the defaults)."""
+    """The Scenario of a named preset (fields not named by the preset come from ``base`` or the defaults, except
+    ``data_class``, which belongs to the preset's data)."""
     check_option(name, "preset", tuple(PRESETS))
     base = base or Scenario()
-    return base.with_changes(**PRESETS[name])
+    return base.with_changes(**{"data_class": None, **PRESETS[name]})  # a class belongs to its dataset

@@ -22,6 +22,7 @@ from geodp_core.viz import (
     scene_figure,
     spd_cone_figure,
     spd_glyph_figure,
+    spd_spectrum_figure,
 )
 from geodp_core.viz.lesson import curvature_figure
 
@@ -85,6 +86,11 @@ with left:
                      help="Each 2×2 matrix [[a, b], [b, c]] is a point (a, b, c) of the open cone ac > b². "
                           "Off by default: a 3D scene redraws slowly on machines without a graphics card."):
             st.plotly_chart(spd_cone_figure(result), key="explorer_cone", width="stretch")
+    if result.manifold.name == "spd" and result.manifold.m > 2:
+        st.plotly_chart(spd_spectrum_figure(result), key="explorer_spectrum", width="stretch")
+        teach("An SPD matrix seen from the public centre m₀ is, up to a rotation, its eigenvalues relative to m₀. "
+              "Each box shows the k-th largest log-eigenvalue over the data or over a mechanism's releases: the "
+              "wider a mechanism's boxes around the true mean, the noisier its releases in that direction.")
     if st.button("Resample releases", icon=":material/casino:", key="explorer_resample", help="New noise draws; the data and mean stay."):
         st.session_state["explorer_draw"] = draw + 1
         st.rerun()

@@ -382,7 +382,8 @@ def test_ball_validation():
 # ============================================================== real datasets
 def test_list_datasets():
     names = list_datasets()
-    assert set(names) == {"cities", "connectomes", "karate", "optical_nerves", "hands"}
+    assert set(names) == {"cities", "connectomes", "karate", "optical_nerves", "hands", "digits_covariance",
+                          "image_patches_covariance"}
     assert all(isinstance(v, str) and v for v in names.values())
     with pytest.raises(InvalidParameterError, match="name"):
         load_dataset("nope")

@@ -24,6 +24,10 @@ def test_defaults_valid_and_target():
         Scenario(manifold="hyperbolic", dim=3, data="wrapped_normal", radius=2.0, mechanisms=("ew_laplace",)),
         Scenario(manifold="spd", dim=2, metric="log_cholesky", data="uniform_ball", center_offset=(0.1, 0.2, 0.3)),
         Scenario(notion="approx_dp", eps=0.2, delta=1e-7, seed=42, n_releases=17),
+        Scenario(manifold="spd", dim=9, data="digits_covariance", data_class=3, radius=8.0),
+        Scenario(manifold="spd", dim=9, data="digits_covariance", data_class=0, radius=8.0),
+        Scenario(manifold="spd", dim=11, metric="log_euclidean", data="image_patches_covariance", radius=7.5),
+        Scenario(manifold="spd", dim=3, data="connectomes", data_class=1, radius=1.0),
     ],
 )
 def test_round_trips(scenario):
@@ -56,6 +60,16 @@ def test_query_params_omit_defaults():
         (dict(center_offset=(1.0,)), "center_offset"),
         (dict(metric="affine"), "metric"),
         (dict(seed=-3), "seed"),
+        (dict(manifold="spd", dim=4, data="digits_covariance"), "dim"),  # the descriptors are 9 x 9
+        (dict(manifold="spd", dim=9, data="image_patches_covariance"), "dim"),  # 11 x 11
+        (dict(manifold="spd", dim=12, data="uniform_ball"), "dim"),  # SPD(m) up to m = 11
+        (dict(manifold="spd", dim=9, data="digits_covariance", data_class=10), "data_class"),
+        (dict(manifold="spd", dim=9, data="digits_covariance", data_class=-1), "data_class"),
+        (dict(manifold="spd", dim=9, data="digits_covariance", data_class=True), "data_class"),
+        (dict(manifold="spd", dim=9, data="digits_covariance", data_class="x"), "data_class"),
+        (dict(manifold="spd", dim=11, data="image_patches_covariance", data_class=2), "data_class"),
+        (dict(data="vmf", data_class=0), "data_class"),  # synthetic data have no classes
+        (dict(data="cities", data_class=0), "data_class"),  # real but unlabelled
     ],
 )
 def test_validation_names_parameter(kwargs, param):
@@ -63,6 +77,53 @@ def test_validation_names_parameter(kwargs, param):
         Scenario(**kwargs)
     assert info.value.param == param
     assert param in str(info.value)
+
+
+def test_data_class_messages_give_the_valid_labels():
+    with pytest.raises(InvalidParameterError) as info:
+        Scenario(manifold="spd", dim=9, data="digits_covariance", data_class=12)
+    assert "from 0 to 9" in str(info.value) and "12" in str(info.value)
+
+
+def test_data_class_in_urls_and_json():
+    base = dict(manifold="spd", dim=9, data="digits_covariance", radius=8.0)
+    assert Scenario(**base, data_class=4).to_query_params()["data_class"] == "4"
+    assert "data_class" not in Scenario(**base).to_query_params()  # every class: the default, omitted
+    params = {"manifold": "spd", "dim": "9", "data": "digits_covariance", "radius": "8"}
+    assert Scenario.from_query_params({**params, "data_class": "all"}).data_class is None
+    assert Scenario.from_query_params({**params, "data_class": "5"}).data_class == 5
+    with pytest.raises(InvalidParameterError) as info:
+        Scenario.from_query_params({**params, "data_class": "five"})
+    assert info.value.param == "data_class"
+    assert Scenario.from_json(Scenario(**base).to_json()).data_class is None
+    assert Scenario.from_dict({**base, "data_class": 7.0}).data_class == 7
+    for bad in ("7", True, [7]):
+        with pytest.raises(InvalidParameterError) as info:
+            Scenario.from_dict({**base, "data_class": bad})
+        assert info.value.param == "data_class"
+
+
+def test_preset_without_a_class_drops_the_class_of_the_base():
+    from geodp_core.scenario import PRESETS, preset_scenario
+
+    digits = next(name for name in PRESETS if "digit" in name)
+    base = preset_scenario(digits)
+    assert base.data_class == 3 and base.dim == 9
+    connectomes = preset_scenario(next(name for name in PRESETS if "connectomes" in name), base=base)
+    assert connectomes.data_class is None and connectomes.data == "connectomes" and connectomes.dim == 2
+
+
+def test_descriptor_data_use_the_public_reference_centre_and_the_class():
+    from geodp_core.data import descriptor_public_center, load_dataset
+    from geodp_core.pipeline import prepare, public_center
+
+    scenario = Scenario(manifold="spd", dim=9, data="digits_covariance", data_class=3, radius=8.0)
+    np.testing.assert_allclose(public_center(scenario), descriptor_public_center(9))
+    prepared = prepare(scenario)
+    expected = load_dataset("digits_covariance", label=3).points
+    assert prepared.n_clipped == 0
+    np.testing.assert_allclose(prepared.data, expected)
+    assert prepared.sensitivity == pytest.approx(2 * 8.0 / len(expected))
 
 
 def test_bad_json_and_unknown_fields():
@@ -127,3 +188,20 @@ def test_every_preset_is_valid_and_runs(name):
     statuses = {o.name: o.status for o in result.outcomes}
     # a preset is a showcase: every mechanism it names must actually release
     assert all(s == "ok" for s in statuses.values()), [(o.name, o.reason) for o in result.outcomes]
+
+
+def test_python_snippet_reproduces_a_descriptor_class_scenario():
+    scenario = Scenario(manifold="spd", dim=9, data="digits_covariance", data_class=6, radius=8.0, n_releases=5,
+                        mechanisms=("riemannian_gaussian",))
+    namespace = {}
+    exec(compile(scenario.to_python_snippet(), "snippet", "exec"), namespace)  # noqa: S102 - our own generated code
+    assert namespace["scenario"] == scenario
+    assert len(namespace["result"].data) == 181  # the images of the digit 6
+
+
+def test_class_subset_of_the_karate_club():
+    from geodp_core.explorer import run_scenario
+
+    result = run_scenario(Scenario(manifold="hyperbolic", data="karate", data_class=2, radius=3.0, n_releases=5,
+                                   mechanisms=("riemannian_laplace",)))
+    assert 0 < len(result.data) < 34

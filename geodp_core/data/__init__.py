@@ -1,4 +1,4 @@
-"""Data for GeoDP (SPEC §2, §9): synthetic generators, real datasets, the public ball, uploads.
+"""Data for GeoDP (SPEC §2, §9): synthetic generators, real datasets, image descriptors, the public ball, uploads.
 
 Every generator takes an explicit ``numpy.random.Generator`` (or integer seed) and
 returns exactly ``n`` points checked to lie on the manifold.
@@ -6,12 +6,22 @@ returns exactly ``n`` points checked to lie on the manifold.
 
 from geodp_core.data.clipping import BALL_RTOL, check_in_ball, clip_to_ball
 from geodp_core.data.datasets import (
+    DESCRIPTOR_BALL_RADIUS,
+    DESCRIPTOR_SIZES,
     KARATE_DEPTH_STEP,
     Dataset,
+    dataset_classes,
     karate_tree_embedding,
     list_datasets,
     load_dataset,
     preshape,
+)
+from geodp_core.data.descriptors import (
+    COLOUR_FEATURES,
+    GREY_FEATURES,
+    covariance_descriptor,
+    descriptor_features,
+    descriptor_public_center,
 )
 from geodp_core.data.generators import (
     MAX_SAMPLES,
@@ -44,6 +54,14 @@ __all__ = [
     "Dataset",
     "load_dataset",
     "list_datasets",
+    "dataset_classes",
+    "DESCRIPTOR_SIZES",
+    "DESCRIPTOR_BALL_RADIUS",
+    "covariance_descriptor",
+    "descriptor_features",
+    "descriptor_public_center",
+    "GREY_FEATURES",
+    "COLOUR_FEATURES",
     "preshape",
     "karate_tree_embedding",
     "KARATE_DEPTH_STEP",

@@ -1,14 +1,19 @@
-r"""Real datasets shipped (offline) with geomstats, mapped onto our manifolds (SPEC §2).
+r"""Real datasets shipped (offline) with geomstats and scikit-learn, mapped onto our manifolds (SPEC §2).
 
-================  ===============================  ===========================================
-name              manifold                          what
-================  ===============================  ===========================================
-cities            :math:`S^2`                       50 large world cities (lat/lon)
-connectomes       SPD(28) (or a principal block)    86 brain functional-connectivity matrices
-karate            :math:`H^2` (Poincaré disk)       Zachary's karate club, BFS-tree embedding
-optical_nerves    :math:`S^{11}` (preshapes)        22 sets of 5 landmarks in 3D (Kendall)
-hands             :math:`S^{62}` (preshapes)        52 hands, 22 joints in 3D (Kendall)
-================  ===============================  ===========================================
+========================  ===============================  ===================================================
+name                      manifold                          what
+========================  ===============================  ===================================================
+cities                    :math:`S^2`                       50 large world cities (lat/lon)
+connectomes               SPD(28) (or a principal block)    86 brain functional-connectivity matrices
+karate                    :math:`H^2` (Poincaré disk)       Zachary's karate club, BFS-tree embedding
+optical_nerves            :math:`S^{11}` (preshapes)        22 sets of 5 landmarks in 3D (Kendall)
+hands                     :math:`S^{62}` (preshapes)        52 hands, 22 joints in 3D (Kendall)
+digits_covariance         SPD(9)                            1797 covariance descriptors of 8x8 digits
+image_patches_covariance  SPD(11)                           520 covariance descriptors of 32x32 colour patches
+========================  ===============================  ===================================================
+
+The two image datasets are computed here (:mod:`geodp_core.data.descriptors`) from images that ship with
+scikit-learn: offline stand-ins for the conformal paper's Fashion-MNIST and CIFAR-10 descriptors.
 
 Loads are cached; every call returns fresh copies of the arrays.
 """
@@ -21,10 +26,18 @@ from collections import deque
 import numpy as np
 
 from geodp_core._validation import check_int, check_option
+from geodp_core.data.descriptors import (
+    COLOUR_FEATURES,
+    DEFAULT_REGULARISER,
+    GREY_FEATURES,
+    covariance_descriptor,
+    descriptor_public_center,
+)
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.geometry import get_manifold
 
-__all__ = ["Dataset", "load_dataset", "list_datasets", "preshape", "karate_tree_embedding", "KARATE_DEPTH_STEP"]
+__all__ = ["Dataset", "load_dataset", "list_datasets", "dataset_classes", "preshape", "karate_tree_embedding",
+           "KARATE_DEPTH_STEP", "PATCH_SIZE", "DESCRIPTOR_SIZES", "DESCRIPTOR_BALL_RADIUS"]
 
 KARATE_DEPTH_STEP = 1.0
 """Hyperbolic distance between consecutive BFS levels in the karate-club embedding."""
@@ -35,7 +48,39 @@ _DESCRIPTIONS = {
     "karate": "Zachary's karate-club graph (34 members) embedded in the Poincaré disk H² by a BFS tree.",
     "optical_nerves": "22 optic-nerve heads (5 landmarks in 3D) as Kendall preshapes on S¹¹ (no rotation quotient).",
     "hands": "52 hand poses (22 joints in 3D) as Kendall preshapes on S⁶² (no rotation quotient).",
+    "digits_covariance": (
+        "1797 handwritten digits (8x8 grey, scikit-learn) as 9x9 SPD covariance descriptors of the per-pixel "
+        "features x, y, I, |I_x|, |I_y|, |I_xx|, |I_yy|, sqrt(I_x² + I_y²), arctan(|I_x|/|I_y|); labels = the "
+        "digit 0–9. An offline stand-in for the Fashion-MNIST descriptors of the conformal paper."
+    ),
+    "image_patches_covariance": (
+        "520 colour patches (32x32, cut on a fixed grid from scikit-learn's two sample photographs) as 11x11 SPD "
+        "covariance descriptors of x, y, R, G, B, |L_x|, |L_y|, |L_xx|, |L_yy|, sqrt(L_x² + L_y²), "
+        "arctan(|L_x|/|L_y|) (L = luma); labels = the source photograph. An offline stand-in for the CIFAR-10 "
+        "descriptors of the conformal paper."
+    ),
 }
+
+#: Side of the square colour patches of ``image_patches_covariance`` (pixels; the patch grid's step too).
+PATCH_SIZE = 32
+#: Suggested PUBLIC ball radius around :func:`~geodp_core.data.descriptor_public_center` for the descriptor
+#: datasets (affine-invariant distance). It holds every descriptor of both bundled datasets (largest distance
+#: about 7.8); for private images the radius must be fixed without looking at them.
+DESCRIPTOR_BALL_RADIUS = 8.0
+#: Matrix size m of the descriptor datasets (fixed by their feature lists).
+DESCRIPTOR_SIZES = {"digits_covariance": len(GREY_FEATURES), "image_patches_covariance": len(COLOUR_FEATURES)}
+
+#: Classes of the labelled datasets (public metadata: what each label means), in label order.
+_CLASSES = {
+    "connectomes": {0: "healthy control", 1: "schizophrenia"},
+    "karate": {1: "instructor's club", 2: "administrator's club"},
+    "optical_nerves": {0: "normal eye", 1: "glaucoma"},
+    "hands": {0: "grab", 1: "expand"},
+    "digits_covariance": {digit: f"digit {digit}" for digit in range(10)},
+    "image_patches_covariance": {0: "china.jpg (a temple)", 1: "flower.jpg (a flower)"},
+}
+#: Per-point arrays of ``extras`` that a class subset keeps row by row (the others describe the whole dataset).
+_PER_POINT_EXTRAS = ("lat", "lon", "country", "patient_id", "monkey", "landmarks", "images", "patch_origin")
 
 
 @dataclasses.dataclass(frozen=True, eq=False)
@@ -93,21 +138,68 @@ def list_datasets():
     return dict(_DESCRIPTIONS)
 
 
+def dataset_classes(name):
+    """The classes of a labelled dataset: ``{label: meaning}`` (public metadata; empty if it has no labels).
+
+    Parameters
+    ----------
+    name : str
+        See :func:`list_datasets`.
+    """
+    name = check_option(name, "name", tuple(_DESCRIPTIONS))
+    return dict(_CLASSES.get(name, {}))
+
+
+def _check_label(name, label):
+    """``label`` as an int, if it is one of the classes of dataset ``name``."""
+    classes = _CLASSES.get(name)
+    if not classes:
+        raise InvalidParameterError(f"label applies only to labelled datasets ({', '.join(_CLASSES)}); "
+                                    f"{name!r} has no labels; got label={label!r}", param="label")
+    valid = tuple(classes)
+    shown = ", ".join(f"{k} ({v})" for k, v in classes.items())
+    if isinstance(label, (bool, np.bool_)) or not isinstance(label, (int, np.integer)) or int(label) not in valid:
+        raise InvalidParameterError(
+            f"label must be one of the classes of {name!r}: an integer in {{{', '.join(map(str, valid))}}} "
+            f"(from {min(valid)} to {max(valid)}: {shown}); got label={label!r}", param="label",
+        )
+    return int(label)
+
+
+def _class_subset(data, label):
+    """The rows of ``data`` whose label is ``label`` (per-point extras too; ``source_index`` says which rows)."""
+    keep = np.flatnonzero(data.labels == label)
+    extras = {key: (value[keep] if key in _PER_POINT_EXTRAS and isinstance(value, np.ndarray) else value)
+              for key, value in data.extras.items()}
+    extras["source_index"] = keep
+    names = None if data.names is None else tuple(data.names[i] for i in keep)
+    return dataclasses.replace(
+        data, points=data.points[keep], labels=data.labels[keep], names=names, extras=extras,
+        description=f"{data.description} Class subset: label {label} ({_CLASSES[data.name][label]}), "
+                    f"{keep.size} of {data.labels.size} points.",
+    )
+
+
 def _copy(value):
     return value.copy() if isinstance(value, np.ndarray) else value
 
 
-def load_dataset(name, sub_block=None):
-    """Load a real dataset (offline, from the files shipped with geomstats).
+def load_dataset(name, sub_block=None, label=None):
+    """Load a real dataset (offline, from the files shipped with geomstats and scikit-learn).
 
     Parameters
     ----------
-    name : {"cities", "connectomes", "karate", "optical_nerves", "hands"}
+    name : {"cities", "connectomes", "karate", "optical_nerves", "hands", "digits_covariance", \
+            "image_patches_covariance"}
         See :func:`list_datasets`.
     sub_block : int or None
         Connectomes only: keep the leading ``sub_block x sub_block`` principal block
         (still SPD: a principal submatrix of an SPD matrix is SPD), e.g. 2 or 3 for
         display. ``None`` keeps the full 28 x 28 matrices.
+    label : int or None
+        Keep only the points of this class (see :func:`dataset_classes`), e.g.
+        ``load_dataset("digits_covariance", label=3)``; ``None`` keeps every class. Per-point extras
+        are subset too; ``extras["source_index"]`` holds the kept rows of the full dataset.
 
     Returns
     -------
@@ -122,7 +214,11 @@ def load_dataset(name, sub_block=None):
                 param="sub_block",
             )
         sub_block = check_int(sub_block, "sub_block", low=1, high=28)
+    if label is not None:
+        label = _check_label(name, label)
     data = _load_cached(name, sub_block)
+    if label is not None:
+        data = _class_subset(data, label)
     return dataclasses.replace(
         data,
         points=data.points.copy(),
@@ -139,6 +235,8 @@ def _load_cached(name, sub_block):
         "karate": _load_karate,
         "optical_nerves": _load_optical_nerves,
         "hands": _load_hands,
+        "digits_covariance": _load_digits_covariance,
+        "image_patches_covariance": _load_image_patches_covariance,
     }
     data = loaders[name]()
     manifold = data.manifold()
@@ -383,4 +481,94 @@ def _load_hands():
         "Q. De Smedt et al., SHREC'17 Track: 3D Hand Gesture Recognition Using a Depth and Skeletal Dataset, "
         "2017; geomstats.datasets.utils.load_hands",
         {"bones": np.asarray(bones, dtype=int)},
+    )
+
+
+# -------------------------------------------------------- image covariance descriptors
+def _descriptor_description(what, features, m, stands_in_for, labels, descriptors):
+    eigenvalues = np.linalg.eigvalsh(descriptors)
+    center_scale = descriptor_public_center(m)[0, 0]
+    return (
+        f"{what}, each mapped to its {m}x{m} covariance descriptor (the conformal density-aware paper's "
+        f"region covariance): the covariance over the interior pixels of the per-pixel features "
+        f"{', '.join(features)}, plus ιI with ι = {DEFAULT_REGULARISER:g}. Coordinates and intensities are scaled "
+        "to [0, 1]; derivatives are central differences with the filters [-1, 0, 1] and [-1, 2, -1]. "
+        f"Eigenvalues range from {eigenvalues[:, 0].min():.3g} to {eigenvalues[:, -1].max():.3g}. {labels} "
+        f"These are offline stand-ins for the {stands_in_for} descriptors of that paper, computed here from "
+        "images bundled with scikit-learn (no download). Public ball centre: c·I with c = sqrt(ι/12) = "
+        f"{center_scale:.4g}, the geometric midpoint of the ridge ι and 1/12 (the variance of a feature uniform "
+        "on [0, 1]); it is fixed in advance, never computed from the data. A public ball of radius "
+        f"{DESCRIPTOR_BALL_RADIUS:g} around it holds every descriptor of this bundled set (a radius for private "
+        "images must be fixed without looking at them). The dataset sets the matrix size m."
+    )
+
+
+def _load_digits_covariance():
+    from sklearn.datasets import load_digits
+
+    digits = load_digits()
+    images = np.asarray(digits.images, dtype=float) / 16.0  # intensities 0..16 -> [0, 1]
+    descriptors = covariance_descriptor(images)
+    m = descriptors.shape[-1]
+    return Dataset(
+        name="digits_covariance",
+        points=descriptors,
+        manifold_spec=("spd", m, "affine"),
+        description=_descriptor_description(
+            "1797 handwritten digits (8x8 grey images, intensities 0–16)", GREY_FEATURES, m, "Fashion-MNIST",
+            "Labels: the digit 0–9 (about 180 images per digit).", descriptors,
+        ),
+        source=(
+            "E. Alpaydin and C. Kaynak, Optical Recognition of Handwritten Digits, UCI Machine Learning "
+            "Repository, 1998; sklearn.datasets.load_digits"
+        ),
+        labels=np.asarray(digits.target, dtype=int),
+        label_meaning="the digit shown (0–9)",
+        extras={"images": images, "feature_names": np.array(GREY_FEATURES),
+                "public_center": descriptor_public_center(m)},
+    )
+
+
+def image_patches(images, size=PATCH_SIZE):
+    """Square patches cut on a fixed grid (step ``size``, from the top-left corner; partial patches dropped).
+
+    Returns
+    -------
+    patches : ndarray, shape (n, size, size, channels)
+    origins : ndarray of int, shape (n, 3)
+        ``(image index, top row, left column)`` of every patch.
+    """
+    patches, origins = [], []
+    for index, image in enumerate(images):
+        for top in range(0, image.shape[0] - size + 1, size):
+            for left in range(0, image.shape[1] - size + 1, size):
+                patches.append(image[top:top + size, left:left + size])
+                origins.append((index, top, left))
+    return np.asarray(patches), np.asarray(origins, dtype=int)
+
+
+def _load_image_patches_covariance():
+    from sklearn.datasets import load_sample_images
+
+    sample = load_sample_images()
+    order = np.argsort([path.rsplit("/", 1)[-1] for path in sample.filenames])  # china.jpg, flower.jpg
+    images = [np.asarray(sample.images[i], dtype=float) / 255.0 for i in order]
+    patches, origins = image_patches(images)
+    descriptors = covariance_descriptor(patches)
+    m = descriptors.shape[-1]
+    return Dataset(
+        name="image_patches_covariance",
+        points=descriptors,
+        manifold_spec=("spd", m, "affine"),
+        description=_descriptor_description(
+            f"{len(patches)} colour patches of {PATCH_SIZE}x{PATCH_SIZE} pixels cut on a fixed {PATCH_SIZE}-pixel "
+            "grid from scikit-learn's two 427x640 sample photographs (a Chinese temple and a flower)",
+            COLOUR_FEATURES, m, "CIFAR-10",
+            "Labels: the source photograph (0 = china.jpg, 1 = flower.jpg; 260 patches each).", descriptors,
+        ),
+        source="scikit-learn sample images china.jpg and flower.jpg (sklearn.datasets.load_sample_images)",
+        labels=origins[:, 0].copy(),
+        label_meaning="source photograph (0 = china.jpg, 1 = flower.jpg)",
+        extras={"patch_origin": origins, "feature_names": np.array(COLOUR_FEATURES),
+                "public_center": descriptor_public_center(m)},
     )

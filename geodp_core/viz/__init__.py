@@ -1,6 +1,7 @@
 """Plotly figure builders (no Streamlit): scenes on manifolds, curves, heatmaps, regression fits.
 
 - :mod:`~geodp_core.viz.scene`: data, true mean and release clouds on S², the Poincaré disk, SPD(2);
+- :mod:`~geodp_core.viz.spd_spectrum`: SPD(m), any m: spectra relative to the public centre;
 - :mod:`~geodp_core.viz.curves`: utility curves, privacy profiles, trade-offs, μ vs σ, heat-diffusion curves;
 - :mod:`~geodp_core.viz.heatmaps`: vertex fields (density, conformal factor, ρ*) on the sphere and the disk;
 - :mod:`~geodp_core.viz.regression`: geodesic-regression fits and prediction errors.
@@ -29,6 +30,7 @@ from geodp_core.viz.scene import (
     spd_cone_figure,
     spd_glyph_figure,
 )
+from geodp_core.viz.spd_spectrum import spd_spectrum_figure
 
 __all__ = [
     "CAMERA_PRESETS",
@@ -37,6 +39,7 @@ __all__ = [
     "scene_figure",
     "spd_cone_figure",
     "spd_glyph_figure",
+    "spd_spectrum_figure",
     "utility_curve_figure",
     "privacy_profile_figure",
     "tradeoff_figure",
