@@ -441,17 +441,20 @@ def _check_strict_minimiser(manifold, result, points, weights, p, caller):
         )
     if p != 2.0:
         return
-    frame = manifold.tangent_frame(result)
-    coords = manifold.log(result, points, check=False) @ frame.T
+    coords = manifold.to_frame(result, manifold.log(result, points, check=False))
     theta = np.linalg.norm(coords, axis=-1)
     nonzero = theta > 0
     units = np.where(nonzero[:, None], coords / np.where(nonzero, theta, 1.0)[:, None], 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         tcot = np.where(nonzero, theta / np.tan(np.where(nonzero, theta, 1.0)), 1.0)
-    hessian = np.sum(weights[:, None, None] * (tcot[:, None, None] * np.eye(manifold.dim)
-                                               + (1.0 - tcot)[:, None, None] * units[:, :, None] * units[:, None, :]),
-                     axis=0)
-    smallest = float(np.linalg.eigvalsh(hessian)[0])
+    # Hess = A I + V^T V with A = sum_i w_i theta_i cot theta_i and rows of V sqrt(w_i (1 - theta_i cot theta_i)) u_i
+    # (1 - theta cot theta >= 0 on [0, pi)): its smallest eigenvalue is A, plus that of V^T V when V has full rank d
+    # (only possible with at least d points; V^T V is then formed, d x d).
+    isotropic = float(np.sum(weights * tcot))
+    rows = np.sqrt(np.maximum(weights * (1.0 - tcot), 0.0))[:, None] * units
+    smallest = isotropic
+    if np.count_nonzero(np.any(rows != 0.0, axis=-1)) >= manifold.dim:
+        smallest += float(np.linalg.eigvalsh(rows.T @ rows)[0])
     if not smallest > _HESSIAN_RTOL:
         raise NonUniqueMeanError(
             f"{caller}: the Fréchet mean is not unique: the stationary point found is not a strict local minimum "

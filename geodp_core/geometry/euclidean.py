@@ -46,6 +46,18 @@ class Euclidean(Manifold):
         shape = np.shape(base_point)[:-1]
         return np.broadcast_to(np.eye(self.dim), shape + (self.dim, self.dim)).copy()
 
+    def from_frame(self, base_point, coords):
+        """The standard frame: coordinates are the vector itself."""
+        coords = np.asarray(coords, dtype=float)
+        shape = np.broadcast_shapes(np.shape(base_point)[:-1], coords.shape[:-1]) + coords.shape[-1:]
+        return np.broadcast_to(coords, shape).copy()
+
+    def to_frame(self, base_point, tangent_vec):
+        """The standard frame: the vector is its own coordinates."""
+        vec = np.asarray(tangent_vec, dtype=float)
+        shape = np.broadcast_shapes(np.shape(base_point)[:-1], vec.shape[:-1]) + vec.shape[-1:]
+        return np.broadcast_to(vec, shape).copy()
+
     def _belongs(self, point, atol):
         return np.ones(point.shape[:-1], dtype=bool)
 

@@ -100,6 +100,23 @@ class Hyperbolic(Manifold):
         # row k of the frame is column k+1 of B: (ps_k, lower[:, k])
         return np.concatenate([ps[..., :, None], np.swapaxes(lower, -1, -2)], axis=-1)
 
+    def from_frame(self, base_point, coords):
+        r""":math:`\sum_k c_k e_k(p) = (\bar p\cdot c,\; c + \bar p\,(\bar p\cdot c)/(1 + p_0))` (O(d) per point)."""
+        p = np.asarray(base_point, dtype=float)
+        c = np.asarray(coords, dtype=float)
+        p0, ps = p[..., :1], p[..., 1:]
+        dot = np.sum(ps * c, axis=-1, keepdims=True)
+        return np.concatenate([np.broadcast_to(dot, np.broadcast_shapes(dot.shape, c.shape[:-1] + (1,))),
+                               c + ps * dot / (1.0 + p0)], axis=-1)
+
+    def to_frame(self, base_point, tangent_vec):
+        r"""Coordinates :math:`\langle e_k(p), v\rangle_L = -\bar p_k v_0 + \bar v_k + \bar p_k(\bar p\cdot\bar v)/(1 + p_0)`."""
+        p = np.asarray(base_point, dtype=float)
+        v = np.asarray(tangent_vec, dtype=float)
+        p0, ps = p[..., :1], p[..., 1:]
+        v0, vs = v[..., :1], v[..., 1:]
+        return -ps * v0 + vs + ps * np.sum(ps * vs, axis=-1, keepdims=True) / (1.0 + p0)
+
     def _belongs(self, point, atol):
         r"""On the upper sheet within ``atol`` in the scale :math:`\lambda = \sqrt{-\langle x,x\rangle_L}`.
 

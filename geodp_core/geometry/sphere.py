@@ -100,6 +100,25 @@ class Sphere(Manifold):
         householder = np.where(wn2 > 1e-24, householder, eye)
         return np.swapaxes(householder, -1, -2)[..., 1:, :]
 
+    def _householder_apply(self, base_point, vec):
+        r"""``H v`` with :math:`H = I - 2ww^T/|w|^2`, :math:`w = e_0 - p`, without forming H (O(d) per point)."""
+        p = np.asarray(base_point, dtype=float)
+        w = -p
+        w[..., 0] += 1.0
+        wn2 = np.sum(w * w, axis=-1, keepdims=True)
+        reflected = vec - 2.0 * w * np.sum(w * vec, axis=-1, keepdims=True) / np.where(wn2 > 1e-300, wn2, 1.0)
+        return np.where(wn2 > 1e-24, reflected, vec)
+
+    def from_frame(self, base_point, coords):
+        """:math:`\sum_k c_k e_k(p) = H(0, c)` for the frame of :meth:`tangent_frame` (O(d) per point)."""
+        coords = np.asarray(coords, dtype=float)
+        padded = np.concatenate([np.zeros(coords.shape[:-1] + (1,)), coords], axis=-1)
+        return self._householder_apply(base_point, padded)
+
+    def to_frame(self, base_point, tangent_vec):
+        """Coordinates :math:`\langle e_k(p), v\rangle = (Hv)_k`, k = 1..d (H is symmetric; O(d) per point)."""
+        return self._householder_apply(base_point, np.asarray(tangent_vec, dtype=float))[..., 1:]
+
     def _belongs(self, point, atol):
         return np.abs(np.linalg.norm(point, axis=-1) - 1.0) <= atol
 

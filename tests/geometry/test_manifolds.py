@@ -189,3 +189,24 @@ class TestSPD3LogCholesky(ManifoldContract):
 class TestEuclidean3(ManifoldContract):
     args = ("euclidean", 3)
     max_radius = 5.0
+
+
+@pytest.mark.parametrize("name, dim", [("sphere", 2), ("sphere", 9), ("hyperbolic", 2), ("hyperbolic", 7), ("euclidean", 4)])
+def test_fast_frame_maps_equal_the_frame_matrix(name, dim):
+    """from_frame/to_frame (O(d) per point) agree with the orthonormal frame matrix of tangent_frame, also at e₀."""
+    from geodp_core.geometry.base import Manifold
+
+    manifold = get_manifold(name, dim)
+    rng = np.random.default_rng(5)
+    origin = manifold.default_center()
+    bases = manifold.exp(np.broadcast_to(origin, (6,) + origin.shape), 0.9 * manifold.random_unit_tangent(origin, 6, rng),
+                         check=False)
+    bases[0] = origin  # the frame's special point (reflection by the identity on the sphere)
+    for base, coords in ((bases, rng.standard_normal((6, dim))), (bases[1], rng.standard_normal((3, dim))),
+                         (bases, rng.standard_normal(dim))):
+        fast, matrix = manifold.from_frame(base, coords), Manifold.from_frame(manifold, base, coords)
+        assert fast.shape == matrix.shape
+        np.testing.assert_allclose(fast, matrix, atol=1e-14)
+        np.testing.assert_allclose(manifold.to_frame(base, fast), Manifold.to_frame(manifold, base, matrix), atol=1e-14)
+        np.testing.assert_allclose(manifold.to_frame(base, fast), np.broadcast_to(coords, fast.shape[:-1] + (dim,)),
+                                   atol=1e-14)
