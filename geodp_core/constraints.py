@@ -47,10 +47,11 @@ MU_GRID = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
 DELTA_GRID = (1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3)
 RHO_GRID = (0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 
-#: Intrinsic dimension d (S^d, H^d, R^d) or matrix size m (SPD(m)) accepted. SPD goes up to m = 11: the
+#: Intrinsic dimension d (S^d, H^d, R^d: up to 1000, the conformal paper's S^999 and beyond) or matrix size m
+#: (SPD(m)) accepted. SPD goes up to m = 11: the
 #: covariance descriptors of colour images are 11x11 (9x9 for grey images).
 _DIM_RANGES = {"spd": (2, 11)}
-_DIM_DEFAULT = (1, 10)
+_DIM_DEFAULT = (1, 1000)
 
 
 def dim_range(manifold):

@@ -2,6 +2,7 @@
 
 import json
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -24,6 +25,7 @@ from geodp_core.viz import (
     spd_glyph_figure,
     spd_spectrum_figure,
 )
+from geodp_core.viz.distances import release_distance_figure
 from geodp_core.viz.lesson import curvature_figure
 
 clean_url("explorer")  # bad URL values are reported beside their controls, never crash the page
@@ -57,6 +59,16 @@ c1.metric("Records n", len(result.data), help=result.data_note)
 c2.metric("Clipped to the public ball", result.n_clipped,
           help="Points outside B(m₀, r) are moved onto its boundary: public preprocessing, DP unaffected. The count "
                "is computed from the private data: for the data owner only, never part of a release.")
+if result.n_clipped > len(result.data) / 2:
+    spread_hint = ""
+    if scenario.data in ("vmf", "vmf_mixture") and scenario.manifold != "spd":
+        typical = scenario.spread * np.sqrt(result.manifold.dim)
+        spread_hint = (f" A von Mises–Fisher spread s puts points about s·√d = {typical:.3g} rad from its centre in "
+                       f"dimension d = {result.manifold.dim}: lower the spread (or widen the radius) to keep the data "
+                       "inside.")
+    st.warning(f"{result.n_clipped} of {len(result.data)} records lie outside the public ball B(m₀, "
+               f"{scenario.radius:g}) and were moved onto its boundary, so the mean mostly reflects the clipping."
+               + spread_hint, icon=":material/open_in_full:")
 c3.metric("Sensitivity Δ", f"{result.sensitivity:.4g}",
           help="Global sensitivity of the Fréchet mean over datasets in the public ball (Reimherr et al.).")
 c4.metric("Target", scenario.target.describe())
@@ -80,6 +92,7 @@ with left:
     teach("Each coloured cloud is many independent releases of one mechanism around the true mean (the small "
           "marker beneath them): the tighter the cloud, the more useful the release at the same privacy. Click a "
           "legend entry to isolate a mechanism.")
+    st.plotly_chart(release_distance_figure(result), key="explorer_distances", width="stretch")
     if result.manifold.name == "spd" and result.manifold.m == 2:
         st.plotly_chart(spd_glyph_figure(result), key="explorer_glyphs", width="stretch")
         if st.toggle("Show the matrices as points of the SPD cone (3D)", key="explorer_show_cone",

@@ -67,3 +67,35 @@ def test_spd_spectrum_figure_any_size():
         ok = [o for o in result.outcomes if o.status == "ok"]
         assert len(fig.data) == 2 + len(ok)  # data, releases per available mechanism, true mean
         assert fig.layout.title.text.startswith(f"SPD({scenario.dim})")
+
+
+def test_principal_directions_find_a_planted_direction():
+    from geodp_core.viz.scene import principal_directions
+
+    rng = np.random.default_rng(3)
+    direction = np.zeros(50)
+    direction[7] = 1.0
+    coords = rng.standard_normal((400, 1))* 2.0 * direction + 0.05 * rng.standard_normal((400, 50))
+    axes, shares = principal_directions(coords)
+    assert axes.shape == (50, 2) and abs(abs(axes[7, 0]) - 1.0) < 1e-3
+    assert shares[0] > 0.9 and shares[0] >= shares[1] > 0.0
+    axes2, shares2 = principal_directions(coords[:, :2])  # d <= 2: the frame's own axes
+    np.testing.assert_array_equal(axes2, np.eye(2))
+
+
+def test_high_dimensional_views_show_the_ball_as_a_disk_and_every_mechanism_as_a_histogram():
+    from geodp_core.viz.distances import release_distance_figure
+
+    result = run_scenario(Scenario(manifold="sphere", dim=200, data="vmf", spread=0.02, n=60, n_releases=30,
+                                   mechanisms=("riemannian_laplace", "riemannian_gaussian", "tangent_gaussian")))
+    fig = scene_figure(result)
+    assert "tangent view" in fig.layout.title.text and "principal direction 1" in fig.layout.xaxis.title.text
+    ring = next(t for t in fig.data if "public ball" in (t.name or ""))
+    np.testing.assert_allclose(np.hypot(np.asarray(ring.x, float), np.asarray(ring.y, float)), result.scenario.radius,
+                               rtol=1e-6)  # Log maps B(m0, r) to the tangent ball of radius r: a disk in any projection
+    hist = release_distance_figure(result)
+    ok = [o for o in result.outcomes if o.status == "ok"]
+    assert len(hist.data) == len(ok) == 3
+    for trace, outcome in zip(hist.data, ok):
+        shares = np.asarray(trace.y, float)[::2]
+        assert abs(shares.sum() - 1.0) < 1e-9 and outcome.title in trace.name

@@ -535,20 +535,52 @@ def spd_cone_figure(result, height=560):
 
 
 # ---------------------------------------------------------------------------------------- tangent view
+def principal_directions(coords, k=2):
+    r"""The ``k`` leading principal directions (columns, ``(d, k)``) of frame coordinates ``(n, d)`` and their shares.
+
+    Right singular vectors of the centred coordinates; the shares are the fractions of the total variance along
+    them. With :math:`d \le k` the identity (all of the variance).
+    """
+    coords = np.asarray(coords, dtype=float)
+    d = coords.shape[-1]
+    if d <= k or len(coords) < 2:
+        return np.eye(d)[:, :k], np.ones(min(d, k)) / max(min(d, k), 1)
+    centred = coords - coords.mean(axis=0)
+    _, singular, vt = np.linalg.svd(centred, full_matrices=False)
+    total = float(np.sum(singular**2))
+    shares = singular[:k] ** 2 / total if total > 0 else np.zeros(k)
+    return vt[:k].T, shares
+
+
 def _tangent_view_figure(result):
-    """2D view through ``Log_{m0}``: first two frame coordinates at the public centre."""
+    """2D view through ``Log_{m0}``: the data's two principal directions in the frame at the public centre.
+
+    In dimension 2 (or 1) these are the frame's own axes. In higher dimension the picture is a projection (a
+    distance in it is at most the geodesic distance to m₀); the directions come from the data, so the view is
+    for the data owner, like the data it shows.
+    """
     manifold, center = result.manifold, result.center
 
+    def frame_coords(points):
+        return manifold.to_frame(center, manifold.log(center, points, check=False))
+
+    axes, shares = principal_directions(frame_coords(result.data))
+
     def coords(points):
-        c = manifold.to_frame(center, manifold.log(center, points))
-        c = c[..., :2]
+        c = frame_coords(points) @ axes
         return c if c.shape[-1] > 1 else np.concatenate([c, np.zeros_like(c)], axis=-1)
 
-    ring = coords(ball_boundary(manifold, center, result.scenario.radius, n_points=120))
+    # Log_{m0} maps B(m0, r) onto the ball of radius r of the tangent space: every 2-D projection is a disk of radius r.
+    angle = np.linspace(0.0, 2.0 * np.pi, 121) if manifold.dim > 1 else np.array([np.pi, 0.0])  # d = 1: [-r, r]
+    ring = result.scenario.radius * np.stack([np.cos(angle), np.sin(angle)], axis=-1)
     data_all = coords(result.data)
     mean = coords(result.true_mean[None])
     clouds = [(o, coords(o.releases)) for o in _outcomes(result)]
     x_range, y_range = _frame_2d(np.vstack([ring, data_all, mean]), [c for _, c in clouds])
+    projected = manifold.dim > 2
+    x_title = (f"principal direction 1 ({shares[0]:.0%} of the data's variance), radians" if projected else
+               "Log_{m₀} coordinate 1 (radians)")
+    y_title = f"direction 2 ({shares[1]:.0%}), radians" if projected else "coordinate 2 (radians)"
 
     fig = go.Figure()
     _add_ball_data_mean_2d(fig, ring, data_all, mean[0])
@@ -558,10 +590,9 @@ def _tangent_view_figure(result):
         fig.add_trace(go.Scattergl(x=r[:, 0], y=r[:, 1], mode="markers", legendgroup=o.name,
                                    marker=dict(size=5, color=_color(o), opacity=0.6),
                                    name=_release_name(o, len(r), total)))
-    fig.update_xaxes(range=list(x_range), constrain="domain", title=dict(text="Log_{m₀} coordinate 1 (radians)",
-                                                                          font=dict(size=12)))
+    fig.update_xaxes(range=list(x_range), constrain="domain", title=dict(text=x_title, font=dict(size=12)))
     fig.update_yaxes(range=list(y_range), constrain="domain", scaleanchor="x", scaleratio=1,
-                     title=dict(text="coordinate 2 (radians)", font=dict(size=12)))
+                     title=dict(text=y_title, font=dict(size=12)))
     return fig
 
 
@@ -601,8 +632,11 @@ def scene_figure(result, camera=None, height=560):
                          f"dashed: the true mean; ≤ {MAX_ELLIPSES_DRAWN} ellipses drawn per panel", ISOLATE_HINT)
     else:
         fig = _tangent_view_figure(result)
-        shown = f"first 2 of {manifold.dim} shown; " if manifold.dim > 2 else ""
         title = f"{manifold.label}: tangent view at the public centre m₀"
-        subtitle = _hint("coordinates of Log_{m₀}(x), orthonormal frame (radians)",
-                         f"{shown}|Log_{{m₀}}(x)| = geodesic distance to m₀", ISOLATE_HINT)
+        if manifold.dim > 2:
+            subtitle = _hint("Log_{m₀}(x) projected on the data's top 2 directions",
+                             "projection shrinks distances: see the histograms", ISOLATE_HINT)
+        else:
+            subtitle = _hint("coordinates of Log_{m₀}(x), orthonormal frame (radians)",
+                             "|Log_{m₀}(x)| = geodesic distance to m₀", ISOLATE_HINT)
     return _style(fig, title, subtitle, height=height, legend_on_container=legend_on_container)

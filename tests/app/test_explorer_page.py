@@ -195,3 +195,14 @@ def test_spd_cone_is_drawn_on_request():
     charts = len(at.get("plotly_chart"))
     at.toggle(key="explorer_show_cone").set_value(True).run()
     assert not at.exception and len(at.get("plotly_chart")) == charts + 1
+
+
+def test_paper_scale_dimension_from_a_link_runs_and_explains_clipping():
+    """S^1000 (the conformal paper's scale) from a URL: no exception, the tangent view and the distance histograms;
+    vMF data wider than the ball get a note saying why (spread·√d)."""
+    at = _explorer({"manifold": "Sphere Sᵈ", "dim": "1000", "spread": "0.25"}).run()
+    assert not at.exception
+    assert at.number_input(key="dim").value == 1000
+    assert any("s·√d" in w.value for w in at.warning)
+    at = _explorer({"manifold": "Sphere Sᵈ", "dim": "1000", "spread": "0.01"}).run()
+    assert not at.exception and not any("s·√d" in w.value for w in at.warning)
