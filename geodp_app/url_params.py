@@ -44,7 +44,8 @@ __all__ = ["URL_PARAMS", "PAGE_URL_KEYS", "X_AXES", "CONFORMAL_SPACES", "CONFORM
            "clean_url", "remember_page", "page_settings", "load_page_settings"]
 
 #: x-axes of the Utility curves page (value -> label written in the URL).
-X_AXES = {"budget": "privacy budget", "n": "records n", "dim": "dimension d", "spread": "data spread"}
+X_AXES = {"budget": "privacy budget", "n": "records n", "dim": "dimension d", "spread": "data spread",
+          "p": "summary exponent p"}
 
 
 def _dim_bounds(params):
@@ -84,6 +85,7 @@ _SIDEBAR = {
     "n": UrlParam("int", *WIDGET_RANGES["n"]),
     "radius": UrlParam("float", 0.05, 10.0, bounds=_radius_bounds),
     "center_offset": UrlParam("text", max_chars=400),
+    "p": UrlParam("float", *WIDGET_RANGES["p"]),
     "mechanisms": UrlParam("multi", choices=tuple(_TITLES.values()), aliases=dict(_TITLES)),
     "notion": _choice(NOTION_LABELS, NOTION_LABELS),
     "eps": UrlParam("grid", grid=tuple(EPS_GRID), low=0.0, low_open=True),
@@ -106,6 +108,9 @@ _CURVES = {
     "curves_n_min": UrlParam("int", 2, 100_000),
     "curves_n_max": UrlParam("int", 2, 100_000),
     "curves_n_count": UrlParam("int", 2, 30),
+    "curves_p_min": UrlParam("float", 1.0, 8.0, low_open=True),
+    "curves_p_max": UrlParam("float", 1.0, 8.0, low_open=True),
+    "curves_p_count": UrlParam("int", 2, 12),
     "curves_spread_min": UrlParam("float", 0.0, 3.0),
     "curves_spread_max": UrlParam("float", 0.0, 3.0),
     "curves_spread_count": UrlParam("int", 2, 30),
@@ -114,6 +119,9 @@ _CURVES = {
 ACCOUNTING_TABS = ("Converter", "Privacy profiles & trade-offs", "GDP: μ against σ", "Heat diffusion")
 ACCOUNTING_TRADEOFF_MUS = (0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
 ACCOUNTING_LANGEVIN_EPS = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
+ACCOUNTING_PMEAN_PS = (1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 6.0)
+#: Curvature choices of the p-mean sensitivity chart: label -> upper curvature bound κ.
+ACCOUNTING_PMEAN_SPACES = {"flat or Hadamard (κ ≤ 0)": 0.0, "unit sphere (κ = 1)": 1.0}
 _ACCOUNTING = {
     "accounting_notion": _choice(NOTION_LABELS, NOTION_LABELS),
     "accounting_eps": UrlParam("float", 0.0, 1000.0, low_open=True),
@@ -135,6 +143,9 @@ _ACCOUNTING = {
     "accounting_heat_eps": UrlParam("float", 0.0, 1e6),
     "accounting_lang_eps": UrlParam("multi", choices=tuple(str(v) for v in ACCOUNTING_LANGEVIN_EPS)),
     "accounting_lang_lam_max": UrlParam("float", 0.0, 1e6),
+    "accounting_pmean_ps": UrlParam("multi", choices=tuple(str(v) for v in ACCOUNTING_PMEAN_PS)),
+    "accounting_pmean_radius": UrlParam("float", 0.01, 0.78),
+    "accounting_pmean_space": _choice({label: "" for label in ACCOUNTING_PMEAN_SPACES}),
 }
 
 CONFORMAL_SPACES = {"sphere": "Sphere S²", "hyperbolic": "Hyperbolic H² (public ball)"}

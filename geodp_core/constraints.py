@@ -30,6 +30,7 @@ SCENARIO_RANGES = {
     "rho": (0.0, 1e6, False, False),
     "seed": (0, 2**32 - 1, True, True),
     "n_releases": (1, 20_000, True, True),
+    "p": (1.0, 8.0, False, True),
 }
 
 #: Ranges offered by the app's controls (inside :data:`SCENARIO_RANGES`); loaded values are clipped into them.
@@ -39,6 +40,7 @@ WIDGET_RANGES = {
     "n_releases": (1, 5000),
     "alpha": (1.01, 1000.0),
     "seed": (0, 2**32 - 1),
+    "p": (1.1, 8.0),
 }
 
 #: Select-slider grids of the privacy budgets (log-spaced; an off-grid URL value moves towards more privacy).

@@ -88,7 +88,7 @@ BUDGET_PARAMETERS = {"pure_dp": "eps", "approx_dp": "eps", "rdp": "eps", "gdp": 
 #: Budget field -> display symbol.
 BUDGET_SYMBOLS = {"eps": "ε", "mu": "μ", "rho": "ρ"}
 #: Scenario fields a :func:`sweep` can vary.
-SWEEP_PARAMETERS = ("n", "dim", "spread")
+SWEEP_PARAMETERS = ("n", "dim", "spread", "p")
 #: Columns of the frame returned by :func:`utility_curve` (``sweep`` adds ``parameter`` and ``value``).
 CURVE_COLUMNS = (
     "mechanism", "title", "budget", "target", "mean", "se", "label", "status", "reason", "bound", "achieved",
@@ -335,6 +335,8 @@ def utility_curve(scenario, budgets, n_reps, mechanisms=None, progress=None, poi
 def _sweep_values(parameter, values):
     if parameter == "spread":
         return [float(v) for v in _check_grid(values, "values", low=0.0, high=3.0)]
+    if parameter == "p":  # exponent of the Fréchet p-mean (the Scenario checks (1, 8])
+        return [float(v) for v in _check_grid(values, "values", low=1.0, high=8.0)]
     arr = _check_grid(values, "values", low=0.0)
     if np.any(arr != np.round(arr)):
         bad = arr[arr != np.round(arr)][0]
@@ -355,7 +357,7 @@ def sweep(scenario, parameter, values, n_reps, mechanisms=None, progress=None, e
     ----------
     scenario : Scenario
         Synthetic data only (real datasets and uploads have a fixed size and dimension).
-    parameter : {"n", "dim", "spread"}
+    parameter : {"n", "dim", "spread", "p"}
     values : array_like, shape (k,)
         Integers for ``n`` and ``dim``; reals in ``(0, 3]`` for ``spread``.
     n_reps : int
@@ -380,7 +382,7 @@ def sweep(scenario, parameter, values, n_reps, mechanisms=None, progress=None, e
     """
     scenario = _check_scenario(scenario)
     parameter = check_option(parameter, "parameter", SWEEP_PARAMETERS)
-    if scenario.data in _REAL_DATA:
+    if scenario.data in _REAL_DATA and not (parameter == "p" and scenario.data != "upload"):
         raise InvalidParameterError(
             f"parameter={parameter!r} cannot be swept with data={scenario.data!r}: real datasets and uploads have a "
             "fixed size, dimension and spread; choose a synthetic data kind", param="parameter",

@@ -28,7 +28,7 @@ from geodp_core.data import (
 from geodp_core.data import generators as gen
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
 from geodp_core.mechanisms import get_mechanism
-from geodp_core.summaries import frechet_mean, frechet_mean_sensitivity
+from geodp_core.summaries import p_mean, p_mean_sensitivity
 
 __all__ = [
     "Outcome",
@@ -232,21 +232,27 @@ def prepare(scenario, points=None):
     return prepared
 
 
-def summarise(manifold, points, center, radius, note="", scenario=None):
-    r"""Clip ``points`` to the PUBLIC ball :math:`B(m_0, r)`, take their Fréchet mean and its public sensitivity.
+def summarise(manifold, points, center, radius, note="", scenario=None, p=None):
+    r"""Clip ``points`` to the PUBLIC ball :math:`B(m_0, r)`, take their Fréchet :math:`p`-mean and its public sensitivity.
 
     The one place a dataset is clipped and summarised (:func:`prepare` calls it on a scenario's data; the
-    audit on its neighbouring datasets). :math:`\Delta` depends on ``n``, ``r`` and the curvature bound only.
+    audit on its neighbouring datasets). The summary is :math:`\operatorname{argmin}_y \sum_i d(y, x_i)^p`
+    (``p`` from the scenario, else 2: the Fréchet mean) and :math:`\Delta` =
+    :func:`~geodp_core.summaries.p_mean_sensitivity` (the Fréchet-mean bound at ``p = 2``), which depends on
+    ``n``, ``r``, ``p`` and the curvature bound only: the heat-diffusion paper's Algorithm 3 (p-mean, its
+    sensitivity, then any mechanism calibrated to it).
 
     Returns
     -------
     Prepared
     """
+    if p is None:
+        p = 2.0 if scenario is None else scenario.p
     data, n_clipped = clip_to_ball(manifold, points, center, radius)
     if not np.all(np.isfinite(data)):
         return Prepared(scenario, manifold, center, data, int(n_clipped), None, float("nan"), note)
-    true_mean = frechet_mean(manifold, data)
-    sensitivity = float(frechet_mean_sensitivity(len(data), radius, manifold.curvature_bounds[1]))
+    true_mean = p_mean(manifold, data, p)
+    sensitivity = float(p_mean_sensitivity(len(data), radius, p, manifold.curvature_bounds[1]))
     return Prepared(scenario, manifold, center, data, int(n_clipped), true_mean, sensitivity, note)
 
 

@@ -91,7 +91,7 @@ CENTER_OFFSET_LIMITS = {"sphere": math.pi, "hyperbolic": 10.0, "spd": 10.0, "euc
 _INT_TEXT = re.compile(r"[+-]?[0-9]{1,30}")
 _STR_FIELDS = ("manifold", "metric", "data", "notion")
 _INT_FIELDS = ("dim", "n", "seed", "n_releases")
-_REAL_FIELDS = ("spread", "radius", "eps", "delta", "mu", "alpha", "rho")
+_REAL_FIELDS = ("spread", "radius", "eps", "delta", "mu", "alpha", "rho", "p")
 
 
 def _check_range(name, value):
@@ -291,6 +291,11 @@ class Scenario:
     data_class : int or None
         Real datasets with classes only (:data:`LABELLED_DATA`): keep only the records of this class label
         (e.g. one digit); ``None`` keeps every class. The labels are public metadata of the dataset.
+    p : float
+        Exponent of the summary released: the generalized Fréchet :math:`p`-mean
+        argmin_y Σᵢ d(y, xᵢ)ᵖ (``p = 2``: the Fréchet mean; ``p`` in (1, 8]), with the
+        sensitivity of the heat-diffusion paper (Thm 13 for p ≤ 2, Thm 15 on Hadamard spaces, Thm 16 in
+        positive curvature).
     """
 
     manifold: str = "sphere"
@@ -311,6 +316,7 @@ class Scenario:
     seed: int = 0
     n_releases: int = 200
     data_class: int = None
+    p: float = 2.0
 
     def __post_init__(self):
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
@@ -368,7 +374,7 @@ class Scenario:
             raise InvalidParameterError("mechanisms must name at least one mechanism", param="mechanisms")
         set_("mechanisms", tuple(dict.fromkeys(mechs)))
         check_option(self.notion, "notion", NOTION_NAMES)
-        for name in ("eps", "delta", "mu", "alpha", "rho", "seed", "n_releases"):
+        for name in ("eps", "delta", "mu", "alpha", "rho", "seed", "n_releases", "p"):
             set_(name, _check_range(name, getattr(self, name)))
 
     def _checked_data_class(self):

@@ -8,6 +8,8 @@ from geodp_app.sidebar import NOTION_LABELS
 from geodp_app.ui import errors_shown_here, teach
 from geodp_app.url_params import (
     ACCOUNTING_LANGEVIN_EPS,
+    ACCOUNTING_PMEAN_PS,
+    ACCOUNTING_PMEAN_SPACES,
     ACCOUNTING_TABS,
     ACCOUNTING_TRADEOFF_MUS,
     bounds,
@@ -26,6 +28,7 @@ from geodp_core.viz.curves import (
     gdp_mu_vs_sigma_figure,
     heat_eps_vs_t_figure,
     langevin_t_vs_lam_figure,
+    p_mean_sensitivity_figure,
     privacy_profile_figure,
     tradeoff_figure,
 )
@@ -254,5 +257,30 @@ with tab_heat:
         lang_slot.info("Pick at least one target ε.")
     st.caption("Source: Chang, Jiang, Mostajeran & Hu (2026), arXiv:2604.20761. The Ricci constant K of the spaces "
                "in this app: Sᵈ: -(d-1); Hᵈ: d-1; affine-invariant SPD: (d-1)/2; flat spaces: 0.")
+    st.markdown(
+        "**Generalized p-means** (the paper's Algorithm 3): release the Fréchet p-mean, the minimiser of "
+        "$\\sum_i d(y, x_i)^p$, with Brownian motion or Langevin diffusion calibrated to its sensitivity. For "
+        "$p \\le 2$ the sensitivity falls like $1/n$ (Theorem 13); above $p = 2$ only like $n^{-1/(p-1)}$ (Theorems "
+        "15 and 16): a phase transition. Choose p in the sidebar to run it on the Explorer."
+    )
+    q1, q2, q3 = st.columns(3)
+    pmean_ps = q1.multiselect("exponents p", list(ACCOUNTING_PMEAN_PS), default=[1.5, 2.0, 3.0, 4.0],
+                              key="accounting_pmean_ps", **_BIND, help="One line per exponent.")
+    url_note("accounting_pmean_ps", pmean_ps)
+    pmean_radius = q2.number_input("ball radius r", **bounds("accounting_pmean_radius"), value=0.5, format="%.4g",
+                                   key="accounting_pmean_radius", **_BIND,
+                                   help="Public ball radius (below π/4 on the sphere).")
+    url_note("accounting_pmean_radius", pmean_radius)
+    pmean_space = q3.radio("curvature", list(ACCOUNTING_PMEAN_SPACES), key="accounting_pmean_space", **_BIND,
+                           help="The sensitivity bounds depend on the upper curvature bound κ.")
+    url_note("accounting_pmean_space", pmean_space)
+    pmean_slot = st.empty()
+    if pmean_ps:
+        with errors_shown_here(pmean_slot):
+            st.plotly_chart(p_mean_sensitivity_figure(pmean_radius, [float(v) for v in pmean_ps],
+                                                      curvature_upper=ACCOUNTING_PMEAN_SPACES[pmean_space]),
+                            key="accounting_pmean_figure", width="stretch")
+    else:
+        pmean_slot.info("Pick at least one exponent p.")
 
 remember_page("accounting")  # this page's settings survive a visit to another page

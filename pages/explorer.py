@@ -69,12 +69,20 @@ if result.n_clipped > len(result.data) / 2:
     st.warning(f"{result.n_clipped} of {len(result.data)} records lie outside the public ball B(m₀, "
                f"{scenario.radius:g}) and were moved onto its boundary, so the mean mostly reflects the clipping."
                + spread_hint, icon=":material/open_in_full:")
-c3.metric("Sensitivity Δ", f"{result.sensitivity:.4g}",
-          help="Global sensitivity of the Fréchet mean over datasets in the public ball (Reimherr et al.).")
+if scenario.p == 2.0:
+    sensitivity_help = "Global sensitivity of the Fréchet mean over datasets in the public ball (Reimherr et al.)."
+else:
+    theorem = "13" if scenario.p <= 2.0 else ("15" if result.manifold.curvature_bounds[1] <= 0 else "16")
+    sensitivity_help = (f"Global sensitivity of the Fréchet p-mean (p = {scenario.p:g}) over datasets in the public ball "
+                        f"(heat-diffusion paper, Theorem {theorem}); for p > 2 it decays only like n^(−1/(p−1)).")
+c3.metric("Sensitivity Δ", f"{result.sensitivity:.4g}", help=sensitivity_help)
 c4.metric("Target", scenario.target.describe())
-teach("**Read this first.** A mechanism releases a *private* version of the data's Fréchet mean (the point that "
-      "minimises the sum of squared geodesic distances). **Δ** is how far one person's record can move that mean, "
-      "for any data in the public ball; the noise is scaled to Δ divided by the budget, so a smaller budget or a "
+summary_text = ("the data's Fréchet mean (the point that minimises the sum of squared geodesic distances)"
+                if scenario.p == 2.0 else
+                f"the data's Fréchet p-mean with p = {scenario.p:g} (the point that minimises the sum of geodesic "
+                f"distances to the power p; p = 2 is the usual mean, p near 1 a robust median)")
+teach(f"**Read this first.** A mechanism releases a *private* version of {summary_text}. **Δ** is how far one "
+      "person's record can move that mean, for any data in the public ball; the noise is scaled to Δ divided by the budget, so a smaller budget or a "
       "larger Δ means noisier releases.")
 st.caption(f"Data: {result.data_note}. The data, the true mean, the clipped count and the distances below are "
            "computed from the private data: a teaching view for the data owner only, never part of a release. "

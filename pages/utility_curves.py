@@ -98,6 +98,16 @@ elif x_axis == "dim":
                                    min_value=bottom, max_value=top, value=(bottom, min(bottom + 3, top)),
                                    key="curves_dim_range", help="Every integer in the range (SPD: matrix size m).")
     grid_args = dict(low=low, high=high, count=int(high - low + 1), log=False, integer=True)
+elif x_axis == "p":
+    low = controls[0].number_input("smallest p", min_value=1.05, max_value=8.0, value=1.2, step=0.1, format="%.3g",
+                                   key="curves_p_min", help="Exponent of the Fréchet p-mean (linear grid, p > 1).",
+                                   **_BIND)
+    high = controls[1].number_input("largest p", min_value=1.05, max_value=8.0, value=4.0, step=0.1, format="%.3g",
+                                    key="curves_p_max", help="Largest exponent (the sensitivity grows quickly above 2).",
+                                    **_BIND)
+    count = controls[2].number_input("grid points", min_value=2, max_value=12, value=6, step=1,
+                                     key="curves_p_count", help="Number of exponents.", **_BIND)
+    grid_args = dict(low=low, high=high, count=int(count), log=False)
 else:
     low = controls[0].number_input("smallest spread", min_value=0.0, max_value=3.0, value=0.05, format="%.3g",
                                    key="curves_spread_min", help="Data spread in radians (linear grid).", **_BIND)
@@ -150,7 +160,8 @@ if frame is None:
 if x_axis == "budget":
     x_label, log_x = f"{symbol} · target {notion_label}{fixed}", True
 else:
-    x_label, log_x = {"n": ("records n", True), "dim": ("dimension d", False), "spread": ("data spread", False)}[x_axis]
+    x_label, log_x = {"n": ("records n", True), "dim": ("dimension d", False), "spread": ("data spread", False),
+                      "p": ("exponent p of the Fréchet p-mean", False)}[x_axis]
 fig = utility_curve_figure(frame, x_label, log_x=log_x, manifold=scenario.manifold,
                            title=f"Distance of the private release to the true mean — ONE target: {notion_label}")
 st.plotly_chart(fig, key="curves_figure", width="stretch")

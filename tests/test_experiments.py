@@ -203,7 +203,7 @@ def test_sweep_validation():
     with pytest.raises(ValueError, match="integers"):
         sweep(SPHERE, "n", [10.5], 5)
     with pytest.raises(ValueError, match="dim"):
-        sweep(SPHERE, "dim", [11], 5)
+        sweep(SPHERE, "dim", [1001], 5)
     with pytest.raises(ValueError, match="values"):
         sweep(SPHERE, "spread", [4.0], 5)
 

@@ -110,13 +110,13 @@ class Sphere(Manifold):
         return np.where(wn2 > 1e-24, reflected, vec)
 
     def from_frame(self, base_point, coords):
-        """:math:`\sum_k c_k e_k(p) = H(0, c)` for the frame of :meth:`tangent_frame` (O(d) per point)."""
+        r""":math:`\sum_k c_k e_k(p) = H(0, c)` for the frame of :meth:`tangent_frame` (O(d) per point)."""
         coords = np.asarray(coords, dtype=float)
         padded = np.concatenate([np.zeros(coords.shape[:-1] + (1,)), coords], axis=-1)
         return self._householder_apply(base_point, padded)
 
     def to_frame(self, base_point, tangent_vec):
-        """Coordinates :math:`\langle e_k(p), v\rangle = (Hv)_k`, k = 1..d (H is symmetric; O(d) per point)."""
+        r"""Coordinates :math:`\langle e_k(p), v\rangle = (Hv)_k`, k = 1..d (H is symmetric; O(d) per point)."""
         return self._householder_apply(base_point, np.asarray(tangent_vec, dtype=float))[..., 1:]
 
     def _belongs(self, point, atol):

@@ -206,3 +206,14 @@ def test_paper_scale_dimension_from_a_link_runs_and_explains_clipping():
     assert any("s·√d" in w.value for w in at.warning)
     at = _explorer({"manifold": "Sphere Sᵈ", "dim": "1000", "spread": "0.01"}).run()
     assert not at.exception and not any("s·√d" in w.value for w in at.warning)
+
+
+def test_p_mean_exponent_from_a_link_drives_the_summary_and_its_theorem():
+    at = _explorer({"p": "3"}).run()
+    assert not at.exception
+    assert at.number_input(key="p").value == 3.0
+    delta = next(m for m in at.metric if m.label == "Sensitivity Δ")
+    assert "Theorem 16" in delta.help and "p = 3" in delta.help  # the sphere: positive curvature, p > 2
+    assert float(delta.value) > 1.0  # Δ ∝ n^(-1/2) at p = 3: far above the Fréchet mean's 0.102
+    at = _explorer({"p": "0.5"}).run()  # out of range: a note, the default p = 2 kept
+    assert not at.exception and at.number_input(key="p").value == 2.0

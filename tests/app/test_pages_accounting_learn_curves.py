@@ -75,7 +75,7 @@ def test_accounting_default_and_every_notion():
     at = _page("pages/accounting.py").run()
     assert not at.exception, at.exception
     assert at.title[0].value == "Privacy accounting"
-    assert len(at.get("plotly_chart")) == 5  # profile, trade-off, mu vs sigma, heat, Langevin
+    assert len(at.get("plotly_chart")) == 6  # profile, trade-off, mu vs sigma, heat, Langevin, p-mean sensitivity
     assert len(at.dataframe) >= 1
     assert "verified by `implies()`" in _texts(at)
     for notion in ("pure_dp", "approx_dp", "gdp", "rdp", "zcdp"):
@@ -110,7 +110,7 @@ def test_accounting_floor_message_and_gdp_controls():
     heat = at.get("plotly_chart")[3]
     assert "privacy floor" in heat.proto.spec
     at.toggle(key="accounting_gdp_s2").set_value(False).run()
-    assert not at.exception and len(at.get("plotly_chart")) == 5
+    assert not at.exception and len(at.get("plotly_chart")) == 6
 
 
 # ----------------------------------------------------------------------------- learn
