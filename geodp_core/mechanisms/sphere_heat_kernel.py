@@ -173,7 +173,8 @@ def _plan(t, dim, tol):
     if ok.size == 0 or ok[0] + 2 > SPHERE_MAX_TERMS:
         return SphereSeriesPlan(dim, t, 0, 0, math.inf, math.inf, math.inf, log_cdf_coef[:0], log_density_coef[:0])
     n_terms = max(int(ok[0]), 1)
-    magnitude = 1.0 + float(np.sum(np.exp(log_term[:n_terms])))
+    with np.errstate(over="ignore"):
+        magnitude = 1.0 + float(np.sum(np.exp(log_term[:n_terms])))  # inf: hopelessly cancelling terms
     rounding = 8.0 * (n_terms + 2.0) * _UNIT_ROUNDOFF * magnitude
     # Kernel tail: sum_{n >= M} w_n C_n(1) / |S^d|, ratio <= e^{-(2n+d)t} (n+d+1)/(n+1), decreasing.
     log_kernel_term = log_c1 - n * (n + d - 1.0) * t - _log_area(dim + 1)
