@@ -151,6 +151,11 @@ def _log_c_d(dim):
 
 @lru_cache(maxsize=64)
 def _plan(t, dim, tol):
+    with np.errstate(over="ignore"):  # huge t: exponents -inf, every term beyond the first vanishes
+        return _plan_unchecked(t, dim, tol)
+
+
+def _plan_unchecked(t, dim, tol):
     d = float(dim)
     mu = (d + 1.0) / 2.0
     n = np.arange(SPHERE_MAX_TERMS + 1, dtype=float)
@@ -406,15 +411,20 @@ def _sphere3_bracket(r, t):
     r"""``1 + sum_{k>=1} pair_k(r)``, pair_k the images ``+-k`` relative to ``k = 0``.
 
     .. math::
-        \mathrm{pair}_k = e^{a - \pi^2k^2/t}\Big(1 + e^{-2a} - \frac{2\pi^2k^2}{t}\,\frac{1-e^{-2a}}{a}\Big),
-        \qquad a = \pi k r / t .
+        \mathrm{pair}_k = e^{a - \pi^2k^2/t}\Big(1 + e^{-2a} - \frac{2\pi k}{r}\,(1-e^{-2a})\Big),
+        \qquad a = \pi k r / t
+
+    (at :math:`r = 0`: :math:`e^{-\pi^2k^2/t}(2 - 4\pi^2k^2/t)`). A term whose exponential underflows is 0.
     """
     out = np.ones_like(r)
-    for k in range(1, _image_count(t) + 1):
-        a = math.pi * k * r / t
-        safe = np.where(a == 0.0, 1.0, a)
-        shrink = np.where(a == 0.0, 2.0, -np.expm1(-2.0 * safe) / safe)
-        out = out + np.exp(a - math.pi**2 * k**2 / t) * (1.0 + np.exp(-2.0 * a) - 2.0 * math.pi**2 * k**2 / t * shrink)
+    with np.errstate(over="ignore", invalid="ignore", divide="ignore", under="ignore"):
+        for k in range(1, _image_count(t) + 1):
+            a = math.pi * k * r / t
+            decay = np.exp(a - math.pi**2 * k**2 / t)
+            shrink = -np.expm1(-2.0 * a)
+            bracket = np.where(r > 0.0, 1.0 + np.exp(-2.0 * a) - 2.0 * math.pi * k / np.where(r > 0.0, r, 1.0) * shrink,
+                               2.0 - 4.0 * math.pi**2 * k**2 / t)
+            out = out + np.where(decay > 0.0, decay * bracket, 0.0)
     return out
 
 
@@ -427,13 +437,18 @@ def sphere3_heat_kernel(radius, t):
 
     evaluated for radii in ``[0, pi)`` (at :math:`r = \pi` the form is 0/0; use
     :func:`sphere_heat_kernel`). Images :math:`|k| > K` are dropped with a relative error
-    far below :math:`10^{-30}`.
+    far below :math:`10^{-30}`. For ``t > SPHERE3_IMAGE_MAX_T`` this delegates to
+    :func:`sphere_heat_kernel`.
     """
     r = check_real_array(radius, "radius", low=0.0, high=math.pi, low_closed=True)
     t = _check_t(t)
+    if t > SPHERE3_IMAGE_MAX_T:  # many images needed; the Gegenbauer series has a handful of terms there
+        return sphere_heat_kernel(r, t, 3)
     with np.errstate(divide="ignore", invalid="ignore"):
         ratio = np.where(r == 0.0, 1.0, r / np.sin(r))
-    return math.exp(t) / (4.0 * math.pi * t) ** 1.5 * np.exp(-(r**2) / (4.0 * t)) * ratio * _sphere3_bracket(r, t)
+    with np.errstate(over="ignore"):  # p_t(0) = (4 pi t)^{-3/2} e^t exceeds the doubles for t < ~1e-206
+        gauss = np.exp(t - 1.5 * math.log(4.0 * math.pi * t) - r**2 / (4.0 * t))
+    return gauss * ratio * _sphere3_bracket(r, t)
 
 
 def _sample_sphere3_images(t, size, rng):
