@@ -318,3 +318,22 @@ def test_bad_dim_radius_and_small_t_name_the_parameter():
     with pytest.raises(InvalidParameterError, match="random_walk") as info:
         sh.sample_sphere_heat_radius(1e-4, 1000, 10, 0)
     assert info.value.param == "t"
+
+
+# =============================================================================== extreme times
+@pytest.mark.parametrize("t", [5e-324, 1e-300, 1e-12])
+def test_sphere3_tiny_t_is_the_flat_law(t):
+    # At tiny t the S^3 radius is sqrt(2t) chi_3 up to a relative O(t) correction (KS, alpha = 1e-6);
+    # the image-sum sampler has no lower limit on t and never loops forever on underflow.
+    radii = sh.sample_sphere_heat_radius(t, 3, 5_000, np.random.default_rng(41))
+    assert stats.kstest(radii, stats.chi(3, scale=math.sqrt(2 * t)).cdf).pvalue > ALPHA_TEST
+
+
+@pytest.mark.parametrize("d", [3, 5, 100])
+def test_sphere_huge_t_is_the_uniform_law(d):
+    # t -> inf: the uniform law, radius CDF I_{sin^2(r/2)}(d/2, d/2) (KS, alpha = 1e-6).
+    radii = sh.sample_sphere_heat_radius(1e300, d, 5_000, np.random.default_rng(42))
+    uniform = lambda r: special.betainc(d / 2, d / 2, np.sin(np.clip(r, 0, np.pi) / 2) ** 2)
+    assert stats.kstest(radii, uniform).pvalue > ALPHA_TEST
+    area = 2 * math.pi ** ((d + 1) / 2) / math.gamma((d + 1) / 2)
+    np.testing.assert_allclose(sh.sphere_heat_kernel([0.0, 1.0, np.pi], 1e300, d), 1 / area, rtol=1e-12)
