@@ -66,7 +66,9 @@ from geodp_core.mechanisms.sphere_heat_kernel import (
     sphere3_heat_kernel,
     sphere_exact_available,
     sphere_exact_reason,
+    sphere_girsanov_tv_bound,
     sphere_heat_kernel,
+    sphere_sampler_method,
     sphere_series_plan,
 )
 from geodp_core.privacy import ZCDP, zcdp_budget
@@ -593,6 +595,13 @@ class BrownianMotion(_HeatDiffusion):
                     f"({sphere2_series_terms(t) + 1} terms, truncation error ≤ {SPHERE2_CDF_TOL:g}, root "
                     "certified to |F(r) - u| ≤ 1e-13), uniform direction"
                 )
+            elif M.name == "sphere" and sphere_sampler_method(t, M.dim) == "girsanov":
+                notes.append(
+                    f"exact sampler: radius by rejection against the Euclidean Brownian radius with the exact "
+                    f"{M.label} correction weight (Feynman–Kac, simulated by Poisson thinning along the path), "
+                    f"total-variation distance to the heat law ≤ {sphere_girsanov_tv_bound(t, M.dim):.0e}, "
+                    "uniform direction"
+                )
             elif M.name == "sphere" and M.dim == 3 and t <= SPHERE3_IMAGE_MAX_T:
                 notes.append(
                     "exact sampler: radius by rejection from the Euclidean radius √(2t)·χ₃ with the closed-form S³ "
@@ -657,7 +666,8 @@ class BrownianMotion(_HeatDiffusion):
         r"""Log density of :math:`B_t(\text{center})` w.r.t. Riemannian volume (normalised).
 
         :math:`S^d`: :math:`\log p_t(\mathrm{dist})` from the heat-kernel series (on
-        :math:`S^3` with :math:`t \le 1`: the image sum); :math:`H^3`: the closed form
+        :math:`S^3` with :math:`t \le 1`: the image sum; not available in the small-time regime
+        of :math:`S^d`, :math:`d \ge 4`, where the series cancels); :math:`H^3`: the closed form
         :math:`-\tfrac32\log(4\pi t) + \log(r/\sinh r) - t - r^2/(4t)`; flat charts:
         :math:`-\tfrac d2\log(4\pi t) - \mathrm{dist}^2/(4t)`. Only for calibrations with
         the exact sampler on these spaces.
@@ -677,7 +687,11 @@ class BrownianMotion(_HeatDiffusion):
             with np.errstate(divide="ignore"):
                 if M.dim == 3 and t <= SPHERE3_IMAGE_MAX_T:
                     return np.log(np.maximum(sphere3_heat_kernel(np.minimum(dist, np.nextafter(np.pi, 0.0)), t), 0.0))
-                return np.log(np.maximum(sphere_heat_kernel(dist, t, M.dim), 0.0))
+                if sphere_sampler_method(t, M.dim) == "series":
+                    return np.log(np.maximum(sphere_heat_kernel(dist, t, M.dim), 0.0))
+            raise NotImplementedError(f"{self.name} on {M.label} at t = {t:.3g}: the heat kernel cannot be evaluated "
+                                      "accurately in double precision at this small time (the exact sampler "
+                                      "does not need it)")
         if calibration.options["sampler"] == "exact" and M.name == "hyperbolic" and M.dim == 3:
             dist = M.dist(center, points, check=False)
             with np.errstate(divide="ignore"):

@@ -58,6 +58,7 @@ from geodp_core.exceptions import InvalidParameterError
 __all__ = [
     "SPHERE3_IMAGE_MAX_T",
     "SPHERE_CDF_TOL",
+    "SPHERE_GIRSANOV_TV_TOL",
     "SPHERE_MAX_TERMS",
     "SPHERE_ROUNDING_TOL",
     "sample_sphere_brownian",
@@ -65,9 +66,11 @@ __all__ = [
     "sphere3_heat_kernel",
     "sphere_exact_available",
     "sphere_exact_reason",
+    "sphere_girsanov_tv_bound",
     "sphere_heat_kernel",
     "sphere_radial_cdf",
     "sphere_radial_density",
+    "sphere_sampler_method",
     "sphere_series_plan",
     "sphere_series_tail_bound",
 ]
@@ -277,8 +280,7 @@ def _usable_plan(t, dim, tol):
     plan = _plan(t, dim, tol)
     if not plan.usable:
         raise InvalidParameterError(
-            f"t must be large enough for the exact S^{dim} heat-kernel series; got t={t!r}: "
-            f"{_limit_reason(plan)}; use sampler='random_walk'",
+            f"t must be large enough for the exact S^{dim} heat-kernel series; got t={t!r}: {_limit_reason(plan)}",
             param="t",
         )
     return plan
@@ -381,24 +383,42 @@ def sphere_heat_kernel(radius, t, dim, tol=SPHERE_CDF_TOL):
     return kernel
 
 
-def sphere_exact_available(t, dim, tol=SPHERE_CDF_TOL):
-    """Whether :func:`sample_sphere_heat_radius` runs at time ``t`` on ``S^dim`` (public inputs only).
+def sphere_sampler_method(t, dim, tol=SPHERE_CDF_TOL):
+    """Which exact radius sampler runs at time ``t`` on ``S^dim`` (public inputs only).
 
-    Always true on :math:`S^3` for ``t <= SPHERE3_IMAGE_MAX_T`` (image sum); otherwise true when
-    the Gegenbauer series meets its truncation and rounding tolerances within
-    :data:`SPHERE_MAX_TERMS` terms.
+    Returns
+    -------
+    str or None
+        ``"images"`` (:math:`S^3`, ``t <= SPHERE3_IMAGE_MAX_T``), ``"series"`` (certified Gegenbauer
+        series), ``"girsanov"`` (small-time rejection sampler, :math:`d \\ge 4`), or ``None`` when
+        none applies (use the random walk).
     """
     t, dim, tol = _check_t(t), _check_dim(dim), _check_tol(tol)
     if dim == 3 and t <= SPHERE3_IMAGE_MAX_T:
-        return True
-    return _plan(t, dim, tol).usable
+        return "images"
+    if _plan(t, dim, tol).usable:
+        return "series"
+    if dim >= 4 and _girsanov_plan(t, dim).usable:
+        return "girsanov"
+    return None
+
+
+def sphere_exact_available(t, dim, tol=SPHERE_CDF_TOL):
+    """Whether :func:`sample_sphere_heat_radius` runs at time ``t`` on ``S^dim`` (public inputs only).
+
+    True on :math:`S^3` for every ``t``; on other spheres when the Gegenbauer series meets its
+    truncation and rounding tolerances within :data:`SPHERE_MAX_TERMS` terms or (``d >= 4``, small
+    ``t``) the small-time sampler has a certified total-variation bound and acceptance rate.
+    """
+    return sphere_sampler_method(t, dim, tol) is not None
 
 
 def sphere_exact_reason(t, dim, tol=SPHERE_CDF_TOL):
     """Why the exact sampler is unavailable at ``(t, dim)``: a short clause, empty when it is available."""
     if sphere_exact_available(t, dim, tol):
         return ""
-    return _limit_reason(_plan(float(t), int(dim), float(tol)))
+    return (_limit_reason(_plan(float(t), int(dim), float(tol))) + ", and t is too large for the small-time "
+            "sampler (its acceptance rate or cut-locus margin would be too small)")
 
 
 # ----------------------------------------------------------------------------- S^3 image sum
@@ -478,6 +498,182 @@ def _sample_sphere3_images(t, size, rng):
     return out
 
 
+# ----------------------------------------------------------------------------- small times: Girsanov
+#: Bound on each neglected probability of the small-time (Girsanov) sampler (endpoint tail, path excursion).
+_GIRSANOV_EPS = 1e-17
+#: Largest cap radius of the small-time sampler (the potential grows like 1/(pi - r)^2 near the cut locus).
+_GIRSANOV_MAX_RADIUS = 3.1
+#: Largest certified total-variation distance accepted for the small-time sampler.
+SPHERE_GIRSANOV_TV_TOL = 1e-13
+#: Smallest lower bound on the acceptance rate for which the small-time sampler is used (cost gate).
+_GIRSANOV_MIN_ACCEPT = 0.05
+
+
+def _cot2_excess(r):
+    r""":math:`\cot^2 r - 1/r^2 + 2/3 \ge 0` (series :math:`r^2/15 + 2r^4/189 + r^6/675` near 0)."""
+    r = np.asarray(r, dtype=float)
+    small = r < 0.02
+    safe = np.where(small, 1.0, r)
+    direct = 1.0 / np.tan(safe) ** 2 - 1.0 / safe**2 + 2.0 / 3.0
+    r2 = r * r
+    return np.where(small, r2 / 15.0 + 2.0 * r2**2 / 189.0 + r2**3 / 675.0, direct)
+
+
+@dataclass(frozen=True)
+class GirsanovPlan:
+    """Public constants of the small-time sampler on ``S^dim`` at time ``t`` (see :func:`_sample_sphere_girsanov`)."""
+
+    dim: int
+    t: float
+    scale: float
+    endpoint_cap: float
+    margin: float
+    endpoint_acceptance: float
+    acceptance_lower_bound: float
+    tv_bound: float
+
+    @property
+    def usable(self):
+        return (self.tv_bound <= SPHERE_GIRSANOV_TV_TOL and self.acceptance_lower_bound >= _GIRSANOV_MIN_ACCEPT)
+
+
+@lru_cache(maxsize=64)
+def _girsanov_plan(t, dim):
+    d = float(dim)
+    c1 = (d - 1.0) * (d - 3.0) / 4.0
+    scale = 1.0 / math.sqrt(2.0 * (1.0 / (4.0 * t) + (d - 1.0) / 12.0))
+    endpoint_cap = scale * float(stats.chi.isf(_GIRSANOV_EPS, dim))
+    margin = math.sqrt(2.0 * t) * float(stats.chi.isf(_GIRSANOV_EPS / 4.0, dim))
+    if not endpoint_cap + margin <= _GIRSANOV_MAX_RADIUS:
+        return GirsanovPlan(dim, t, scale, endpoint_cap, margin, 0.0, 0.0, math.inf)
+    law = stats.chi(dim, scale=scale)
+
+    def endpoint_weight(y):  # h(y) e^{(d-1) y^2/12} <= 1
+        return math.exp(0.5 * (d - 1.0) * (math.log(math.sin(y) / y) + y * y / 6.0)) if y > 0 else 1.0
+
+    def path_weight(y):
+        # Jensen: P(accept | y) >= exp(-E int psi~), psi~ = min(psi, psi(R)) <= c1 g(R) r^2/R^2 (R = y + margin,
+        # g = cot^2 - 1/r^2 + 2/3 has positive Taylor coefficients), E int_0^t |X_s|^2 ds = t (y^2 + d t)/3.
+        cap = y + margin
+        return math.exp(-c1 * float(_cot2_excess(cap)) / cap**2 * t * (y * y + d * t) / 3.0)
+
+    grid = law.ppf(np.linspace(0.0, 1.0, 2001)[1:-1])
+    grid = grid[grid < endpoint_cap]
+    # Both weights decrease in y: lower Riemann sums on the quantile grid are certified lower bounds
+    # (of the endpoint acceptance and of the overall acceptance rate A).
+    mass = 1.0 / 2000.0
+    endpoint_acceptance = mass * sum(endpoint_weight(y) for y in grid[1:])
+    lower = mass * sum(endpoint_weight(y) * path_weight(y) for y in grid[1:]) - _GIRSANOV_EPS
+    tv = 2.0 * (2.0 * _GIRSANOV_EPS) / lower if lower > 0 else math.inf
+    return GirsanovPlan(dim, t, scale, endpoint_cap, margin, endpoint_acceptance, max(lower, 0.0), tv)
+
+
+def sphere_girsanov_tv_bound(t, dim):
+    """Certified total-variation distance of the small-time sampler to the heat law (``inf`` if unusable)."""
+    t, dim = _check_t(t), _check_dim(dim)
+    return _girsanov_plan(t, dim).tv_bound if dim >= 4 else math.inf
+
+
+def _sample_sphere_girsanov(t, dim, size, rng):
+    r"""Small-time sampler on :math:`S^d`, :math:`d \ge 4`: rejection against the Euclidean Bessel process.
+
+    With :math:`h(r) = (\sin r / r)^{(d-1)/2}`, the radial generator of :math:`S^d` is
+    :math:`h^{-1}(L_B - V)h`, :math:`L_B = \partial_r^2 + \frac{d-1}{r}\partial_r` (the radius of
+    :math:`\sqrt2 W` in :math:`\mathbb{R}^d`) and
+    :math:`V = \frac{(d-1)(d-3)}4(\cot^2 r - r^{-2}) - \frac{d-1}2 \ge -\frac{d(d-1)}6`. Feynman–Kac
+    (killing at :math:`\pi`) gives the radial density
+
+    .. math::
+        f_t(y) = e^{t d(d-1)/6}\, h(y) f^B_t(y)\, E^{0\to y}\Big[e^{-\int_0^t \psi(Y_s)ds};\ Y < \pi\Big],
+        \qquad \psi = c_1(\cot^2 r - r^{-2} + \tfrac23) \ge 0,\ c_1 = \tfrac{(d-1)(d-3)}4,
+
+    the expectation over the Bessel bridge :math:`Y` from 0 to :math:`y`. Since
+    :math:`\log(\sin y/y) \le -y^2/6`: propose :math:`y \sim s\chi_d`,
+    :math:`s^{-2} = 2(\frac1{4t} + \frac{d-1}{12})`; accept with probability
+    :math:`h(y)e^{(d-1)y^2/12}`, then with the probability of no point of a Poisson process of rate
+    :math:`\psi(y + m)` on :math:`[0,t]\times[0,\psi(y+m)]` below :math:`\psi(|X_s|)`, the path
+    :math:`X` being the :math:`d`-dimensional bridge :math:`0 \to y e_1` (variance :math:`2s(t-s)/t`)
+    sampled at the Poisson times (:math:`\psi` increases on :math:`(0,\pi)` because
+    :math:`(\sin r/r)^3 \ge \cos r`). The margin :math:`m = \sqrt{2t}\,\chi_d^{-1}(1 - \epsilon/4)`
+    makes :math:`P(\sup_s|X_s| > y + m) \le \epsilon = 10^{-17}`: :math:`|X_s| \le y + \sqrt2|B_s|`
+    with :math:`B` a standard bridge, :math:`B_s = \frac{t-s}{t}W_{st/(t-s)}` on :math:`s \le t/2`
+    (and time reversal), and Lévy's inequality :math:`P(\sup_{u\le t}|W_u| \ge a) \le 2P(|W_t| \ge a)`.
+    Proposals beyond the :math:`1 - \epsilon` quantile are dropped, so the total-variation distance
+    to the heat law is at most :math:`4\epsilon/A_{lb}`, :math:`A_{lb}` a certified lower bound of
+    the acceptance rate (:class:`GirsanovPlan`; by Jensen,
+    :math:`P(\text{accept}\mid y) \ge \exp(-c_1\frac{g(R)}{R^2}\,\frac{t(y^2 + dt)}3)`, :math:`R = y + m`,
+    :math:`g = \cot^2 r - r^{-2} + \frac23`, whose Taylor coefficients are positive). The number of rounds depends on ``t``, ``d`` and
+    the random draws only.
+    """
+    plan = _girsanov_plan(t, dim)
+    d = float(dim)
+    c1 = (d - 1.0) * (d - 3.0) / 4.0
+    out = np.empty(size)
+    filled, proposed = 0, 0
+    while filled < size:
+        rate = max(filled / proposed if proposed else 0.5, plan.acceptance_lower_bound)
+        batch = min(int(1.2 * (size - filled) / rate) + 64, 200_000)
+        proposed += batch
+        y = plan.scale * np.sqrt(rng.chisquare(dim, batch))
+        u = rng.uniform(0.0, 1.0, batch)
+        keep = y < plan.endpoint_cap
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_weight = 0.5 * (d - 1.0) * (np.log(np.sin(y) / y) + y * y / 6.0)
+        keep &= (y > 0.0) & (np.log(u) < log_weight)
+        y = y[keep]
+        level = c1 * _cot2_excess(y + plan.margin)  # dominating rate of psi along the path
+        counts = rng.poisson(t * level)
+        alive = _bridge_survives(y, counts, level, plan.margin, t, dim, c1, rng)
+        accepted = y[alive]
+        take = min(accepted.size, size - filled)
+        out[filled:filled + take] = accepted[:take]
+        filled += take
+    return out
+
+
+def _bridge_survives(y, counts, level, margin, t, dim, c1, rng):
+    r"""Poisson thinning along the bridges :math:`0 \to y_i e_1` (variance 2 per unit time) in :math:`\mathbb{R}^d`.
+
+    Only :math:`|X_s|` matters, so the bridge is tracked as its first coordinate (a 1-d bridge) and
+    the radius :math:`\rho` of the other :math:`d-1` (a bridge :math:`0 \to 0`): from time
+    :math:`a` to :math:`b`, :math:`X_\perp(b) \sim N(\kappa X_\perp(a), \sigma^2 I_{d-1})`, so
+    :math:`\rho(b)^2 = \sigma^2\,\chi'^2_{d-1}(\kappa^2\rho(a)^2/\sigma^2)` (noncentral chi-square),
+    :math:`\kappa = \frac{t-b}{t-a}`, :math:`\sigma^2 = \frac{2(b-a)(t-b)}{t-a}`. Returns which
+    bridges have no Poisson point below :math:`\psi(|X_s|)`.
+    """
+    total = int(counts.sum())
+    owner = np.repeat(np.arange(y.size), counts)
+    times = rng.uniform(0.0, t, total)
+    order = np.lexsort((times, owner))
+    owner, times = owner[order], times[order]
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(int)
+    rank = np.arange(total) - starts[owner] if total else np.zeros(0, dtype=int)
+    alive = np.ones(y.size, dtype=bool)
+    first = np.zeros(y.size)
+    perp = np.zeros(y.size)
+    now = np.zeros(y.size)
+    for j in range(int(counts.max(initial=0))):
+        pick = rank == j
+        idx, s_next = owner[pick], times[pick]
+        keep = alive[idx]
+        idx, s_next = idx[keep], s_next[keep]
+        if idx.size == 0:
+            continue
+        s_prev = now[idx]
+        kappa = (t - s_next) / (t - s_prev)
+        var = np.maximum(2.0 * (s_next - s_prev) * kappa, 0.0)
+        first[idx] = y[idx] + kappa * (first[idx] - y[idx]) + np.sqrt(var) * rng.standard_normal(idx.size)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            nonc = np.where(var > 0.0, (kappa * perp[idx]) ** 2 / np.where(var > 0.0, var, 1.0), 0.0)
+        perp[idx] = np.where(var > 0.0, np.sqrt(var * rng.noncentral_chisquare(dim - 1, nonc)), kappa * perp[idx])
+        now[idx] = s_next
+        radius = np.hypot(first[idx], perp[idx])
+        mark = rng.uniform(0.0, 1.0, idx.size) * level[idx]
+        below = mark < c1 * _cot2_excess(np.minimum(radius, y[idx] + margin))
+        alive[idx[below]] = False
+    return alive
+
+
 # ----------------------------------------------------------------------------- sampling
 def _invert_cdf(u, grid, evaluate):
     """Solve ``F(r) = u`` for each ``u``: grid bracket, then safeguarded Newton until ``|F(r) - u| <= 1e-13``."""
@@ -512,6 +708,9 @@ def sample_sphere_heat_radius(t, dim, size, rng, tol=SPHERE_CDF_TOL):
 
     * :math:`d = 3`, :math:`t \le 1`: rejection from :math:`\sqrt{2t}\chi_3` with the image-sum
       kernel (exact, no truncation);
+    * :math:`d \ge 4` at times too small for the series: the rejection sampler against the
+      Euclidean Brownian radius of :func:`_sample_sphere_girsanov` (total-variation distance to
+      the heat law certified below :data:`SPHERE_GIRSANOV_TV_TOL`);
     * otherwise inverse-CDF sampling of the certified Gegenbauer series
       (:func:`sphere_radial_cdf`): :math:`U \sim U(0,1)`, the root of :math:`F_t(r) = U`
       bracketed on a grid (uniform in :math:`r` plus quantiles of the flat radius
@@ -539,13 +738,23 @@ def sample_sphere_heat_radius(t, dim, size, rng, tol=SPHERE_CDF_TOL):
     ------
     InvalidParameterError
         (naming ``t``) when :func:`sphere_exact_available` is false: use the random walk.
+        The choice of method depends on ``t`` and ``dim`` only (:func:`sphere_sampler_method`).
     """
     t, dim = _check_t(t), _check_dim(dim)
     size = check_int(size, "size", low=1)
     rng = check_rng(rng)
     tol = _check_tol(tol)
-    if dim == 3 and t <= SPHERE3_IMAGE_MAX_T:
+    method = sphere_sampler_method(t, dim, tol)
+    if method == "images":
         return _sample_sphere3_images(t, size, rng)
+    if method == "girsanov":
+        return _sample_sphere_girsanov(t, dim, size, rng)
+    if method is None:
+        raise InvalidParameterError(
+            f"t must lie in the range of the exact S^{dim} heat-kernel samplers; got t={t!r}: "
+            f"{sphere_exact_reason(t, dim, tol)}; use sampler='random_walk'",
+            param="t",
+        )
     plan = _usable_plan(t, dim, tol)
     u = rng.uniform(0.0, 1.0, size)
     q = np.linspace(0.0, 1.0 - 1e-12, _N_GRID)

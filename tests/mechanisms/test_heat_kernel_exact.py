@@ -153,12 +153,19 @@ def test_certified_tail_bound_dominates_the_omitted_terms(d, t):
 
 
 def test_sphere_plan_regimes_are_public_and_documented():
-    # Large t: one term; S^3 always available (images below t = 1); S^1000 at small t: unavailable.
+    # Large t: one term; S^3 always available (images below t = 1); S^1000 at t = 1e-3 is between the ranges
+    # of the series (t >~ 2.1e-3) and of the small-time sampler (t <~ 2.9e-4).
     assert sh.sphere_series_plan(10.0, 1000).n_terms == 1
     assert sh.sphere_exact_available(1e-9, 3)
-    assert not sh.sphere_exact_available(1e-4, 1000)
-    assert "cancel" in sh.sphere_exact_reason(1e-4, 1000)
+    assert not sh.sphere_exact_available(1e-3, 1000)
+    assert "cancel" in sh.sphere_exact_reason(1e-3, 1000)
     assert sh.sphere_exact_reason(0.1, 10) == ""
+    methods = {(d, t): sh.sphere_sampler_method(t, d) for d, t in
+               [(3, 1e-9), (3, 5.0), (4, 1e-6), (10, 0.1), (10, 1e-4), (100, 0.003), (1000, 1e-4), (1000, 1e-3)]}
+    assert methods == {(3, 1e-9): "images", (3, 5.0): "series", (4, 1e-6): "girsanov", (10, 0.1): "series",
+                       (10, 1e-4): "girsanov", (100, 0.003): "girsanov", (1000, 1e-4): "girsanov",
+                       (1000, 1e-3): None}
+    assert sh.sphere_girsanov_tv_bound(1e-4, 10) <= sh.SPHERE_GIRSANOV_TV_TOL
 
 
 # =============================================================================== S^d samplers
@@ -242,7 +249,8 @@ def test_hyperbolic3_exact_matches_random_walk_in_law():
 
 # =============================================================================== mechanism
 @pytest.mark.parametrize("name,d,t", [("sphere", 3, 0.004), ("sphere", 3, 1.7), ("sphere", 5, 0.01),
-                                      ("sphere", 10, 0.02), ("sphere", 100, 0.02), ("hyperbolic", 3, 0.05)])
+                                      ("sphere", 10, 0.02), ("sphere", 100, 0.02), ("sphere", 100, 0.003),
+                                      ("hyperbolic", 3, 0.05)])
 def test_mechanism_uses_exact_path_with_exact_label(name, d, t):
     M = get_manifold(name, d)
     mech = get_mechanism("brownian_motion", M)
@@ -258,7 +266,12 @@ def test_mechanism_uses_exact_path_with_exact_label(name, d, t):
     other = M.exp(center, M.from_frame(center, np.full(d, 0.3)), check=False)
     y = mech.sample(other, cal, 500, np.random.default_rng(0))
     np.testing.assert_allclose(M.dist(other, y), M.dist(center, x), atol=1e-9)
-    # the density is normalised over the radial law
+    # the density is normalised over the radial law (not evaluable in the small-time regime of S^d, d >= 4)
+    if name == "sphere" and sh.sphere_sampler_method(t, d) == "girsanov":
+        assert any("Poisson thinning" in n for n in cal.notes)
+        with pytest.raises(NotImplementedError):
+            mech.log_density(center, x[:3], cal)
+        return
     if name == "sphere":
         r = np.linspace(0.0, np.pi, 4001)
         area = 2 * math.pi ** (d / 2) / math.gamma(d / 2)
@@ -272,15 +285,17 @@ def test_mechanism_uses_exact_path_with_exact_label(name, d, t):
     assert integrate.simpson(weight * density, x=r) == pytest.approx(1.0, abs=1e-5)
 
 
-@pytest.mark.parametrize("name,d", [("hyperbolic", 2), ("hyperbolic", 4), ("sphere", 100), ("sphere", 1000)])
-def test_mechanism_random_walk_elsewhere_with_approximate_label(name, d):
-    # H^d (d != 3) has no exact sampler; S^100 / S^1000 at t ~ 3e-3 are below the series' usable range.
+@pytest.mark.parametrize("name,d,t", [("hyperbolic", 2, 0.05), ("hyperbolic", 4, 0.05), ("sphere", 100, 0.006),
+                                      ("sphere", 1000, 0.001)])
+def test_mechanism_random_walk_elsewhere_with_approximate_label(name, d, t):
+    # H^d (d != 3) has no exact sampler; S^100 at t = 0.006 and S^1000 at t = 0.001 lie between the ranges of
+    # the small-time sampler and of the series.
     M = get_manifold(name, d)
     mech = get_mechanism("brownian_motion", M)
-    cal = mech.calibrate(ZCDP(0.5), 0.1)
+    cal = mech.calibrate(ZCDP(bm_zcdp_rho(M.ricci_constant, 0.1, t)), 0.1)
     assert cal.label == LABEL_APPROXIMATE and cal.options["sampler"] == "random_walk"
     with pytest.raises(InvalidParameterError, match="sampler") as info:
-        mech.calibrate(ZCDP(0.5), 0.1, sampler="exact")
+        mech.calibrate(ZCDP(bm_zcdp_rho(M.ricci_constant, 0.1, t)), 0.1, sampler="exact")
     assert info.value.param == "sampler"
 
 
@@ -316,7 +331,7 @@ def test_bad_dim_radius_and_small_t_name_the_parameter():
         hh.hyperbolic3_radial_cdf([-0.1], 0.1)
     assert info.value.param == "radius"
     with pytest.raises(InvalidParameterError, match="random_walk") as info:
-        sh.sample_sphere_heat_radius(1e-4, 1000, 10, 0)
+        sh.sample_sphere_heat_radius(1e-3, 1000, 10, 0)
     assert info.value.param == "t"
 
 
@@ -337,3 +352,45 @@ def test_sphere_huge_t_is_the_uniform_law(d):
     assert stats.kstest(radii, uniform).pvalue > ALPHA_TEST
     area = 2 * math.pi ** ((d + 1) / 2) / math.gamma((d + 1) / 2)
     np.testing.assert_allclose(sh.sphere_heat_kernel([0.0, 1.0, np.pi], 1e300, d), 1 / area, rtol=1e-12)
+
+
+# =============================================================================== small-time sampler (d >= 4)
+@pytest.mark.parametrize("d,t", [(4, 0.005), (5, 0.002), (10, 0.004), (20, 0.008)])
+def test_small_time_sampler_ks_against_series_where_both_apply(d, t):
+    # Two independent exact constructions: the Girsanov/Poisson-thinning sampler against the certified series
+    # CDF (KS, alpha = 1e-6, n = 10000), with power against a 5% error in t.
+    assert sh.sphere_series_plan(t, d).usable and sh._girsanov_plan(t, d).usable
+    radii = sh._sample_sphere_girsanov(t, d, 10_000, np.random.default_rng(51))
+    cdf = lambda r: sh.sphere_radial_cdf(np.clip(r, 0, np.pi), t, d)
+    assert stats.kstest(radii, cdf).pvalue > ALPHA_TEST
+    assert stats.kstest(radii, lambda r: sh.sphere_radial_cdf(np.clip(r, 0, np.pi), 1.05 * t, d)).pvalue < ALPHA_TEST
+
+
+@pytest.mark.parametrize("d,t", [(4, 1e-5), (10, 1e-4), (50, 0.005), (100, 0.003), (1000, 1e-4), (1000, 2.5e-4)])
+def test_small_time_sampler_harmonic_means(d, t):
+    # Where only the small-time sampler applies: E cos r = e^{-dt}, E[((d+1)cos^2 r - 1)/d] = e^{-2(d+1)t}
+    # exactly (z-tests, alpha = 1e-6, n = 20000; power against the flat law / a wrong time scale).
+    assert sh.sphere_sampler_method(t, d) == "girsanov"
+    radii = sh.sample_sphere_heat_radius(t, d, 20_000, np.random.default_rng(52))
+    c = np.cos(radii)
+    for values, mean in [(c, math.exp(-d * t)), (((d + 1) * c**2 - 1) / d, math.exp(-2 * (d + 1) * t))]:
+        z = (values.mean() - mean) / (values.std() / math.sqrt(values.size))
+        assert abs(z) < Z_CRIT
+
+
+def test_small_time_sampler_tiny_t_is_the_flat_law():
+    # t = 1e-9 on S^10: the radius is sqrt(2t) chi_10 up to a relative O(d t) correction (KS, alpha = 1e-6).
+    radii = sh.sample_sphere_heat_radius(1e-9, 10, 10_000, np.random.default_rng(53))
+    assert stats.kstest(radii, stats.chi(10, scale=math.sqrt(2e-9)).cdf).pvalue > ALPHA_TEST
+
+
+def test_small_time_potential_is_increasing_and_matches_its_series():
+    # psi = c1 (cot^2 r - 1/r^2 + 2/3) must increase on (0, pi) (the thinning rate psi(y + m) dominates psi
+    # along the path); the series branch near 0 matches 40-digit mpmath.
+    r = np.linspace(1e-6, np.pi - 1e-3, 100_001)
+    g = sh._cot2_excess(r)
+    assert np.all(np.diff(g) > 0) and g[0] >= 0
+    with mp.workdps(40):
+        for x in [1e-5, 0.003, 0.0199, 0.0201, 0.5, 2.0]:
+            ref = mp.cot(mp.mpf(x)) ** 2 - 1 / mp.mpf(x) ** 2 + mp.mpf(2) / 3
+            assert float(sh._cot2_excess(np.array([x]))[0]) == pytest.approx(float(ref), rel=1e-9)
