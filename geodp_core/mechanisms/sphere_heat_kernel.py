@@ -541,7 +541,7 @@ class GirsanovPlan:
 def _girsanov_plan(t, dim):
     d = float(dim)
     c1 = (d - 1.0) * (d - 3.0) / 4.0
-    scale = 1.0 / math.sqrt(2.0 * (1.0 / (4.0 * t) + (d - 1.0) / 12.0))
+    scale = math.sqrt(2.0 * t / (1.0 + (d - 1.0) * t / 3.0))  # 1/s^2 = 2 (1/(4t) + (d-1)/12), no overflow
     endpoint_cap = scale * float(stats.chi.isf(_GIRSANOV_EPS, dim))
     margin = math.sqrt(2.0 * t) * float(stats.chi.isf(_GIRSANOV_EPS / 4.0, dim))
     if not endpoint_cap + margin <= _GIRSANOV_MAX_RADIUS:

@@ -336,12 +336,14 @@ def test_bad_dim_radius_and_small_t_name_the_parameter():
 
 
 # =============================================================================== extreme times
+@pytest.mark.parametrize("d", [3, 4, 10, 1000])
 @pytest.mark.parametrize("t", [5e-324, 1e-300, 1e-12])
-def test_sphere3_tiny_t_is_the_flat_law(t):
-    # At tiny t the S^3 radius is sqrt(2t) chi_3 up to a relative O(t) correction (KS, alpha = 1e-6);
-    # the image-sum sampler has no lower limit on t and never loops forever on underflow.
-    radii = sh.sample_sphere_heat_radius(t, 3, 5_000, np.random.default_rng(41))
-    assert stats.kstest(radii, stats.chi(3, scale=math.sqrt(2 * t)).cdf).pvalue > ALPHA_TEST
+def test_sphere_tiny_t_is_the_flat_law(d, t):
+    # At tiny t the S^d radius is sqrt(2t) chi_d up to a relative O(d t) correction (KS, alpha = 1e-6);
+    # the image-sum (d = 3) and small-time (d >= 4) samplers have no lower limit on t and never loop
+    # forever on underflow.
+    radii = sh.sample_sphere_heat_radius(t, d, 5_000, np.random.default_rng(41))
+    assert stats.kstest(radii, stats.chi(d, scale=math.sqrt(2 * t)).cdf).pvalue > ALPHA_TEST
 
 
 @pytest.mark.parametrize("d", [3, 5, 100])
