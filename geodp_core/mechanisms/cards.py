@@ -153,13 +153,13 @@ CARDS = {
         ),
         assumptions="Ric ≥ -K with K the manifold's Ricci constant; the Fréchet-mean sensitivity Δ.",
         sampler=(
-            "Exact on every sphere Sᵈ (inverse CDF of the heat-kernel Legendre / Gegenbauer series with a certified "
-            "truncation bound; on S³ also the closed-form image sum), on H³ (closed-form heat kernel: the radius is "
-            "the length of a Gaussian vector N((2t, 0, 0), 2t I₃)) and on flat spaces (N(η, 2tI) in the chart). On "
-            "Sᵈ with d ≥ 4 the series is used only above a dimension-dependent diffusion time (t ≳ 0.0003 on S⁵, "
-            "0.0025 on S¹⁰, 0.009 on S⁵⁰ and S¹⁰⁰, 0.002 on S¹⁰⁰⁰), where it is accurate in double precision. "
-            "Elsewhere (smaller t on those spheres, Hᵈ with d ≠ 3, SPD affine) the geodesic random walk of the "
-            "paper's Algorithm 1, "
+            "Exact on every sphere Sᵈ: for small t by rejection against the flat Brownian radius with the sphere's "
+            "exact correction weight (simulated along the path), otherwise by inverse CDF of the heat-kernel "
+            "Legendre / Gegenbauer series with a certified truncation bound (on S³ also the closed-form image "
+            "sum); exact at every t for 3 ≤ d ≤ 25, and on S² for t ≳ 4·10⁻⁹. On H³ from the closed-form heat kernel (the radius is the length "
+            "of a Gaussian vector N((2t, 0, 0), 2t I₃)), and on flat spaces N(η, 2tI) in the chart. Elsewhere — "
+            "Hᵈ with d ≠ 3, SPD affine, and on Sᵈ with d ≥ 30 a band of diffusion times between the two exact "
+            "samplers (e.g. t ≈ 0.005–0.008 on S¹⁰⁰) — the geodesic random walk of the paper's Algorithm 1, "
             "labelled 'approximate sampler' (step count shown)."
         ),
         source=("Chang, Jiang, Mostajeran & Hu (2026), Geometric Rényi differential privacy: Ricci curvature "
