@@ -501,10 +501,13 @@ class BrownianMotion(_HeatDiffusion):
     Options of :meth:`calibrate`:
 
     sampler : {"exact", "random_walk"} or None
-        ``"exact"``: the heat-kernel series samplers on :math:`S^d`, :math:`d \ge 2`
-        (certified inverse CDF of the Legendre / Gegenbauer series; on :math:`S^3` for
-        :math:`t \le 1` rejection with the closed-form image sum), available for
-        :math:`t` above a dimension-dependent threshold (no threshold on :math:`S^3`);
+        ``"exact"``: the heat-kernel samplers on :math:`S^d`, :math:`d \ge 2` (certified
+        inverse CDF of the Legendre / Gegenbauer series; on :math:`S^3` for :math:`t \le 1`
+        rejection with the closed-form image sum; on :math:`S^d`, :math:`d \ge 4`, at small
+        :math:`t` rejection against the flat Brownian radius with the Feynman–Kac weight),
+        available at every :math:`t` for :math:`3 \le d \le 25`, for :math:`t \gtrsim 3.5\cdot10^{-9}`
+        on :math:`S^2` and outside a band of times for :math:`d \ge 30`
+        (:func:`~geodp_core.mechanisms.sphere_heat_kernel.sphere_sampler_method`);
         the closed-form radial law on :math:`H^3` (a noncentral chi law); the Gaussian
         :math:`N(0, 2tI)` in the isometric chart of :math:`\mathbb{R}^d` and of the
         log-Euclidean / log-Cholesky SPD metrics; and a single geodesic Gaussian step on
@@ -542,8 +545,8 @@ class BrownianMotion(_HeatDiffusion):
         if M.name == "sphere":
             if sphere_exact_available(t, M.dim):
                 return True, ""
-            return False, (f"the diffusion time t = {t:.3g} is too small for the exact {M.label} heat-kernel "
-                           f"series: {sphere_exact_reason(t, M.dim)}")
+            return False, (f"the diffusion time t = {t:.3g} lies outside the range of the exact {M.label} "
+                           f"samplers: for the heat-kernel series {sphere_exact_reason(t, M.dim)}")
         if M.name == "hyperbolic" and M.dim == 3:
             return True, ""
         return False, (f"no exact Brownian-motion sampler is implemented on {M.label} (exact samplers: Sᵈ, H³, "
