@@ -67,7 +67,7 @@ from geodp_core.mechanisms.sphere_heat_kernel import (
     sphere_exact_available,
     sphere_exact_reason,
     sphere_girsanov_tv_bound,
-    sphere_heat_kernel,
+    sphere_log_heat_kernel,
     sphere_sampler_method,
     sphere_series_plan,
 )
@@ -691,7 +691,7 @@ class BrownianMotion(_HeatDiffusion):
                 if M.dim == 3 and t <= SPHERE3_IMAGE_MAX_T:
                     return np.log(np.maximum(sphere3_heat_kernel(np.minimum(dist, np.nextafter(np.pi, 0.0)), t), 0.0))
                 if sphere_sampler_method(t, M.dim) == "series":
-                    return np.log(np.maximum(sphere_heat_kernel(dist, t, M.dim), 0.0))
+                    return sphere_log_heat_kernel(dist, t, M.dim)
             raise NotImplementedError(f"{self.name} on {M.label} at t = {t:.3g}: the heat kernel cannot be evaluated "
                                       "accurately in double precision at this small time (the exact sampler "
                                       "does not need it)")

@@ -68,6 +68,7 @@ __all__ = [
     "sphere_exact_reason",
     "sphere_girsanov_tv_bound",
     "sphere_heat_kernel",
+    "sphere_log_heat_kernel",
     "sphere_radial_cdf",
     "sphere_radial_density",
     "sphere_sampler_method",
@@ -343,14 +344,17 @@ def sphere_radial_density(radius, t, dim, tol=SPHERE_CDF_TOL):
     return density
 
 
-def sphere_heat_kernel(radius, t, dim, tol=SPHERE_CDF_TOL):
-    r"""Heat kernel of :math:`S^d` (generator :math:`\Delta_g`) w.r.t. the volume, at geodesic radius ``radius``.
+def sphere_log_heat_kernel(radius, t, dim, tol=SPHERE_CDF_TOL):
+    r"""Logarithm of the heat kernel of :math:`S^d` (generator :math:`\Delta_g`) w.r.t. the volume.
 
     .. math::
-        p_t(r) = \frac{1}{|S^d|}\sum_{\ell\ge0} e^{-\ell(\ell+d-1)t}\,\frac{2\ell+d-1}{d-1}\,C_\ell^{(d-1)/2}(\cos r),
+        p_t(r) = \frac{1}{|S^d|}\sum_{\ell\ge0} e^{-\ell(\ell+d-1)t}\,\frac{2\ell+d-1}{d-1}\,C_\ell^{(d-1)/2}(\cos r)
+               = \frac{1}{|S^d|}\sum_{n\ge0} (w_n - w_{n+2})\,C_n^{(d+1)/2}(\cos r),
 
-    evaluated as :math:`f_t(r)/(|S^{d-1}|\sin^{d-1} r)` away from the poles and as the
-    series at :math:`\cos r = \pm1` (where :math:`C_n^\mu(\pm1) = (\pm1)^n C_n^\mu(1)`).
+    summed with the normalised recurrence and the coefficients scaled by their largest one, so that
+    neither :math:`p_t` (up to :math:`e^{700}` and beyond on high-dimensional spheres) nor the
+    area :math:`|S^d|` overflows. Kernel terms :math:`n < M` (:class:`SphereSeriesPlan`), omitted
+    ones bounded by ``kernel_tail_bound``. ``-inf`` where the sum rounds to a value ``<= 0``.
 
     Parameters
     ----------
@@ -370,17 +374,44 @@ def sphere_heat_kernel(radius, t, dim, tol=SPHERE_CDF_TOL):
     r = _check_radius(radius)
     t, dim = _check_t(t), _check_dim(dim)
     plan = _usable_plan(t, dim, _check_tol(tol))
-    log_area = _log_area(dim)  # |S^{d-1}|
-    _, density = _series(r, plan, want_cdf=False)
-    sin = np.sin(r)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        kernel = density / (np.exp(log_area) * sin ** (dim - 1))
-    pole = (sin == 0.0) | ~np.isfinite(kernel)
-    if pole.any():
-        n = np.arange(plan.n_kernel_terms)
-        sign = np.where(np.cos(r[pole])[:, None] > 0, 1.0, (-1.0) ** n[None, :])
-        kernel[pole] = np.sum(sign * np.exp(plan.log_density_coef[None, :] - log_area), axis=1)
-    return kernel
+    mu = (dim + 1.0) / 2.0
+    log_coef = plan.log_density_coef - _log_area(dim)  # log((w_n - w_{n+2}) C_n(1) / |S^d|)
+    top = float(np.max(log_coef))
+    x = np.cos(r)
+    total = np.zeros_like(x)
+    prev, cur = np.zeros_like(x), np.ones_like(x)
+    for n in range(plan.n_kernel_terms):
+        if n == 1:
+            prev, cur = cur, x.copy()
+        elif n > 1:
+            prev, cur = cur, (2.0 * (n - 1.0 + mu) * x * cur - (n - 1.0) * prev) / (n - 1.0 + 2.0 * mu)
+        total = total + math.exp(log_coef[n] - top) * cur
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(total > 0.0, top + np.log(np.where(total > 0.0, total, 1.0)), -np.inf)
+
+
+def sphere_heat_kernel(radius, t, dim, tol=SPHERE_CDF_TOL):
+    r"""Heat kernel of :math:`S^d` (generator :math:`\Delta_g`) w.r.t. the volume, at geodesic radius ``radius``.
+
+    ``exp`` of :func:`sphere_log_heat_kernel` (``inf`` where :math:`p_t` exceeds the doubles).
+
+    Parameters
+    ----------
+    radius : array_like
+        Radii in ``[0, pi]``.
+    t : float
+        Diffusion time ``t > 0``.
+    dim : int
+        Dimension ``d >= 2``.
+    tol : float
+        Truncation tolerance of the underlying series.
+
+    Returns
+    -------
+    ndarray
+    """
+    with np.errstate(over="ignore"):
+        return np.exp(sphere_log_heat_kernel(radius, t, dim, tol))
 
 
 def sphere_sampler_method(t, dim, tol=SPHERE_CDF_TOL):

@@ -396,3 +396,16 @@ def test_small_time_potential_is_increasing_and_matches_its_series():
         for x in [1e-5, 0.003, 0.0199, 0.0201, 0.5, 2.0]:
             ref = mp.cot(mp.mpf(x)) ** 2 - 1 / mp.mpf(x) ** 2 + mp.mpf(2) / 3
             assert float(sh._cot2_excess(np.array([x]))[0]) == pytest.approx(float(ref), rel=1e-9)
+
+
+@pytest.mark.parametrize("d,t", [(100, 0.02), (1000, 0.02), (1000, 1.0)])
+def test_log_heat_kernel_on_high_dimensional_spheres(d, t):
+    # p_t and 1/|S^d| exceed the doubles' range for large d: the log kernel is finite and consistent with the
+    # radial density, log p + log|S^{d-1}| + (d-1) log sin r = log f (catches an overflow or a pole fallback).
+    r = np.array([0.0, 0.3, 1.2, 1.5, 1.8])
+    log_p = sh.sphere_log_heat_kernel(r, t, d)
+    assert np.all(np.isfinite(log_p))
+    log_area = math.log(2) + d / 2 * math.log(math.pi) - special.gammaln(d / 2)
+    inner = r[2:]
+    np.testing.assert_allclose(log_p[2:] + log_area + (d - 1) * np.log(np.sin(inner)),
+                               np.log(sh.sphere_radial_density(inner, t, d)), rtol=1e-10, atol=1e-10)
