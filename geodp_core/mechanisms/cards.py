@@ -159,7 +159,7 @@ CARDS = {
             "sum); exact at every t for 3 ≤ d ≤ 25, and on S² for t ≳ 4·10⁻⁹. On H³ from the closed-form heat kernel (the radius is the length "
             "of a Gaussian vector N((2t, 0, 0), 2t I₃)), and on flat spaces N(η, 2tI) in the chart. Elsewhere — "
             "Hᵈ with d ≠ 3, SPD affine, and on Sᵈ with d ≥ 30 a band of diffusion times between the two exact "
-            "samplers (e.g. t ≈ 0.005–0.008 on S¹⁰⁰) — the geodesic random walk of the paper's Algorithm 1, "
+            "samplers (e.g. t ≈ 0.004–0.008 on S¹⁰⁰) — the geodesic random walk of the paper's Algorithm 1, "
             "labelled 'approximate sampler' (step count shown)."
         ),
         source=("Chang, Jiang, Mostajeran & Hu (2026), Geometric Rényi differential privacy: Ricci curvature "

@@ -538,6 +538,8 @@ _GIRSANOV_MAX_RADIUS = 3.1
 SPHERE_GIRSANOV_TV_TOL = 1e-13
 #: Smallest lower bound on the acceptance rate for which the small-time sampler is used (cost gate).
 _GIRSANOV_MIN_ACCEPT = 0.05
+#: Largest mean number of Poisson points per proposal (cost gate: bridge steps per proposal).
+_GIRSANOV_MAX_POINTS = 10.0
 
 
 def _cot2_excess(r):
@@ -562,10 +564,12 @@ class GirsanovPlan:
     endpoint_acceptance: float
     acceptance_lower_bound: float
     tv_bound: float
+    mean_points: float
 
     @property
     def usable(self):
-        return (self.tv_bound <= SPHERE_GIRSANOV_TV_TOL and self.acceptance_lower_bound >= _GIRSANOV_MIN_ACCEPT)
+        return (self.tv_bound <= SPHERE_GIRSANOV_TV_TOL and self.acceptance_lower_bound >= _GIRSANOV_MIN_ACCEPT
+                and self.mean_points <= _GIRSANOV_MAX_POINTS)
 
 
 @lru_cache(maxsize=64)
@@ -576,7 +580,7 @@ def _girsanov_plan(t, dim):
     endpoint_cap = scale * float(stats.chi.isf(_GIRSANOV_EPS, dim))
     margin = math.sqrt(2.0 * t) * float(stats.chi.isf(_GIRSANOV_EPS / 4.0, dim))
     if not endpoint_cap + margin <= _GIRSANOV_MAX_RADIUS:
-        return GirsanovPlan(dim, t, scale, endpoint_cap, margin, 0.0, 0.0, math.inf)
+        return GirsanovPlan(dim, t, scale, endpoint_cap, margin, 0.0, 0.0, math.inf, math.inf)
     law = stats.chi(dim, scale=scale)
 
     def endpoint_weight(y):  # h(y) e^{(d-1) y^2/12} <= 1
@@ -596,7 +600,8 @@ def _girsanov_plan(t, dim):
     endpoint_acceptance = mass * sum(endpoint_weight(y) for y in grid[1:])
     lower = mass * sum(endpoint_weight(y) * path_weight(y) for y in grid[1:]) - _GIRSANOV_EPS
     tv = 2.0 * (2.0 * _GIRSANOV_EPS) / lower if lower > 0 else math.inf
-    return GirsanovPlan(dim, t, scale, endpoint_cap, margin, endpoint_acceptance, max(lower, 0.0), tv)
+    mean_points = float(np.mean(t * c1 * _cot2_excess(grid + margin)))  # cost estimate only
+    return GirsanovPlan(dim, t, scale, endpoint_cap, margin, endpoint_acceptance, max(lower, 0.0), tv, mean_points)
 
 
 def sphere_girsanov_tv_bound(t, dim):
