@@ -34,12 +34,18 @@ making this at most ``tol``.
 
 **Rounding.** For large :math:`d` and small :math:`t` the terms are large and cancel. We
 estimate the rounding error as :math:`8(N+2)\,u\,(1 + \sum_{n<N} T_n)` (:math:`u` the unit
-roundoff; a first-order model, checked against 50-digit mpmath in the tests) and use the
+roundoff; a first-order model, checked against 50- and 80-digit mpmath) and use the
 series only when it is at most :data:`SPHERE_ROUNDING_TOL`.
 
 **Small times on** :math:`S^3`. For :math:`t \le 1` the :math:`S^3` radius is drawn by
 rejection from the Euclidean radius :math:`\sqrt{2t}\chi_3` with the closed-form (image
 sum) kernel, exact with no series truncation (:func:`sphere3_heat_kernel`).
+
+**Small times on** :math:`S^d`, :math:`d \ge 4`. Rejection against the Euclidean Brownian
+radius with the Feynman–Kac weight of the sphere, simulated by Poisson thinning along the
+path (:func:`_sample_sphere_girsanov`), with a certified total-variation bound.
+
+:func:`sphere_sampler_method` picks the method from ``t`` and ``d``.
 
 Everything depends on the public ``t`` and ``d`` only; the centre enters only through
 :math:`\mathrm{Exp}`. Derivations: ``docs/derivations/heat_diffusion.md``.
