@@ -357,7 +357,7 @@ def test_sphere_huge_t_is_the_uniform_law(d):
 
 
 # =============================================================================== small-time sampler (d >= 4)
-@pytest.mark.parametrize("d,t", [(4, 0.005), (5, 0.002), (10, 0.004), (20, 0.008)])
+@pytest.mark.parametrize("d,t", [(4, 0.005), (5, 0.002), (10, 0.004), (20, 0.008), (25, 0.0085)])
 def test_small_time_sampler_ks_against_series_where_both_apply(d, t):
     # Two independent exact constructions: the Girsanov/Poisson-thinning sampler against the certified series
     # CDF (KS, alpha = 1e-6, n = 10000), with power against a 5% error in t.
@@ -409,3 +409,17 @@ def test_log_heat_kernel_on_high_dimensional_spheres(d, t):
     inner = r[2:]
     np.testing.assert_allclose(log_p[2:] + log_area + (d - 1) * np.log(np.sin(inner)),
                                np.log(sh.sphere_radial_density(inner, t, d)), rtol=1e-10, atol=1e-10)
+
+
+def test_small_time_sampler_matches_random_walk_where_only_it_applies():
+    # S^50 at t = 0.005: neither the series (cancellation) nor the images apply, so compare the small-time
+    # sampler with an independent construction, the geodesic random walk (50 steps, weak error O(h)),
+    # by a two-sample KS test (alpha = 1e-6); the flat law sqrt(2t) chi_50 is rejected (curvature matters).
+    M = get_manifold("sphere", 50)
+    t = 0.005
+    assert sh.sphere_sampler_method(t, 50) == "girsanov"
+    exact = sh.sample_sphere_heat_radius(t, 50, 1_000, np.random.default_rng(61))
+    center = M.default_center()
+    walk = M.dist(center, hk.geodesic_random_walk(M, center, t, 50, 1_000, np.random.default_rng(62)))
+    assert stats.ks_2samp(exact, walk).pvalue > ALPHA_TEST
+    assert stats.kstest(exact, stats.chi(50, scale=math.sqrt(2 * t)).cdf).pvalue < ALPHA_TEST
