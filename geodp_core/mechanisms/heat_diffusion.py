@@ -505,8 +505,8 @@ class BrownianMotion(_HeatDiffusion):
         inverse CDF of the Legendre / Gegenbauer series; on :math:`S^3` for :math:`t \le 1`
         rejection with the closed-form image sum; on :math:`S^d`, :math:`d \ge 4`, at small
         :math:`t` rejection against the flat Brownian radius with the Feynman–Kac weight),
-        available at every :math:`t` for :math:`3 \le d \le 25`, for :math:`t \gtrsim 3.5\cdot10^{-9}`
-        on :math:`S^2` and outside a band of times for :math:`d \ge 30`
+        available at every :math:`t` for :math:`3 \le d \le 32`, for :math:`t \gtrsim 3.5\cdot10^{-9}`
+        on :math:`S^2` and outside a band of times for :math:`d \ge 33`
         (:func:`~geodp_core.mechanisms.sphere_heat_kernel.sphere_sampler_method`);
         the closed-form radial law on :math:`H^3` (a noncentral chi law); the Gaussian
         :math:`N(0, 2tI)` in the isometric chart of :math:`\mathbb{R}^d` and of the

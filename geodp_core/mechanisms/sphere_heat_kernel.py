@@ -537,9 +537,9 @@ def _sample_sphere3_images(t, size, rng):
 
 # ----------------------------------------------------------------------------- small times: Girsanov
 #: Bound on each neglected probability of the small-time (Girsanov) sampler (endpoint tail, path excursion).
-_GIRSANOV_EPS = 1e-17
+_GIRSANOV_EPS = 1e-15
 #: Largest cap radius of the small-time sampler (the potential grows like 1/(pi - r)^2 near the cut locus).
-_GIRSANOV_MAX_RADIUS = 3.1
+_GIRSANOV_MAX_RADIUS = 3.12
 #: Largest certified total-variation distance accepted for the small-time sampler.
 SPHERE_GIRSANOV_TV_TOL = 1e-13
 #: Smallest lower bound on the acceptance rate for which the small-time sampler is used (cost gate).
@@ -637,7 +637,7 @@ def _sample_sphere_girsanov(t, dim, size, rng):
     :math:`X` being the :math:`d`-dimensional bridge :math:`0 \to y e_1` (variance :math:`2s(t-s)/t`)
     sampled at the Poisson times (:math:`\psi` increases on :math:`(0,\pi)` because
     :math:`(\sin r/r)^3 \ge \cos r`). The margin :math:`m = \sqrt{2t}\,\chi_d^{-1}(1 - \epsilon/4)`
-    makes :math:`P(\sup_s|X_s| > y + m) \le \epsilon = 10^{-17}`: :math:`|X_s| \le y + \sqrt2|B_s|`
+    makes :math:`P(\sup_s|X_s| > y + m) \le \epsilon = 10^{-15}`: :math:`|X_s| \le y + \sqrt2|B_s|`
     with :math:`B` a standard bridge, :math:`B_s = \frac{t-s}{t}W_{st/(t-s)}` on :math:`s \le t/2`
     (and time reversal), and Lévy's inequality :math:`P(\sup_{u\le t}|W_u| \ge a) \le 2P(|W_t| \ge a)`.
     Proposals beyond the :math:`1 - \epsilon` quantile are dropped, so the total-variation distance
