@@ -153,9 +153,14 @@ CARDS = {
         ),
         assumptions="Ric ≥ -K with K the manifold's Ricci constant; the Fréchet-mean sensitivity Δ.",
         sampler=(
-            "Exact on S² (inverse CDF of the heat-kernel Legendre series, certified truncation) and on flat spaces "
-            "(N(η, 2tI) in the chart); elsewhere the geodesic random walk of the paper's Algorithm 1, labelled "
-            "'approximate sampler' (step count shown)."
+            "Exact on every sphere Sᵈ: for small t by rejection against the flat Brownian radius with the sphere's "
+            "exact correction weight (simulated along the path), otherwise by inverse CDF of the heat-kernel "
+            "Legendre / Gegenbauer series with a certified truncation bound (on S³ also the closed-form image "
+            "sum); exact at every t for 3 ≤ d ≤ 32, and on S² for t ≳ 4·10⁻⁹. On H³ from the closed-form heat kernel (the radius is the length "
+            "of a Gaussian vector N((2t, 0, 0), 2t I₃)), and on flat spaces N(η, 2tI) in the chart. Elsewhere — "
+            "Hᵈ with d ≠ 3, SPD affine, and on Sᵈ with d ≥ 33 a band of diffusion times between the two exact "
+            "samplers (e.g. t ≈ 0.004–0.008 on S¹⁰⁰) — the geodesic random walk of the paper's Algorithm 1, "
+            "labelled 'approximate sampler' (step count shown)."
         ),
         source=("Chang, Jiang, Mostajeran & Hu (2026), Geometric Rényi differential privacy: Ricci curvature "
                 "characterized by heat diffusion mechanisms, arXiv:2604.20761."),

@@ -57,6 +57,20 @@ from geodp_core.mechanisms.heat_kernel import (
     sphere2_heat_kernel,
     sphere2_series_terms,
 )
+from geodp_core.mechanisms.hyperbolic_heat_kernel import hyperbolic3_heat_kernel, sample_hyperbolic3_brownian
+from geodp_core.mechanisms.sphere_heat_kernel import (
+    SPHERE3_IMAGE_MAX_T,
+    SPHERE_CDF_TOL,
+    SPHERE_ROUNDING_TOL,
+    sample_sphere_brownian,
+    sphere3_heat_kernel,
+    sphere_exact_available,
+    sphere_exact_reason,
+    sphere_girsanov_tv_bound,
+    sphere_log_heat_kernel,
+    sphere_sampler_method,
+    sphere_series_plan,
+)
 from geodp_core.privacy import ZCDP, zcdp_budget
 
 __all__ = [
@@ -487,10 +501,17 @@ class BrownianMotion(_HeatDiffusion):
     Options of :meth:`calibrate`:
 
     sampler : {"exact", "random_walk"} or None
-        ``"exact"``: the heat-kernel series sampler on :math:`S^2` (certified inverse
-        CDF), the Gaussian :math:`N(0, 2tI)` in the isometric chart of
-        :math:`\mathbb{R}^d` and of the log-Euclidean / log-Cholesky SPD metrics, and a
-        single geodesic Gaussian step on 1-dimensional spaces. ``"random_walk"``:
+        ``"exact"``: the heat-kernel samplers on :math:`S^d`, :math:`d \ge 2` (certified
+        inverse CDF of the Legendre / Gegenbauer series; on :math:`S^3` for :math:`t \le 1`
+        rejection with the closed-form image sum; on :math:`S^d`, :math:`d \ge 4`, at small
+        :math:`t` rejection against the flat Brownian radius with the Feynman–Kac weight),
+        available at every :math:`t` for :math:`3 \le d \le 32`, for :math:`t \gtrsim 3.5\cdot10^{-9}`
+        on :math:`S^2` and outside a band of times for :math:`d \ge 33`
+        (:func:`~geodp_core.mechanisms.sphere_heat_kernel.sphere_sampler_method`);
+        the closed-form radial law on :math:`H^3` (a noncentral chi law); the Gaussian
+        :math:`N(0, 2tI)` in the isometric chart of :math:`\mathbb{R}^d` and of the
+        log-Euclidean / log-Cholesky SPD metrics; and a single geodesic Gaussian step on
+        1-dimensional spaces. ``"random_walk"``:
         the geodesic random walk of paper Algorithm 1 (approximate sampler, exact on
         flat spaces). Default: exact where available, else the random walk.
     n_steps : int
@@ -521,7 +542,14 @@ class BrownianMotion(_HeatDiffusion):
                 return True, ""
             return False, (f"the diffusion time t = {t:.3g} is too small for the S² heat-kernel series "
                            "within the term limit")
-        return False, (f"no exact Brownian-motion sampler is implemented on {M.label} (exact samplers: S², "
+        if M.name == "sphere":
+            if sphere_exact_available(t, M.dim):
+                return True, ""
+            return False, (f"the diffusion time t = {t:.3g} lies outside the range of the exact {M.label} "
+                           f"samplers: for the heat-kernel series {sphere_exact_reason(t, M.dim)}")
+        if M.name == "hyperbolic" and M.dim == 3:
+            return True, ""
+        return False, (f"no exact Brownian-motion sampler is implemented on {M.label} (exact samplers: Sᵈ, H³, "
                        "ℝᵈ, flat SPD metrics, 1-dimensional spaces)")
 
     # ------------------------------------------------------------- calibration
@@ -570,6 +598,31 @@ class BrownianMotion(_HeatDiffusion):
                     f"({sphere2_series_terms(t) + 1} terms, truncation error ≤ {SPHERE2_CDF_TOL:g}, root "
                     "certified to |F(r) - u| ≤ 1e-13), uniform direction"
                 )
+            elif M.name == "sphere" and sphere_sampler_method(t, M.dim) == "girsanov":
+                notes.append(
+                    f"exact sampler: radius by rejection against the Euclidean Brownian radius with the exact "
+                    f"{M.label} correction weight (Feynman–Kac, simulated by Poisson thinning along the path), "
+                    f"total-variation distance to the heat law ≤ {sphere_girsanov_tv_bound(t, M.dim):.0e}, "
+                    "uniform direction"
+                )
+            elif M.name == "sphere" and M.dim == 3 and t <= SPHERE3_IMAGE_MAX_T:
+                notes.append(
+                    "exact sampler: radius by rejection from the Euclidean radius √(2t)·χ₃ with the closed-form S³ "
+                    "heat kernel (image sum, no series truncation), uniform direction"
+                )
+            elif M.name == "sphere" and M.dim >= 3:
+                plan = sphere_series_plan(t, M.dim)
+                notes.append(
+                    f"exact sampler: radius by inverse CDF of the {M.label} heat-kernel Gegenbauer series "
+                    f"({plan.n_terms} terms, certified truncation error ≤ {SPHERE_CDF_TOL:g}, rounding-error "
+                    f"estimate {plan.rounding_bound:.1g} ≤ {SPHERE_ROUNDING_TOL:g}, root certified to "
+                    "|F(r) - u| ≤ 1e-13), uniform direction"
+                )
+            elif M.name == "hyperbolic" and M.dim == 3:
+                notes.append(
+                    "exact sampler: radius from the closed-form H³ heat kernel (its radial law is the norm of "
+                    "N((2t, 0, 0), 2t I₃)), uniform direction"
+                )
             elif self.manifold.dim == 1:
                 notes.append("exact sampler: one geodesic step of length N(0, 2t) (1-dimensional space)")
             else:
@@ -605,15 +658,22 @@ class BrownianMotion(_HeatDiffusion):
                 return sample_flat_brownian(M, center, t, size, rng)
             if M.dim == 1:
                 return geodesic_random_walk(M, center, t, 1, size, rng)
-            return sample_sphere2_brownian(M, center, t, size, rng)
+            if M.name == "hyperbolic":
+                return sample_hyperbolic3_brownian(M, center, t, size, rng)
+            if M.dim == 2:
+                return sample_sphere2_brownian(M, center, t, size, rng)
+            return sample_sphere_brownian(M, center, t, size, rng)
         return geodesic_random_walk(M, center, t, calibration.options["n_steps"], size, rng)
 
     def log_density(self, center, points, calibration):
         r"""Log density of :math:`B_t(\text{center})` w.r.t. Riemannian volume (normalised).
 
-        :math:`S^2`: :math:`\log p_t(\mathrm{dist})` from the heat-kernel series;
-        flat charts: :math:`-\tfrac d2\log(4\pi t) - \mathrm{dist}^2/(4t)`. Only for
-        calibrations with the exact sampler on these spaces.
+        :math:`S^d`: :math:`\log p_t(\mathrm{dist})` from the heat-kernel series (on
+        :math:`S^3` with :math:`t \le 1`: the image sum; not available in the small-time regime
+        of :math:`S^d`, :math:`d \ge 4`, where the series cancels); :math:`H^3`: the closed form
+        :math:`-\tfrac32\log(4\pi t) + \log(r/\sinh r) - t - r^2/(4t)`; flat charts:
+        :math:`-\tfrac d2\log(4\pi t) - \mathrm{dist}^2/(4t)`. Only for calibrations with
+        the exact sampler on these spaces.
         """
         center, points = self._validated_calibration(center, points, calibration)
         M = self.manifold
@@ -625,7 +685,21 @@ class BrownianMotion(_HeatDiffusion):
             dist = np.clip(M.dist(center, points, check=False), 0.0, np.pi)
             with np.errstate(divide="ignore"):
                 return np.log(np.maximum(sphere2_heat_kernel(dist, t), 0.0))
-        raise NotImplementedError(f"{self.name} has a closed-form density only on S^2 and flat spaces "
+        if calibration.options["sampler"] == "exact" and M.name == "sphere":
+            dist = np.clip(M.dist(center, points, check=False), 0.0, np.pi)
+            with np.errstate(divide="ignore"):
+                if M.dim == 3 and t <= SPHERE3_IMAGE_MAX_T:
+                    return np.log(np.maximum(sphere3_heat_kernel(np.minimum(dist, np.nextafter(np.pi, 0.0)), t), 0.0))
+                if sphere_sampler_method(t, M.dim) == "series":
+                    return sphere_log_heat_kernel(dist, t, M.dim)
+            raise NotImplementedError(f"{self.name} on {M.label} at t = {t:.3g}: the heat kernel cannot be evaluated "
+                                      "accurately in double precision at this small time (the exact sampler "
+                                      "does not need it)")
+        if calibration.options["sampler"] == "exact" and M.name == "hyperbolic" and M.dim == 3:
+            dist = M.dist(center, points, check=False)
+            with np.errstate(divide="ignore"):
+                return np.log(hyperbolic3_heat_kernel(dist, t))
+        raise NotImplementedError(f"{self.name} has a closed-form density only on S^d, H^3 and flat spaces "
                                   "with the exact sampler")
 
     def utility_bound(self, calibration, center=None):

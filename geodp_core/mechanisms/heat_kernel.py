@@ -11,7 +11,9 @@ privacy analysis (heat-diffusion paper, §2.3 and Theorem 8).
 Contents
 
 * the heat kernel of :math:`S^2` by its Legendre series, the CDF of the geodesic
-  radius and an exact (certified inverse-CDF) radius sampler;
+  radius and an exact (certified inverse-CDF) radius sampler (every :math:`S^d`:
+  :mod:`geodp_core.mechanisms.sphere_heat_kernel`; :math:`H^3`:
+  :mod:`geodp_core.mechanisms.hyperbolic_heat_kernel`);
 * the geodesic random walk (paper Algorithm 1) and the Euler–Maruyama scheme of
   the Langevin diffusion (paper Algorithm 2) on any manifold adapter,
   vectorised over samples (the loop runs over time steps only);

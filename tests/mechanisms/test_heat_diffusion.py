@@ -295,7 +295,13 @@ def test_labels_and_default_samplers():
     assert cal.label == LABEL_EXACT and cal.options["sampler"] == "exact"
     walk = sphere.calibrate(ZCDP(0.5), 0.1, sampler="random_walk", n_steps=37)
     assert walk.label == LABEL_APPROXIMATE and any("37" in n for n in walk.notes)
-    assert get_mechanism("brownian_motion", get_manifold("sphere", 3)).calibrate(ZCDP(0.5), 0.1).label == LABEL_APPROXIMATE
+    # Exact heat-kernel samplers on S^3 and H^3; H^2, and S^100 at t = 0.006 (between the ranges of its two
+    # exact samplers), use the labelled random walk.
+    assert get_mechanism("brownian_motion", get_manifold("sphere", 3)).calibrate(ZCDP(0.5), 0.1).label == LABEL_EXACT
+    assert get_mechanism("brownian_motion", get_manifold("hyperbolic", 3)).calibrate(ZCDP(0.5), 0.1).label == LABEL_EXACT
+    assert get_mechanism("brownian_motion", get_manifold("hyperbolic", 2)).calibrate(ZCDP(0.5), 0.1).label == LABEL_APPROXIMATE
+    s100 = get_mechanism("brownian_motion", get_manifold("sphere", 100))
+    assert s100.calibrate(ZCDP(bm_zcdp_rho(-99.0, 0.1, 0.006)), 0.1).label == LABEL_APPROXIMATE
     assert get_mechanism("brownian_motion", get_manifold("euclidean", 2)).calibrate(ZCDP(0.5), 0.1).label == LABEL_EXACT
     assert get_mechanism("langevin", get_manifold("spd", 2, "log_euclidean")).calibrate(ZCDP(0.5), 0.1).label == LABEL_EXACT
     # t below the exact series range: the default falls back to the (labelled) random walk.
