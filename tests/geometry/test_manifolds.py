@@ -189,3 +189,15 @@ class TestSPD3LogCholesky(ManifoldContract):
 class TestEuclidean3(ManifoldContract):
     args = ("euclidean", 3)
     max_radius = 5.0
+
+
+class TestKendall3(ManifoldContract):
+    """Triangles: CP^1 = S^2(1/2); max_radius inside the injectivity radius pi/2."""
+
+    args = ("kendall", 3)
+    max_radius = 1.3
+
+
+class TestKendall6(ManifoldContract):
+    args = ("kendall", 6)
+    max_radius = 1.3
