@@ -6,6 +6,7 @@ against independent references: the direct formula arccos|<z, w>|, geomstats' ``
 Hopf map CP^1 -> S^2(1/2) for triangles, and Monte Carlo volumes of uniform shapes.
 """
 
+import itertools
 import math
 import warnings
 
@@ -14,7 +15,12 @@ import pytest
 from scipy import integrate, stats
 
 from geodp_core.exceptions import CutLocusError, InvalidParameterError, OffManifoldError
-from geodp_core.geometry import ALL_MANIFOLD_NAMES, MANIFOLD_NAMES, KendallShapeSpace, get_manifold
+from geodp_core.geometry import (
+    ALL_MANIFOLD_NAMES,
+    MANIFOLD_NAMES,
+    KendallShapeSpace,
+    get_manifold,
+)
 from geodp_core.geometry.kendall import helmert_submatrix
 from geodp_core.geometry.radial import RadialLaw, log_radial_jacobian
 
@@ -171,11 +177,11 @@ def test_radial_samplers_match_an_independent_quadrature_cdf(profile, scale, k):
     g = {"laplace": lambda r: math.exp(-r / scale), "gaussian": lambda r: math.exp(-0.5 * (r / scale) ** 2),
          "uniform": lambda r: float(r <= scale)}[profile]
     upper = min(np.pi / 2, scale) if profile == "uniform" else np.pi / 2
-    density = lambda r: g(r) * math.sin(r) ** (d - 1) * math.cos(r)  # noqa: E731
+    density = lambda r: g(r) * math.sin(r) ** (d - 1) * math.cos(r)
     total = integrate.quad(density, 0, upper, limit=200)[0]
     grid = np.linspace(0, upper, 401)
     cdf_grid = np.concatenate([[0.0], np.cumsum([integrate.quad(density, a, b)[0]
-                                                 for a, b in zip(grid[:-1], grid[1:], strict=True)])]) / total
+                                                 for a, b in itertools.pairwise(grid)])]) / total
     np.testing.assert_allclose(law.cdf(grid), cdf_grid, atol=1e-9)
     for method, rate in law.acceptance_rates().items():
         if rate < 0.05:
