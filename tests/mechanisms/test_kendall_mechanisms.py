@@ -1,0 +1,114 @@
+"""Riemannian Laplace and Riemannian Gaussian on the Kendall shape space Σ^k_2 (SPEC §5.9).
+
+Contract classes (calibration record, on-manifold samples, Euclidean small-noise limit, every target) plus
+law tests against references independent of ``radial.py``: the release radius against a scipy.quad CDF of
+g(r) sin^(2k-5) r cos r, an isotropic direction, the normaliser's large-scale limit (the volume π^n/n!), and
+the privacy loss bound of the Gaussian's bounded-diameter calibration on random outputs.
+"""
+
+import itertools
+import math
+
+import numpy as np
+import pytest
+from scipy import integrate, stats
+
+from geodp_core.geometry import get_manifold
+from geodp_core.mechanisms import get_mechanism
+from geodp_core.privacy import GDP, PureDP
+from tests.mechanisms.contract import MechanismContract
+
+KS_ALPHA = 1e-4
+
+
+class TestLaplaceContractKendall4(MechanismContract):
+    name = "riemannian_laplace"
+    manifold_args = ("kendall", 4)
+
+
+class TestLaplaceContractTriangles(MechanismContract):
+    name = "riemannian_laplace"
+    manifold_args = ("kendall", 3)
+
+
+class TestGaussianContractKendall5(MechanismContract):
+    name = "riemannian_gaussian"
+    manifold_args = ("kendall", 5)
+    target = GDP(1.0)
+
+
+def _quad_radius_cdf(profile, sigma, d):
+    g = (lambda r: math.exp(-r / sigma)) if profile == "laplace" else (lambda r: math.exp(-0.5 * (r / sigma) ** 2))
+    density = lambda r: g(r) * math.sin(r) ** (d - 1) * math.cos(r)
+    total = integrate.quad(density, 0, np.pi / 2, limit=200)[0]
+    grid = np.linspace(0, np.pi / 2, 301)
+    steps = [integrate.quad(density, a, b)[0] for a, b in itertools.pairwise(grid)]
+    cdf = np.concatenate([[0.0], np.cumsum(steps)]) / total
+    return lambda r: np.interp(r, grid, cdf)
+
+
+@pytest.mark.parametrize("name, target, sensitivity", [
+    ("riemannian_laplace", PureDP(1.0), 0.6),
+    ("riemannian_laplace", PureDP(2.0), 0.05),
+    ("riemannian_gaussian", PureDP(1.0), 0.3),
+])
+@pytest.mark.parametrize("k", [3, 6])
+def test_release_radius_and_direction_follow_the_exact_law(name, target, sensitivity, k):
+    shapes = get_manifold("kendall", k)
+    mechanism = get_mechanism(name, shapes)
+    calibration = mechanism.calibrate(target, sensitivity)
+    rng = np.random.default_rng(7)
+    center = shapes.random_uniform(1, rng)[0]
+    releases = mechanism.sample(center, calibration, 4000, rng)
+    assert shapes.belongs(releases).all()
+    radii = shapes.dist(center, releases)
+    reference = _quad_radius_cdf(mechanism.profile, calibration.noise["sigma"], shapes.dim)
+    assert stats.kstest(radii, reference).pvalue > KS_ALPHA
+    nodes = np.linspace(0, np.pi / 2, 301)[[20, 100, 250]]  # grid nodes of the reference: no interpolation
+    np.testing.assert_allclose(mechanism.distance_cdf(calibration, nodes), reference(nodes), atol=1e-9)
+    # isotropy: frame coordinates of the unit directions have mean ~ 0 (|mean| < 6/sqrt(n) per coordinate)
+    logs = shapes.log(center, releases)
+    units = shapes.to_frame(center, logs) / radii[:, None]
+    assert np.all(np.abs(units.mean(axis=0)) < 6 / np.sqrt(len(units)))
+
+
+def test_laplace_calibration_is_delta_over_eps_and_normaliser_tends_to_the_volume():
+    shapes = get_manifold("kendall", 5)
+    mechanism = get_mechanism("riemannian_laplace", shapes)
+    calibration = mechanism.calibrate(PureDP(0.5), 0.2)
+    assert calibration.noise["sigma"] == pytest.approx(0.4, rel=1e-12)
+    assert calibration.label == "exact"
+    huge = mechanism.calibrate(PureDP(1e-7), 0.2)  # σ = 2e6: exp(-r/σ) ≈ 1, Z -> vol = π^3/3!
+    assert mechanism.log_normaliser(huge) == pytest.approx(math.log(math.pi**3 / 6), abs=1e-5)
+    capped = mechanism.calibrate(PureDP(1.0), 3.0)
+    assert capped.noise["sigma"] == pytest.approx(np.pi / 2)
+    assert any("diameter" in note for note in capped.notes)
+
+
+def test_gaussian_bounded_diameter_calibration_bounds_the_privacy_loss():
+    """σ² = (π/2)Δ/ε; the log-density ratio of two centres at distance Δ never exceeds ε (normaliser equal)."""
+    shapes = get_manifold("kendall", 6)
+    mechanism = get_mechanism("riemannian_gaussian", shapes)
+    eps, delta = 0.8, 0.25
+    calibration = mechanism.calibrate(PureDP(eps), delta)
+    sigma = calibration.noise["sigma"]
+    assert sigma**2 == pytest.approx(np.pi / 2 * delta / eps, rel=1e-12)
+    assert calibration.label == "exact" and calibration.native.eps <= eps
+    assert any("bounded-diameter" in note for note in calibration.notes)
+    rng = np.random.default_rng(3)
+    center = shapes.default_center()
+    other = shapes.exp(center, delta * shapes.random_unit_tangent(center, 1, rng)[0])
+    points = np.concatenate([shapes.random_uniform(4000, rng), mechanism.sample(center, calibration, 2000, rng)])
+    loss = mechanism.log_density(center, points, calibration) - mechanism.log_density(other, points, calibration)
+    assert np.max(np.abs(loss)) <= eps + 1e-12
+    gdp = mechanism.calibrate(GDP(1.0), delta)
+    assert isinstance(gdp.achieved, GDP) and gdp.achieved.mu <= 1.0
+
+
+def test_other_mechanisms_are_honest_on_kendall():
+    shapes = get_manifold("kendall", 5)
+    for name in ("ew_laplace", "ew_gaussian", "langevin", "conformal"):
+        ok, reason = get_mechanism(name, shapes).available()
+        assert not ok and len(reason) > 20
+    tangent = get_mechanism("tangent_gaussian", shapes).calibrate(GDP(1.0), 0.1)
+    assert tangent.label == "no formal guarantee"
