@@ -13,13 +13,14 @@ Calibration (target -> :math:`\mu` by :func:`geodp_core.privacy.gdp_budget`, the
 * SPD(m) log-Euclidean / log-Cholesky: the chart is a global isometry onto a Euclidean
   space, so this is the Gaussian mechanism there: :math:`\sigma = \Delta/\mu` exactly;
 * Kendall shape space :math:`\Sigma^k_2` (diameter :math:`D = \pi/2`, homogeneous, not of constant
-  curvature): exact sampler; the guarantee used is the bounded-diameter pure-DP bound
-  :math:`|d(\eta', y)^2 - d(\eta, y)^2| \le \Delta (d(\eta', y) + d(\eta, y)) \le 2D\Delta`, so with an
-  :math:`\eta`-independent normaliser the mechanism is :math:`\varepsilon`-DP with
-  :math:`\varepsilon = D\Delta/\sigma^2`, i.e. :math:`\sigma = \sqrt{\pi\Delta/(2\varepsilon)}`; every
-  target is met through :func:`geodp_core.privacy.pure_dp_budget`. Valid but loose (the exact GDP
-  accounting of the GDP paper's Thm. 4.1 extends to this isotropic space, but its privacy-profile
-  quadrature is not implemented here);
+  curvature): exact sampler; the guarantee used is the bounded-diameter pure-DP bound. With
+  :math:`d_1 = d(\eta, y)`, :math:`d_2 = d(\eta', y) \le \min(d_1 + \Delta, D)`,
+  :math:`\sup (d_2^2 - d_1^2) = \Delta(2D - \Delta)` (attained at :math:`d_1 = D - \Delta`), and the
+  normaliser does not depend on the centre, so the mechanism is :math:`\varepsilon`-DP with
+  :math:`\varepsilon = \Delta(2D - \Delta)/(2\sigma^2) = \Delta(\pi - \Delta)/(2\sigma^2)` (tight as a
+  pure-DP statement); every target is met through :func:`geodp_core.privacy.pure_dp_budget`. Loose for GDP
+  targets: the exact GDP accounting of the GDP paper's Thm. 4.1 extends to this two-point homogeneous space,
+  but its privacy-profile quadrature is not implemented here;
 * SPD(m) affine-invariant: exact sampler, but no exact GDP accounting is known for this
   non-constant-curvature space (the privacy loss depends on the direction of
   :math:`\eta' - \eta`, not only on :math:`\Delta`): calibrated with the flat heuristic
@@ -132,26 +133,28 @@ class RiemannianGaussian(IsotropicDistanceMechanism):
     def _calibrate_bounded_diameter(self, target, sensitivity, options):
         r"""ε-DP calibration on a homogeneous space of finite diameter :math:`D` (Kendall: :math:`\pi/2`).
 
-        The log-density ratio is :math:`(d(\eta', y)^2 - d(\eta, y)^2)/(2\sigma^2)`, the normaliser does not
-        depend on the centre, and :math:`|d'^2 - d^2| = |d' - d|(d' + d) \le \Delta \cdot 2D`, so the
-        mechanism is :math:`\varepsilon`-DP with :math:`\varepsilon = D\Delta/\sigma^2`.
+        The log-density ratio is :math:`(d_2^2 - d_1^2)/(2\sigma^2)` with :math:`d_1 = d(\eta, y)`,
+        :math:`d_2 = d(\eta', y) \le \min(d_1 + \Delta, D)` (the normaliser does not depend on the centre), and
+        :math:`\sup_{0 \le d_1 \le D} [\min(d_1 + \Delta, D)^2 - d_1^2] = \Delta(2D - \Delta)`, so the mechanism is
+        :math:`\varepsilon`-DP with :math:`\varepsilon = \Delta(2D - \Delta)/(2\sigma^2)`.
         """
         budget = pure_dp_budget(target)
         eps = budget.value
         notes = [f"target met through ε-DP: {budget.note}"]
         effective = diameter_capped_sensitivity(self.manifold, sensitivity, notes)
-        diameter = self.manifold.diameter
-        sigma = math.sqrt(diameter * effective / eps)
-        while diameter * effective / sigma**2 > eps:  # safe side in floating point
+        spread = effective * (2.0 * self.manifold.diameter - effective)  # sup of d(η', y)² − d(η, y)²
+        sigma = math.sqrt(spread / (2.0 * eps))
+        while spread / (2.0 * sigma**2) > eps:  # safe side in floating point
             sigma = float(np.nextafter(sigma, np.inf))
         notes.insert(0, (
             f"ε-DP by the bounded-diameter argument on {self.manifold.label} (diameter D = π/2, homogeneous: the "
-            "normaliser does not depend on η): |d(η',y)² − d(η,y)²| ≤ Δ·2D, so ε = DΔ/σ² and σ = √(DΔ/ε). A valid "
+            "normaliser does not depend on η): d(η',y)² − d(η,y)² ≤ Δ(2D − Δ) (attained), so ε = Δ(π − Δ)/(2σ²) and "
+            "σ = √(Δ(π − Δ)/(2ε)). A valid "
             "but loose bound: exact GDP accounting (GDP paper Thm. 4.1 holds on this two-point homogeneous space) "
             "is not implemented on Kendall space, so no tighter μ-GDP is claimed"
         ))
         self._check_noise_scale(sigma)
         return self._finish_calibration(
-            target, budget.achieved, PureDP(diameter * effective / sigma**2), sensitivity, sigma, LABEL_EXACT, notes,
+            target, budget.achieved, PureDP(spread / (2.0 * sigma**2)), sensitivity, sigma, LABEL_EXACT, notes,
             options,
         )

@@ -86,13 +86,13 @@ def test_laplace_calibration_is_delta_over_eps_and_normaliser_tends_to_the_volum
 
 
 def test_gaussian_bounded_diameter_calibration_bounds_the_privacy_loss():
-    """σ² = (π/2)Δ/ε; the log-density ratio of two centres at distance Δ never exceeds ε (normaliser equal)."""
+    """σ² = Δ(π − Δ)/(2ε); the log-density ratio of centres at distance Δ stays ≤ ε and reaches it (tight)."""
     shapes = get_manifold("kendall", 6)
     mechanism = get_mechanism("riemannian_gaussian", shapes)
     eps, delta = 0.8, 0.25
     calibration = mechanism.calibrate(PureDP(eps), delta)
     sigma = calibration.noise["sigma"]
-    assert sigma**2 == pytest.approx(np.pi / 2 * delta / eps, rel=1e-12)
+    assert sigma**2 == pytest.approx(delta * (np.pi - delta) / (2 * eps), rel=1e-12)
     assert calibration.label == "exact" and calibration.native.eps <= eps
     assert any("bounded-diameter" in note for note in calibration.notes)
     rng = np.random.default_rng(3)
@@ -101,6 +101,11 @@ def test_gaussian_bounded_diameter_calibration_bounds_the_privacy_loss():
     points = np.concatenate([shapes.random_uniform(4000, rng), mechanism.sample(center, calibration, 2000, rng)])
     loss = mechanism.log_density(center, points, calibration) - mechanism.log_density(other, points, calibration)
     assert np.max(np.abs(loss)) <= eps + 1e-12
+    # worst output: on the geodesic from η' through η, at distance π/2 from η' (d(η, y) = π/2 − Δ)
+    direction = shapes.log(other, center) / delta
+    worst = shapes.exp(other, (np.pi / 2 - 1e-12) * direction)
+    worst_loss = mechanism.log_density(center, worst, calibration) - mechanism.log_density(other, worst, calibration)
+    assert float(worst_loss) == pytest.approx(eps, rel=1e-6)
     gdp = mechanism.calibrate(GDP(1.0), delta)
     assert isinstance(gdp.achieved, GDP) and gdp.achieved.mu <= 1.0
 
