@@ -231,3 +231,10 @@ def test_projection_removes_translation_scale_and_keeps_the_shape():
     assert shapes.same_shape(a, b)
     aligned = shapes.align(b, a)
     np.testing.assert_allclose(aligned, a, atol=1e-12)
+
+
+def test_the_app_scenario_does_not_offer_kendall_yet():
+    from geodp_core.scenario import Scenario
+
+    with pytest.raises(InvalidParameterError, match="manifold"):
+        Scenario(manifold="kendall", dim=5)
