@@ -15,7 +15,7 @@ from scipy import integrate, stats
 
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import get_mechanism
-from geodp_core.privacy import GDP, PureDP
+from geodp_core.privacy import GDP, RDP, PureDP
 from tests.mechanisms.contract import MechanismContract
 
 KS_ALPHA = 1e-4
@@ -117,3 +117,19 @@ def test_other_mechanisms_are_honest_on_kendall():
         assert not ok and len(reason) > 20
     tangent = get_mechanism("tangent_gaussian", shapes).calibrate(GDP(1.0), 0.1)
     assert tangent.label == "no formal guarantee"
+
+
+class TestBrownianMotionContractKendall4(MechanismContract):
+    """Generic (Ricci bound Ric = 2(k-1) > 0) diffusion; geodesic random walk, labelled approximate sampler."""
+
+    name = "brownian_motion"
+    manifold_args = ("kendall", 4)
+    target = RDP(2.0, 1.0)
+
+
+class TestTangentGaussianContractKendall4(MechanismContract):
+    """The conformal paper's tangent baseline: sampled exactly, labelled no formal guarantee."""
+
+    name = "tangent_gaussian"
+    manifold_args = ("kendall", 4)
+    target = GDP(1.0)
