@@ -16,6 +16,7 @@ Fixed seeds; computed values are reported beside the times so that a fast wrong 
 import argparse
 import cProfile
 import json
+import os
 import pstats
 import statistics
 import sys
@@ -24,6 +25,7 @@ import time
 import numpy as np
 from _common import REPO_ROOT, fmt_seconds, machine_info, print_machine, time_call  # noqa: I001 - sets sys.path
 
+from geodp_core.executors import parallel_executor, warm_up_processes
 from geodp_core.experiments import utility_curve
 from geodp_core.explorer import run_scenario
 from geodp_core.geometry import get_manifold
@@ -218,6 +220,17 @@ def bench_explorer_and_curves(quick, scheduler=None):
                     cold, 6 * explorer, explorer_runs=cold / explorer, ok_cells=int((frame["status"] == "ok").sum()),
                     note=f"= {cold / explorer:.1f} Explorer runs of the same 5 mechanisms at a new budget"))
     rows.append(row("utility curve, warm (same budgets again)", "the cold curve", warm, cold))
+    if parallel_executor() is not None:  # the app's Utility curves page: the shared pool, one worker per CPU
+        warm_up_processes()
+        utility_curve(scenario, [0.77], 200, executor="processes")  # workers started and warmed (as in the app)
+        grid = list(np.geomspace(0.1, 10.0, 10) * 1.021)  # budgets no worker has seen
+        start = time.perf_counter()
+        pooled = utility_curve(scenario, grid, 200, executor="processes")
+        parallel = time.perf_counter() - start
+        rows.append(row(f"utility curve 5 × 10 × 200, cold, on the app's pool of {os.cpu_count()} worker processes",
+                        "6 Explorer runs (the target)", parallel, 6 * explorer, explorer_runs=parallel / explorer,
+                        ok_cells=int((pooled["status"] == "ok").sum()),
+                        note=f"= {parallel / explorer:.1f} Explorer runs (sequential: {cold / explorer:.1f})"))
     if scheduler:
         grid2 = list(np.geomspace(0.1, 10.0, 10) * 1.029)
         start = time.perf_counter()

@@ -7,6 +7,9 @@ which order the cells run: the same seed gives the same table locally, on a proc
 ``executor`` may be
 
 * ``None`` or ``"local"``: the cells run one after the other in this process (the default);
+* ``"processes"``: a pool of one worker process per CPU, started once and shared by every later call in this
+  process (:func:`warm_up_processes` starts it ahead of time; :func:`parallel_executor` chooses it when the
+  machine has more than one CPU). If a worker dies, the pool is discarded and the call runs locally;
 * a :class:`concurrent.futures.Executor` (thread or process pool);
 * a ``dask.distributed.Client`` (its ``get_executor()`` is used);
 * a scheduler address ``"tcp://host:port"`` (a Client is connected for the call and closed after).
@@ -16,11 +19,20 @@ cluster sends them to other processes).
 """
 
 import concurrent.futures
+import concurrent.futures.process
 import contextlib
+import multiprocessing
+import os
+import sys
+import threading
+import types
 
 from geodp_core.exceptions import InvalidParameterError
 
-__all__ = ["run_cells", "check_executor"]
+__all__ = ["run_cells", "check_executor", "parallel_executor", "warm_up_processes"]
+
+#: Environment variable capping the shared pool's workers (``1`` turns the pool off for :func:`parallel_executor`).
+WORKERS_VARIABLE = "GEODP_WORKERS"
 
 
 def _is_dask_client(obj):
@@ -29,24 +41,109 @@ def _is_dask_client(obj):
 
 def check_executor(executor):
     """Validate ``executor``; raises :class:`InvalidParameterError` (``param="executor"``) naming what is allowed."""
-    if executor is None or executor == "local":
+    if executor is None or executor in ("local", "processes"):
         return executor
     if isinstance(executor, str):
         if not executor.startswith(("tcp://", "tls://", "inproc://", "ws://", "wss://")):
             raise InvalidParameterError(
-                f"executor must be None, 'local', a concurrent.futures.Executor, a dask.distributed.Client or a "
-                f"scheduler address like 'tcp://host:8786'; got {executor[:60]!r}", param="executor")
+                f"executor must be None, 'local', 'processes', a concurrent.futures.Executor, a dask.distributed.Client or "
+                f"a scheduler address like 'tcp://host:8786'; got {executor[:60]!r}", param="executor")
         return executor
     if isinstance(executor, concurrent.futures.Executor) or _is_dask_client(executor):
         return executor
     raise InvalidParameterError(
-        f"executor must be None, 'local', a concurrent.futures.Executor, a dask.distributed.Client or a scheduler "
-        f"address; got {type(executor).__name__}", param="executor")
+        f"executor must be None, 'local', 'processes', a concurrent.futures.Executor, a dask.distributed.Client or a "
+        f"scheduler address; got {type(executor).__name__}", param="executor")
+
+
+def _worker_count():
+    """Workers of the shared pool: the CPUs of this machine, capped by ``GEODP_WORKERS`` when set."""
+    count = os.cpu_count() or 1
+    cap = os.environ.get(WORKERS_VARIABLE, "").strip()
+    if cap.isdigit() and int(cap) >= 1:
+        count = min(count, int(cap))
+    return count
+
+
+def parallel_executor():
+    """``"processes"`` when the shared pool would have more than one worker, else ``None`` (local).
+
+    Also ``None`` inside a worker process of any pool or cluster: a worker never starts a pool of its own.
+    """
+    inside_worker = multiprocessing.parent_process() is not None
+    starting_up = getattr(multiprocessing.current_process(), "_inheriting", False)  # a child importing its main
+    if inside_worker or starting_up:
+        return None
+    return "processes" if _worker_count() > 1 else None
+
+
+_SHARED = {"pool": None}
+_SHARED_LOCK = threading.Lock()
+
+
+def _warm_worker():
+    """Worker initialiser: import the package and fill its caches with one small default study."""
+    from geodp_core.experiments import utility_curve  # noqa: PLC0415 - runs in the worker
+    from geodp_core.scenario import Scenario  # noqa: PLC0415
+
+    try:
+        utility_curve(Scenario(), [1.0], 2)
+    except Exception:  # noqa: BLE001 - warming is best effort; real calls report their own errors
+        pass
+
+
+@contextlib.contextmanager
+def _plain_main():
+    """Hide the main script from the workers being started.
+
+    A new worker re-imports the parent's ``__main__`` script when it has a file: under Streamlit that is the app
+    (or a page under AppTest), which must not run again in a worker. During the spawn ``__main__`` is an empty
+    module, so the workers import only what the cells need.
+    """
+    saved = sys.modules.get("__main__")
+    sys.modules["__main__"] = types.ModuleType("__main__")
+    try:
+        yield
+    finally:
+        if saved is not None:
+            sys.modules["__main__"] = saved
+
+
+def _shared_pool():
+    """The process pool shared by every ``executor="processes"`` call (created at first use).
+
+    All its workers are started here, at once, so that no later call starts one (see :func:`_plain_main`).
+    """
+    with _SHARED_LOCK:
+        if _SHARED["pool"] is None:
+            count = _worker_count()
+            pool = concurrent.futures.ProcessPoolExecutor(
+                count, mp_context=multiprocessing.get_context("forkserver"), initializer=_warm_worker)
+            with _plain_main():
+                for _ in range(count):  # while no worker is idle, each submission starts one
+                    pool.submit(int)
+            _SHARED["pool"] = pool
+        return _SHARED["pool"]
+
+
+def _discard_shared_pool():
+    with _SHARED_LOCK:
+        pool, _SHARED["pool"] = _SHARED["pool"], None
+    if pool is not None:
+        pool.shutdown(wait=False, cancel_futures=True)
+
+
+def warm_up_processes():
+    """Start the shared pool's workers now (non-blocking), so that the first parallel study does not wait."""
+    return _shared_pool()
 
 
 @contextlib.contextmanager
 def _pool(executor):
     """A ``concurrent.futures``-style executor for ``executor`` (a Client opened here is closed on exit)."""
+    if executor == "processes":
+        yield _shared_pool()
+        return
     if isinstance(executor, str):
         from distributed import Client  # noqa: PLC0415 - optional dependency, only for a scheduler address
 
@@ -86,6 +183,17 @@ def run_cells(function, cells, executor=None, progress=None):
             if progress is not None:
                 progress(len(results) / total)
         return results
+    try:
+        return _run_on_pool(function, cells, executor, progress)
+    except concurrent.futures.process.BrokenProcessPool:
+        if executor != "processes":
+            raise
+        _discard_shared_pool()  # a worker died (killed, out of memory): start afresh next time, run this call here
+        return run_cells(function, cells, None, progress)
+
+
+def _run_on_pool(function, cells, executor, progress):
+    total = len(cells)
     results = [None] * total
     with _pool(executor) as pool:
         futures = {pool.submit(function, *args): i for i, args in enumerate(cells)}

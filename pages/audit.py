@@ -31,6 +31,7 @@ from geodp_core.audit import (
     variant_applies,
 )
 from geodp_core.constraints import AUDIT_EPS_GRID as EPS_GRID
+from geodp_core.executors import parallel_executor
 from geodp_core.mechanisms import MECHANISM_NAMES, availability_table, mechanism_class
 from geodp_core.privacy import ApproxDP, PureDP
 from geodp_core.viz.audit import (
@@ -81,7 +82,7 @@ def _cached_audit(space, mechanism, variant, notion, eps, delta, n, radius, n_re
 @st.cache_data(show_spinner="Auditing every mechanism and the negative controls…", max_entries=16, ttl=CACHE_TTL)
 def _cached_audit_all(space, notion, eps, delta, n, radius, n_releases, alpha, seed, include_slow):
     return audit_all(_manifold(space), _target(notion, eps, delta), n_releases=n_releases, n=n, radius=radius,
-                     alpha=alpha, seed=seed, include_slow=include_slow)
+                     alpha=alpha, seed=seed, include_slow=include_slow, executor=parallel_executor())
 
 
 def _apply_preset():

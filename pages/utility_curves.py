@@ -14,6 +14,7 @@ from geodp_app.ui import (
 )
 from geodp_app.url_params import X_AXES, clean_url, remember_page
 from geodp_app.urlstate import url_note
+from geodp_core.executors import parallel_executor
 from geodp_core.experiments import (
     BUDGET_SYMBOLS,
     budget_parameter,
@@ -46,8 +47,9 @@ def _curve(scenario_json, upload_digest, x_axis, values, n_reps, _points=None):
     scenario = Scenario.from_json(scenario_json)
     try:
         if x_axis == "budget":
-            return utility_curve(scenario, list(values), n_reps, progress=advance, points=_points)
-        return sweep(scenario, x_axis, list(values), n_reps, progress=advance)
+            return utility_curve(scenario, list(values), n_reps, progress=advance, points=_points,
+                                 executor=parallel_executor())
+        return sweep(scenario, x_axis, list(values), n_reps, progress=advance, executor=parallel_executor())
     finally:
         slot.empty()
 

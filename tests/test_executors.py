@@ -1,12 +1,15 @@
 """Sweeps give the same frame whatever runs their cells: local, threads, processes, a Dask LocalCluster."""
 
 import concurrent.futures
+import multiprocessing
+import os
 
 import pandas as pd
 import pytest
 
+from geodp_core import executors
 from geodp_core.exceptions import InvalidParameterError
-from geodp_core.executors import check_executor, run_cells
+from geodp_core.executors import check_executor, parallel_executor, run_cells
 from geodp_core.experiments import sweep, utility_curve
 from geodp_core.scenario import Scenario
 
@@ -34,10 +37,38 @@ def test_bad_executor_is_named(bad):
     assert info.value.param == "executor"
 
 
+def _die_in_a_worker(x):
+    if multiprocessing.parent_process() is not None:  # in a pool's worker: kill it (the pool breaks)
+        os._exit(3)
+    return x + 1
+
+
+def test_a_dead_worker_discards_the_shared_pool_and_the_call_runs_here():
+    seen = []
+    assert run_cells(_die_in_a_worker, [(1,), (2,)], "processes", progress=seen.append) == [2, 3]
+    assert seen[-1] == 1.0
+    assert run_cells(_square, [(4,)], "processes") == [16]  # a fresh pool serves the next call
+
+
+def test_parallel_executor_follows_the_cpu_count_and_the_cap(monkeypatch):
+    monkeypatch.setenv(executors.WORKERS_VARIABLE, "1")
+    assert parallel_executor() is None
+    monkeypatch.setattr(executors.os, "cpu_count", lambda: 1)
+    monkeypatch.delenv(executors.WORKERS_VARIABLE)
+    assert parallel_executor() is None
+    monkeypatch.setattr(executors.os, "cpu_count", lambda: 4)
+    assert parallel_executor() == "processes"
+    monkeypatch.setenv(executors.WORKERS_VARIABLE, "not a number")
+    assert parallel_executor() == "processes"
+    monkeypatch.setattr(executors.multiprocessing, "parent_process", lambda: object())  # inside a worker
+    assert parallel_executor() is None
+
+
 def test_same_frame_on_every_executor():
     local = utility_curve(SCENARIO, BUDGETS, 30)
     local_sweep = sweep(SCENARIO, "n", [20, 60], 30)
     assert (local["status"] == "ok").sum() >= 6
+    pd.testing.assert_frame_equal(utility_curve(SCENARIO, BUDGETS, 30, executor="processes"), local)
     with concurrent.futures.ThreadPoolExecutor(2) as pool:
         pd.testing.assert_frame_equal(utility_curve(SCENARIO, BUDGETS, 30, executor=pool), local)
     with concurrent.futures.ProcessPoolExecutor(2) as pool:

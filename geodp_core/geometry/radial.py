@@ -83,6 +83,8 @@ _PANELS_PER_SIDE = 48
 _GL_X, _GL_W = np.polynomial.legendre.leggauss(24)
 # Drops (in nats below the maximum) at which the tangent-hull envelope touches log p.
 _HULL_DROPS = (0.02, 0.25, 1.0, 2.5, 6.0, 14.0, 30.0)
+#: Bisection steps of the hull's level points (enough for the last bit of any bracket in double precision).
+_BISECTION_STEPS = 1100
 _MAX_BATCH = 1 << 20
 _CHUNK = 1 << 16
 _TINY = np.finfo(float).tiny
@@ -335,8 +337,25 @@ class _LogConcaveLaw:
             a *= 0.5
         return a
 
-    def _solve_level(self, level, a, b):
-        return _brentq(lambda x: self._lf(x) - level, a, b)
+    def _solve_levels(self, levels, low_end, mode):
+        r"""Points x between ``low_end`` and the mode with :math:`\ell(x) = ` each level (vectorised bisection).
+
+        :math:`\ell` is monotone between ``low_end`` (below every level) and the mode (above them).
+        Any point gives a valid tangent (the hull bounds a concave :math:`\ell` whatever its tangent
+        points); bisection to the last bit makes the hull that of the exact level points.
+        """
+        if levels.size == 0:
+            return levels
+        lo = np.full(levels.shape, float(low_end))  # ell(lo) < level
+        hi = np.full(levels.shape, float(mode))  # ell(hi) >= level
+        for _ in range(_BISECTION_STEPS):
+            mid = 0.5 * (lo + hi)
+            with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+                above = self._logf(mid) >= levels
+            lo, hi = np.where(above, lo, mid), np.where(above, mid, hi)
+            if np.all(np.abs(hi - lo) <= 4e-16 * np.maximum(np.abs(lo), np.abs(hi))):
+                break
+        return 0.5 * (lo + hi)
 
     def _effective_support(self):
         thr = self.log_fmax - _DROP
@@ -408,13 +427,14 @@ class _LogConcaveLaw:
 
     # ------------------------------------------------------------ tangent hull
     def _build_hull(self):
+        levels = self.log_fmax - np.asarray(_HULL_DROPS)
         thr_points = []
-        for drop in _HULL_DROPS:
-            level = self.log_fmax - drop
-            if self.mode > self.left and self._lf(self.left) < level:
-                thr_points.append(self._solve_level(level, self._finite_left(), self.mode))
-            if self.right > self.mode and self._lf(self.right) < level:
-                thr_points.append(self._solve_level(level, self.mode, self.right))
+        if self.mode > self.left:
+            below = levels[self._lf(self.left) < levels]
+            thr_points += list(self._solve_levels(below, self._finite_left(), self.mode))
+        if self.right > self.mode:
+            below = levels[self._lf(self.right) < levels]
+            thr_points += list(self._solve_levels(below, self.right, self.mode))
         candidates = sorted(set(thr_points + [self.mode]))
         xs, cs, bs = [], [], []
         for x in candidates:
