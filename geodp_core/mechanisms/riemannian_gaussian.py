@@ -13,14 +13,16 @@ Calibration (target -> :math:`\mu` by :func:`geodp_core.privacy.gdp_budget`, the
 * SPD(m) log-Euclidean / log-Cholesky: the chart is a global isometry onto a Euclidean
   space, so this is the Gaussian mechanism there: :math:`\sigma = \Delta/\mu` exactly;
 * Kendall shape space :math:`\Sigma^k_2` (diameter :math:`D = \pi/2`, homogeneous, not of constant
-  curvature): exact sampler; the guarantee used is the bounded-diameter pure-DP bound. With
+  curvature for :math:`k \ge 4`), exact sampler. Triangles (:math:`k = 3`, :math:`\Sigma^3_2 \cong S^2(1/2)`):
+  exact GDP accounting through the unit sphere, :math:`\mu(\sigma, \Delta) = \mu_{S^2}(2\sigma, 2\Delta)`.
+  :math:`k \ge 4` (and pure-DP targets): the bounded-diameter pure-DP bound. With
   :math:`d_1 = d(\eta, y)`, :math:`d_2 = d(\eta', y) \le \min(d_1 + \Delta, D)`,
   :math:`\sup (d_2^2 - d_1^2) = \Delta(2D - \Delta)` (attained at :math:`d_1 = D - \Delta`), and the
   normaliser does not depend on the centre, so the mechanism is :math:`\varepsilon`-DP with
   :math:`\varepsilon = \Delta(2D - \Delta)/(2\sigma^2) = \Delta(\pi - \Delta)/(2\sigma^2)` (tight as a
   pure-DP statement); every target is met through :func:`geodp_core.privacy.pure_dp_budget`. Loose for GDP
   targets: the exact GDP accounting of the GDP paper's Thm. 4.1 extends to this two-point homogeneous space,
-  but its privacy-profile quadrature is not implemented here;
+  but its privacy-profile quadrature for :math:`k \ge 4` is not implemented here;
 * SPD(m) affine-invariant: exact sampler, but no exact GDP accounting is known for this
   non-constant-curvature space (the privacy loss depends on the direction of
   :math:`\eta' - \eta`, not only on :math:`\Delta`): calibrated with the flat heuristic
@@ -81,6 +83,8 @@ class RiemannianGaussian(IsotropicDistanceMechanism):
     def _calibrate(self, target, sensitivity, **options):
         options = self._parse_sampler_options(**options)
         if self.manifold.name == "kendall":
+            if self.manifold.k == 3 and not isinstance(target, PureDP):
+                return self._calibrate_triangles(target, sensitivity, options)
             return self._calibrate_bounded_diameter(target, sensitivity, options)
         budget = gdp_budget(target)
         mu = budget.value
@@ -157,4 +161,34 @@ class RiemannianGaussian(IsotropicDistanceMechanism):
         return self._finish_calibration(
             target, budget.achieved, PureDP(spread / (2.0 * sigma**2)), sensitivity, sigma, LABEL_EXACT, notes,
             options,
+        )
+
+    def _calibrate_triangles(self, target, sensitivity, options):
+        r"""Exact GDP accounting on :math:`\Sigma^3_2 \cong S^2(1/2)` through the unit sphere.
+
+        The Hopf map is an isometry of :math:`\Sigma^3_2` onto the sphere of radius 1/2; composed with the
+        dilation by 2 it is a bijection :math:`F` onto :math:`S^2` with :math:`d(Fx, Fy) = 2\,d(x, y)` and
+        :math:`F_*\mathrm{vol} = \mathrm{vol}_{S^2}/4`. It maps this mechanism with :math:`(\sigma, \Delta)` to the
+        Riemannian Gaussian on :math:`S^2` with :math:`(2\sigma, 2\Delta)` (same privacy loss
+        :math:`(d_2^2 - d_1^2)/(2\sigma^2)`), and trade-off functions are invariant under a bijection, so
+        :math:`\mu_{\Sigma^3_2}(\sigma, \Delta) = \mu_{S^2}(2\sigma, 2\Delta)` (the project's exact sphere quadrature).
+        """
+        budget = gdp_budget(target)
+        mu = budget.value
+        notes = [f"target met through μ-GDP: {budget.note}"]
+        effective = diameter_capped_sensitivity(self.manifold, sensitivity, notes)
+        sigma_sphere, mu_achieved = _exact_sigma("sphere", 2, mu, 2.0 * effective)
+        sigma = 0.5 * sigma_sphere
+        notes.insert(0, (
+            f"exact GDP accounting on {self.manifold.label} ≅ S²(1/2): doubling distances (Hopf map) sends this "
+            "mechanism with (σ, Δ) to the Riemannian Gaussian on the unit sphere S² with (2σ, 2Δ), a bijection that "
+            f"preserves the privacy loss, so μ(σ, Δ) = μ_S²(2σ, 2Δ) = {mu_achieved:.6g} by the sphere's deterministic "
+            "quadrature (GDP-on-manifolds paper Thm. 4.1), σ chosen so that 0.99 μ ≤ μ(σ, Δ) ≤ μ"
+        ))
+        self._check_noise_scale(sigma)
+        achieved = GDP(mu_achieved) if isinstance(target, GDP) else budget.achieved
+        if not isinstance(target, GDP):
+            notes.append(f"achieved μ = {mu_achieved:.6g} ≤ μ = {mu:.6g}: the conversion to the target notion is monotone")
+        return self._finish_calibration(
+            target, achieved, GDP(mu_achieved), sensitivity, sigma, LABEL_EXACT, notes, options
         )

@@ -15,7 +15,7 @@ from scipy import integrate, stats
 
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import get_mechanism
-from geodp_core.privacy import GDP, RDP, PureDP
+from geodp_core.privacy import GDP, RDP, ApproxDP, PureDP
 from tests.mechanisms.contract import MechanismContract
 
 KS_ALPHA = 1e-4
@@ -146,3 +146,42 @@ def test_empirical_audit_stays_below_the_claim_and_catches_understated_noise(nam
     broken = audit(name, shapes, PureDP(2.0), n_releases=100_000, n=2, radius=0.38, seed=0,
                    variant="understated_noise", noise_scale=0.2)
     assert broken.eps_lower_bound > broken.claimed_eps
+
+
+class TestGaussianContractTriangles(MechanismContract):
+    """Σ^3_2: exact GDP accounting through S²(1/2)."""
+
+    name = "riemannian_gaussian"
+    manifold_args = ("kendall", 3)
+    target = GDP(1.0)
+
+
+def test_triangle_gaussian_has_the_exact_gdp_accounting_of_the_doubled_sphere():
+    """μ on Σ^3_2 with (σ, Δ) is μ on S² with (2σ, 2Δ): calibrations agree, and a Monte Carlo privacy profile on
+    the triangles (the loss computed from Kendall distances) matches the sphere's quadrature profile."""
+    from geodp_core.geometry.radial import RadialLaw
+    from geodp_core.mechanisms.gaussian_gdp import privacy_profile
+
+    triangles, sphere = get_manifold("kendall", 3), get_manifold("sphere", 2)
+    mechanism = get_mechanism("riemannian_gaussian", triangles)
+    for target, delta in ((GDP(1.0), 0.1), (GDP(0.5), 0.6), (ApproxDP(1.0, 1e-5), 0.2)):
+        calibration = mechanism.calibrate(target, delta)
+        on_sphere = get_mechanism("riemannian_gaussian", sphere).calibrate(target, 2 * delta)
+        assert calibration.noise["sigma"] == pytest.approx(on_sphere.noise["sigma"] / 2, rel=1e-12)
+        assert calibration.label == "exact" and calibration.achieved == on_sphere.achieved
+        assert any("S²(1/2)" in note for note in calibration.notes)
+    assert any("bounded-diameter" in note for note in mechanism.calibrate(PureDP(1.0), 0.2).notes)
+    assert any("bounded-diameter" in note
+               for note in get_mechanism("riemannian_gaussian", get_manifold("kendall", 4)).calibrate(GDP(1.0), 0.2).notes)
+
+    sigma, delta, size = 0.2, 0.25, 300_000
+    rng = np.random.default_rng(5)
+    center = triangles.random_uniform(1, rng)[0]
+    other = triangles.exp(center, delta * triangles.random_unit_tangent(center, 1, rng)[0])
+    radii = RadialLaw("kendall", 2, "gaussian", sigma).sample(size, rng)
+    releases = triangles.exp(center, radii[:, None, None] * triangles.random_unit_tangent(center, size, rng),
+                             check=False)
+    loss = (triangles.dist(other, releases) ** 2 - triangles.dist(center, releases) ** 2) / (2 * sigma**2)
+    eps = np.array([0.0, 0.5, 1.0, 2.0])
+    monte_carlo = np.array([np.mean(loss > e) - np.exp(e) * np.mean(loss < -e) for e in eps])
+    np.testing.assert_allclose(monte_carlo, privacy_profile("sphere", 2, 2 * sigma, 2 * delta, eps), atol=0.008)
