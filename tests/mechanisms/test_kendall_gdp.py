@@ -71,3 +71,9 @@ def test_bad_arguments_name_the_parameter():
         kendall_gdp_mu(2, 0.3, 0.1)
     with pytest.raises(InvalidParameterError, match="sigma"):
         kendall_privacy_profile(5, -1.0, 0.1, [0.0])
+
+
+def test_mu_increases_with_the_distance_of_the_pair():
+    """The accounting uses a pair at distance exactly Δ (as on the sphere): closer pairs must be no worse."""
+    mus = [kendall_gdp_mu(4, 0.3, d) for d in (0.05, 0.3, 0.7, 1.1, 1.5, np.pi / 2)]
+    assert np.all(np.diff(mus) > 0)
