@@ -189,6 +189,14 @@ def _initial_point(manifold, points, weights, p):
     elif isinstance(manifold, SPDAffine):
         logs = sym_function(points, np.log)
         return sym_function(np.tensordot(weights, logs, axes=(0, 0)), np.exp)
+    elif manifold.name == "kendall":
+        # full Procrustes mean: leading eigenvector of the complex scatter sum_i w_i z_i z_i^* (centred, unit)
+        z = points[..., 0] + 1j * points[..., 1]
+        scatter = np.einsum("i,ij,ik->jk", weights, z, np.conj(z))
+        top = np.linalg.eigh(scatter)[1][:, -1]
+        candidate = np.stack([top.real, top.imag], axis=-1)
+        if manifold.belongs(candidate):
+            return candidate
     # Fallback: the data point with the smallest objective among (at most) the first 256.
     candidates = points[:256]
     dists = manifold.dist(candidates[:, None], points[None, :], check=False)
@@ -423,7 +431,12 @@ def _check_strict_minimiser(manifold, result, points, weights, p, caller):
       and :math:`u_i` the unit vector of :math:`\mathrm{Log}_y x_i` in an orthonormal frame,
 
       .. math:: \mathrm{Hess}\,F_2(y) = \sum_i w_i \big[\theta_i\cot\theta_i\, I
-                + (1 - \theta_i\cot\theta_i)\, u_i u_i^T\big].
+                + (1 - \theta_i\cot\theta_i)\, u_i u_i^T\big]
+
+      on the sphere; on the Kendall shape space :math:`\mathbb{C}P^{k-2}` the plane of :math:`u_i` and
+      :math:`J u_i` (:math:`J` = rotation by 90°) has curvature 4, so the eigenvalue along :math:`J u_i`
+      is :math:`2\theta_i\cot 2\theta_i` instead: add :math:`(2\theta_i\cot 2\theta_i - \theta_i\cot\theta_i)
+      (Ju_i)(Ju_i)^T`.
 
     Uniqueness is guaranteed when the data lie in an open ball of radius :math:`< \pi/2`
     (Afsari 2011); spread-out data with a strict local minimum are returned as found.
@@ -441,20 +454,33 @@ def _check_strict_minimiser(manifold, result, points, weights, p, caller):
         )
     if p != 2.0:
         return
-    coords = manifold.to_frame(result, manifold.log(result, points, check=False))
+    logs = manifold.log(result, points, check=False)
+    coords = manifold.to_frame(result, logs)
     theta = np.linalg.norm(coords, axis=-1)
     nonzero = theta > 0
     units = np.where(nonzero[:, None], coords / np.where(nonzero, theta, 1.0)[:, None], 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
         tcot = np.where(nonzero, theta / np.tan(np.where(nonzero, theta, 1.0)), 1.0)
-    # Hess = A I + V^T V with A = sum_i w_i theta_i cot theta_i and rows of V sqrt(w_i (1 - theta_i cot theta_i)) u_i
-    # (1 - theta cot theta >= 0 on [0, pi)): its smallest eigenvalue is A, plus that of V^T V when V has full rank d
-    # (only possible with at least d points; V^T V is then formed, d x d).
-    isotropic = float(np.sum(weights * tcot))
-    rows = np.sqrt(np.maximum(weights * (1.0 - tcot), 0.0))[:, None] * units
-    smallest = isotropic
-    if np.count_nonzero(np.any(rows != 0.0, axis=-1)) >= manifold.dim:
-        smallest += float(np.linalg.eigvalsh(rows.T @ rows)[0])
+    if manifold.name == "kendall":  # curvature-4 direction J u_i (landmarks rotated by 90°): the full Hessian
+        hessian = np.sum(weights[:, None, None] * (tcot[:, None, None] * np.eye(manifold.dim)
+                                                   + (1.0 - tcot)[:, None, None] * units[:, :, None] * units[:, None, :]),
+                         axis=0)
+        j_coords = manifold.to_frame(result, np.stack([-logs[..., 1], logs[..., 0]], axis=-1))
+        j_units = np.where(nonzero[:, None], j_coords / np.where(nonzero, theta, 1.0)[:, None], 0.0)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            t2cot = np.where(nonzero, 2.0 * theta / np.tan(np.where(nonzero, 2.0 * theta, 1.0)), 1.0)
+        hessian = hessian + np.sum((weights * (t2cot - tcot))[:, None, None] * j_units[:, :, None] * j_units[:, None, :],
+                                   axis=0)
+        smallest = float(np.linalg.eigvalsh(hessian)[0])
+    else:
+        # Hess = A I + V^T V with A = sum_i w_i theta_i cot theta_i and rows of V sqrt(w_i (1 - theta_i cot theta_i)) u_i
+        # (1 - theta cot theta >= 0 on [0, pi)): its smallest eigenvalue is A, plus that of V^T V when V has full rank d
+        # (only possible with at least d points; V^T V is then formed, d x d).
+        isotropic = float(np.sum(weights * tcot))
+        rows = np.sqrt(np.maximum(weights * (1.0 - tcot), 0.0))[:, None] * units
+        smallest = isotropic
+        if np.count_nonzero(np.any(rows != 0.0, axis=-1)) >= manifold.dim:
+            smallest += float(np.linalg.eigvalsh(rows.T @ rows)[0])
     if not smallest > _HESSIAN_RTOL:
         raise NonUniqueMeanError(
             f"{caller}: the Fréchet mean is not unique: the stationary point found is not a strict local minimum "

@@ -301,7 +301,8 @@ def sample_uniform_ball(manifold, center, radius, n, rng):
 
     with :math:`J(r) = \sin^{d-1} r` on :math:`S^d`, :math:`\sinh^{d-1} r` on :math:`H^d`,
     :math:`r^{d-1}` on :math:`\mathbb{R}^d` and on the flat SPD metrics (log-Euclidean,
-    log-Cholesky: a uniform ball in the Euclidean chart). The radius is drawn by
+    log-Cholesky: a uniform ball in the Euclidean chart), :math:`\sin^{d-1} r\cos r` on the Kendall
+    shape space (:math:`R \le \pi/2`, the whole space at :math:`\pi/2`). The radius is drawn by
     :class:`geodp_core.geometry.radial.RadialLaw` with the ``"uniform"`` profile. For
     SPD with the affine-invariant metric the polar sampler
     :func:`geodp_core.geometry.spd_polar.sample_spd_polar` (uniform profile) is used.
@@ -340,7 +341,10 @@ def sample_uniform_ball(manifold, center, radius, n, rng):
         return finalise_points(manifold, points, n, ("radius", radius))
     from geodp_core.geometry.radial import RadialLaw
 
-    space = manifold.constant_curvature_space or "euclidean"  # flat SPD metrics are Euclidean in the chart
+    if manifold.name == "kendall":  # J(r) = sin^(d-1) r cos r (not constant curvature)
+        space = "kendall"
+    else:
+        space = manifold.constant_curvature_space or "euclidean"  # flat SPD metrics are Euclidean in the chart
     radii = _uniform_ball_radii(space, manifold.dim, radius, n, rng, RadialLaw)
     coords = _unit_frame_coords(rng, n, manifold.dim) * np.asarray(radii)[:, None]
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below

@@ -1,4 +1,4 @@
-r"""Exact laws of the geodesic radius on constant-curvature and flat spaces (SPEC §5.1, §5.2).
+r"""Exact laws of the geodesic radius on constant-curvature, flat and Kendall shape spaces (SPEC §5.1, §5.2, §5.9).
 
 A noise law with density :math:`\propto g(\operatorname{dist}(\eta, y))` with respect to
 the Riemannian volume of a homogeneous space of constant curvature has, in geodesic
@@ -11,8 +11,11 @@ uniform on the unit sphere of :math:`T_\eta M` and, independently, a radius with
     Z = \int_0^{r_{\max}} g(r) J(r) \, dr,
 
 where :math:`J(r) = \sin(r)^{d-1}` on :math:`[0, \pi]` (sphere :math:`S^d`),
-:math:`\sinh(r)^{d-1}` (hyperbolic space :math:`H^d`) and :math:`r^{d-1}`
-(Euclidean :math:`\mathbb{R}^d`). The profiles are
+:math:`\sinh(r)^{d-1}` (hyperbolic space :math:`H^d`), :math:`r^{d-1}`
+(Euclidean :math:`\mathbb{R}^d`) and :math:`\sin(r)^{d-1}\cos(r)` on :math:`[0, \pi/2]`
+(Kendall shape space :math:`\Sigma^k_2 = \mathbb{C}P^{k-2}`, :math:`d = 2k - 4`, which is
+isotropic — two-point homogeneous — though not of constant curvature; see
+``docs/derivations/kendall_shape_space.md``). The profiles are
 
 .. math::
 
@@ -48,18 +51,20 @@ from geodp_core._validation import (
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
 
 __all__ = [
-    "SPACES",
-    "PROFILES",
     "MIN_ACCEPTANCE",
+    "PROFILES",
+    "SPACES",
     "RadialLaw",
     "get_radial_law",
-    "sample_radius",
     "laplace_scale_limit",
     "log_radial_jacobian",
     "log_sinh",
+    "sample_radius",
 ]
 
-SPACES = ("sphere", "hyperbolic", "euclidean")
+SPACES = ("sphere", "hyperbolic", "euclidean", "kendall")
+#: Right end of the radius range (diameter) of the bounded spaces.
+_RADIUS_RANGE = {"sphere": np.pi, "kendall": np.pi / 2.0}
 PROFILES = ("laplace", "gaussian", "uniform")
 
 #: A rejection sampler whose acceptance rate is below this raises instead of spinning.
@@ -143,16 +148,17 @@ def log_radial_jacobian(space, dim, radius):
     .. math::
 
         J(r) = \sin(r)^{d-1} \ (S^d,\ 0 \le r \le \pi), \quad
-        \sinh(r)^{d-1} \ (H^d), \quad r^{d-1} \ (\mathbb{R}^d),
+        \sinh(r)^{d-1} \ (H^d), \quad r^{d-1} \ (\mathbb{R}^d), \quad
+        \sin(r)^{d-1}\cos(r) \ (\Sigma^k_2,\ 0 \le r \le \pi/2),
 
     with :math:`J \equiv 1` when :math:`d = 1`. Returns ``-inf`` outside the range of
-    the radius (``r < 0``, or ``r > pi`` on the sphere).
+    the radius (``r < 0``, ``r > pi`` on the sphere, ``r > pi/2`` on Kendall space).
 
     Parameters
     ----------
-    space : {"sphere", "hyperbolic", "euclidean"}
+    space : {"sphere", "hyperbolic", "euclidean", "kendall"}
     dim : int
-        Intrinsic dimension ``d >= 1``.
+        Intrinsic dimension ``d >= 1`` (even ``d >= 2`` for ``"kendall"``).
     radius : array_like
         Geodesic radii.
 
@@ -160,20 +166,34 @@ def log_radial_jacobian(space, dim, radius):
     -------
     ndarray
     """
-    space = check_option(space, "space", SPACES)
-    dim = check_int(dim, "dim", low=1, high=MAX_DIM)
+    space, dim = _check_space_dim(space, dim)
     radius = check_finite_array(radius, "radius")
     return _log_jacobian(space, dim, radius)
 
 
+def _check_space_dim(space, dim):
+    """Validated ``(space, dim)``; Kendall shape spaces have even dimension ``2k - 4 >= 2``."""
+    space = check_option(space, "space", SPACES)
+    dim = check_int(dim, "dim", low=1, high=MAX_DIM)
+    if space == "kendall" and (dim < 2 or dim % 2):
+        raise InvalidParameterError(
+            f"dim must be an even integer >= 2 for the Kendall shape space (dim = 2k - 4 for k >= 3 landmarks); "
+            f"got dim={dim}",
+            param="dim",
+        )
+    return space, dim
+
+
 def _log_jacobian(space, dim, r):
     r = np.asarray(r, dtype=float)
-    upper = np.pi if space == "sphere" else np.inf
+    upper = _RADIUS_RANGE.get(space, np.inf)
     inside = (r >= 0) & (r <= upper)
     if dim == 1:
         return np.where(inside, 0.0, -np.inf)
-    rc = np.clip(r, 0.0, np.pi if space == "sphere" else None)
+    rc = np.clip(r, 0.0, None if np.isinf(upper) else upper)
     with np.errstate(divide="ignore", invalid="ignore"):
+        if space == "kendall":  # cos(pi/2) rounds to 6e-17 > 0, like sin(pi) on the sphere
+            return np.where(inside, (dim - 1) * np.log(np.sin(rc)) + np.log(np.cos(rc)), -np.inf)
         if space == "sphere":
             base = np.log(np.sin(rc))
         elif space == "hyperbolic":
@@ -190,6 +210,8 @@ def _dlog_jacobian(space, dim, r):
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         if space == "sphere":
             return (dim - 1) * np.cos(r) / np.sin(r)
+        if space == "kendall":
+            return (dim - 1) * np.cos(r) / np.sin(r) - np.tan(r)
         if space == "hyperbolic":
             return (dim - 1) / np.tanh(r)
         return (dim - 1) / r
@@ -222,15 +244,14 @@ def laplace_scale_limit(space, dim):
 
     Parameters
     ----------
-    space : {"sphere", "hyperbolic", "euclidean"}
+    space : {"sphere", "hyperbolic", "euclidean", "kendall"}
     dim : int
 
     Returns
     -------
     float
     """
-    space = check_option(space, "space", SPACES)
-    dim = check_int(dim, "dim", low=1, high=MAX_DIM)
+    space, dim = _check_space_dim(space, dim)
     if space == "hyperbolic" and dim > 1:
         return 1.0 / (dim - 1)
     return math.inf
@@ -499,10 +520,10 @@ class RadialLaw:
 
     Parameters
     ----------
-    space : {"sphere", "hyperbolic", "euclidean"}
+    space : {"sphere", "hyperbolic", "euclidean", "kendall"}
     dim : int
         Intrinsic dimension ``d >= 1`` (``d = 1`` on the sphere is the circle: ``J = 1``,
-        ``r`` in ``[0, pi]``).
+        ``r`` in ``[0, pi]``; ``d = 2k - 4`` even on the Kendall space of ``k`` landmarks).
     profile : {"laplace", "gaussian", "uniform"}
     scale : float
         Laplace scale :math:`s` (:math:`e^{-r/s}`), Gaussian standard deviation
@@ -523,11 +544,12 @@ class RadialLaw:
         Euclidean Laplace :math:`\Gamma(d, s)`, Euclidean Gaussian :math:`s\chi_d`,
         uniform ball by inverse CDF (Euclidean: :math:`s U^{1/d}`; ``d = 1``: :math:`sU`;
         :math:`S^2`: :math:`2\arcsin(\sqrt U \sin(s/2))`; :math:`H^2`:
-        :math:`2\operatorname{asinh}(\sqrt U \sinh(s/2))`). Acceptance 1.
-    ``"euclidean_envelope"`` (sphere)
+        :math:`2\operatorname{asinh}(\sqrt U \sinh(s/2))`; Kendall space, any ``d``:
+        :math:`\arcsin(U^{1/d}\sin s)`, the CDF being :math:`\sin^d r/\sin^d s`). Acceptance 1.
+    ``"euclidean_envelope"`` (sphere, Kendall space)
         Propose the Euclidean law of the same profile (:math:`\Gamma(d, s)`,
-        :math:`s\chi_d`, :math:`sU^{1/d}`), reject :math:`r > \pi`, accept with
-        probability :math:`(\sin r / r)^{d-1}`. Acceptance
+        :math:`s\chi_d`, :math:`sU^{1/d}`), reject :math:`r > \pi` (Kendall: :math:`r > \pi/2`), accept with
+        probability :math:`(\sin r / r)^{d-1}` (Kendall: times :math:`\cos r`). Acceptance
         :math:`Z/(\Gamma(d) s^d)`, :math:`Z/(2^{d/2-1}\Gamma(d/2) s^d)`,
         :math:`Z d / s^d`; close to 1 for small ``scale``.
     ``"uniform_envelope"`` (bounded support :math:`[0, b]`)
@@ -566,8 +588,7 @@ class RadialLaw:
     _methods: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        space = check_option(self.space, "space", SPACES)
-        dim = check_int(self.dim, "dim", low=1, high=MAX_DIM)
+        space, dim = _check_space_dim(self.space, self.dim)
         profile = check_option(self.profile, "profile", PROFILES)
         scale = check_real(self.scale, "scale", SCALE_MIN, SCALE_MAX, True, True)
         object.__setattr__(self, "space", space)
@@ -602,8 +623,8 @@ class RadialLaw:
     # ------------------------------------------------------------ density
     @property
     def upper(self):
-        """Right end of the support of the radius (``pi`` on the sphere, ``inf`` if unbounded)."""
-        upper = np.pi if self.space == "sphere" else np.inf
+        """Right end of the support of the radius (``pi`` on the sphere, ``pi/2`` on Kendall space, ``inf`` if unbounded)."""
+        upper = _RADIUS_RANGE.get(self.space, np.inf)
         if self.profile == "uniform":
             upper = min(upper, self.scale)
         return float(upper)
@@ -651,11 +672,11 @@ class RadialLaw:
         d, s, space, profile = self.dim, self.scale, self.space, self.profile
         log_z = self._law.log_normaliser
         methods = {}
-        if space == "euclidean" or (profile == "uniform" and (d == 1 or d == 2)):
+        if space == "euclidean" or (profile == "uniform" and (d == 1 or d == 2 or space == "kendall")):
             methods["exact"] = 0.0
         if space == "euclidean":
             return methods
-        if space == "sphere":
+        if space in ("sphere", "kendall"):
             if profile == "laplace":
                 log_env = math.lgamma(d) + d * math.log(s)
             elif profile == "gaussian":
@@ -758,6 +779,8 @@ class RadialLaw:
             return R * u ** (1.0 / d)
         if d == 1:
             return R * u
+        if self.space == "kendall":  # CDF sin^d(r)/sin^d(R) (J = sin^(d-1) r cos r)
+            return np.arcsin(np.minimum(u ** (1.0 / d) * math.sin(R), 1.0))
         if self.space == "sphere":  # CDF (1 - cos r)/(1 - cos R) = sin^2(r/2)/sin^2(R/2)
             return 2.0 * np.arcsin(np.sqrt(u) * math.sin(R / 2))
         # hyperbolic d = 2: CDF sinh^2(r/2)/sinh^2(R/2), solved in log space
@@ -787,6 +810,10 @@ class RadialLaw:
                     r = s * np.sqrt(rng.chisquare(d, n))
                 else:
                     r = self.upper * rng.random(n) ** (1.0 / d)
+                if self.space == "kendall":  # J(r)/r^(d-1) = sinc(r)^(d-1) cos(r) <= 1 on [0, pi/2]
+                    with np.errstate(divide="ignore", invalid="ignore"):
+                        log_acc = (d - 1) * _log_sinc(r) + np.log(np.cos(np.minimum(r, np.pi / 2)))
+                    return r, np.where(r <= np.pi / 2, log_acc, -np.inf)
                 return r, (d - 1) * _log_sinc(r) if d > 1 else np.where(r <= np.pi, 0.0, -np.inf)
 
             return propose
@@ -826,8 +853,7 @@ def _cached_law(space, dim, profile, scale):
 
 def get_radial_law(space, dim, profile, scale):
     """Validated, cached :class:`RadialLaw` (the quadrature is built once per parameter set)."""
-    space = check_option(space, "space", SPACES)
-    dim = check_int(dim, "dim", low=1, high=MAX_DIM)
+    space, dim = _check_space_dim(space, dim)
     profile = check_option(profile, "profile", PROFILES)
     scale = check_real(scale, "scale", SCALE_MIN, SCALE_MAX, True, True)
     return _cached_law(space, dim, profile, scale)

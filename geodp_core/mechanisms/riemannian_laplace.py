@@ -13,8 +13,12 @@ the mechanisms whose density is a function of :math:`\mathrm{dist}(\eta, y)`
 exact samplers, densities, normalisers, expected distances and the
 Metropolis–Hastings fallback. Exact samplers (no MCMC):
 
-* :math:`S^d, H^d, \mathbb{R}^d`: radius from :class:`~geodp_core.geometry.radial.RadialLaw`,
-  direction uniform in the unit sphere of :math:`T_\eta M`, :math:`Y = \mathrm{Exp}_\eta(r u)`;
+* :math:`S^d, H^d, \mathbb{R}^d` and the Kendall shape space :math:`\Sigma^k_2 = \mathbb{C}P^{k-2}`
+  (isotropic: its isometries fix a point and act transitively on unit tangent vectors, so the
+  law of :math:`\mathrm{Exp}_\eta^{-1} Y` is rotation invariant): radius from
+  :class:`~geodp_core.geometry.radial.RadialLaw` (Kendall: :math:`J(r) = \sin^{2k-5}r\cos r` on
+  :math:`[0, \pi/2]`), direction uniform in the unit sphere of :math:`T_\eta M`,
+  :math:`Y = \mathrm{Exp}_\eta(r u)`;
 * SPD(m) log-Euclidean / log-Cholesky (flat, globally isometric to :math:`\mathbb{R}^d`
   through the chart): the Euclidean law in an orthonormal frame of :math:`T_\eta M`
   (Laplace: radius :math:`\Gamma(d, \sigma)`, i.e. the K-norm Laplace), then :math:`\mathrm{Exp}_\eta`;
@@ -46,7 +50,13 @@ from geodp_core.mechanisms.base import (
 from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
 from geodp_core.privacy import PureDP, pure_dp_budget
 
-__all__ = ["IsotropicDistanceMechanism", "RiemannianLaplace", "noise_geometry", "SAMPLERS"]
+__all__ = [
+    "SAMPLERS",
+    "IsotropicDistanceMechanism",
+    "RiemannianLaplace",
+    "diameter_capped_sensitivity",
+    "noise_geometry",
+]
 
 SAMPLERS = ("exact", "mh")
 DEFAULT_BURN_IN = 200
@@ -65,18 +75,30 @@ def noise_geometry(manifold):
     Returns
     -------
     tuple
-        ``("radial", space)`` with ``space`` in {"sphere", "hyperbolic", "euclidean"}
-        (constant curvature, or a flat SPD metric seen through its isometric chart; SPD(1)
-        is flat under every metric), ``("spd_polar", None)`` for SPD(m >= 2) affine-invariant,
-        or ``(None, reason)``.
+        ``("radial", space)`` with ``space`` in {"sphere", "hyperbolic", "euclidean", "kendall"}
+        (constant curvature, the isotropic Kendall shape space, or a flat SPD metric seen through its
+        isometric chart; SPD(1) is flat under every metric), ``("spd_polar", None)`` for SPD(m >= 2)
+        affine-invariant, or ``(None, reason)``.
     """
     if manifold.constant_curvature_space in ("sphere", "hyperbolic", "euclidean"):
         return "radial", manifold.constant_curvature_space
+    if manifold.name == "kendall":
+        return "radial", "kendall"
     if manifold.name == "spd" and (manifold.metric in ("log_euclidean", "log_cholesky") or manifold.m == 1):
         return "radial", "euclidean"  # flat: SPD(1) affine is isometric to the line through log
     if manifold.name == "spd" and manifold.metric == "affine":
         return "spd_polar", None
     return None, f"no exact sampler of distance-isotropic noise is implemented on {manifold.label}"
+
+
+def diameter_capped_sensitivity(manifold, sensitivity, notes):
+    """``min(sensitivity, diameter)`` on the bounded spaces (sphere π, Kendall π/2); appends a note when capped."""
+    diameter = {"sphere": math.pi, "kendall": math.pi / 2.0}.get(manifold.name)
+    if diameter is None or sensitivity <= diameter:
+        return sensitivity
+    name, where = ("π", "the sphere") if manifold.name == "sphere" else ("π/2", manifold.label)
+    notes.append(f"sensitivity {sensitivity:g} > {name} = diameter of {where}; using Δ = {name} (dist ≤ {name} always)")
+    return diameter
 
 
 def _log_sphere_area(dim):
@@ -344,7 +366,7 @@ class IsotropicDistanceMechanism(Mechanism):
         kind, space = noise_geometry(self.manifold)
         laplace = self.profile == "laplace"
         if kind == "radial":
-            if space == "sphere":
+            if space in ("sphere", "kendall"):
                 return None
             d = self.manifold.dim
             if space == "euclidean":
@@ -369,12 +391,15 @@ class IsotropicDistanceMechanism(Mechanism):
     def default_proposal_scale(self, sigma):
         r"""Initial Metropolis proposal scale: :math:`2.38\,s_c/\sqrt d` with :math:`s_c` the
         per-coordinate standard deviation of the Euclidean law (:math:`\sigma\sqrt{d+1}` Laplace,
-        :math:`\sigma` Gaussian), capped at :math:`\pi` on the sphere; adapted during burn-in."""
+        :math:`\sigma` Gaussian), capped at the diameter on the sphere (:math:`\pi`) and the Kendall space
+        (:math:`\pi/2`); adapted during burn-in."""
         d = self.manifold.dim
         per_coord = sigma * math.sqrt(d + 1.0) if self.profile == "laplace" else sigma
         scale = 2.38 * per_coord / math.sqrt(d)
         if self.manifold.name == "sphere":
             scale = min(scale, math.pi)
+        elif self.manifold.name == "kendall":
+            scale = min(scale, math.pi / 2.0)
         return scale
 
     def _sample_mh(self, center, calibration, size, rng):
@@ -397,7 +422,7 @@ class IsotropicDistanceMechanism(Mechanism):
         r""":math:`\log Z(\sigma) = \log\int_M g(\mathrm{dist}(\eta, y))\,d\mathrm{vol}(y)` (independent of :math:`\eta`).
 
         Geodesic polar coordinates: :math:`Z = |S^{d-1}|\int g(r)J(r)\,dr` on constant-curvature
-        and flat spaces (SPD(1) included); SPD(2) affine-invariant: the Struve-function radial law
+        and flat spaces (SPD(1) included) and the Kendall shape space; SPD(2) affine-invariant: the Struve-function radial law
         (see ``_SPD2RadiusLaw``); SPD(m >= 3) affine-invariant is not implemented.
 
         Raises
@@ -544,10 +569,7 @@ class RiemannianLaplace(IsotropicDistanceMechanism):
         budget = pure_dp_budget(target)
         eps = budget.value
         notes = [f"target met through ε-DP: {budget.note}"]
-        effective = sensitivity
-        if self.manifold.name == "sphere" and sensitivity > math.pi:
-            effective = math.pi
-            notes.append(f"sensitivity {sensitivity:g} > π = diameter of the sphere; using Δ = π (dist ≤ π always)")
+        effective = diameter_capped_sensitivity(self.manifold, sensitivity, notes)
         factor = 1.0 if self.manifold.is_homogeneous else 2.0
         sigma = factor * effective / eps
         while factor * effective / sigma > eps:  # safe side in floating point

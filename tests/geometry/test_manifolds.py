@@ -210,3 +210,15 @@ def test_fast_frame_maps_equal_the_frame_matrix(name, dim):
         np.testing.assert_allclose(manifold.to_frame(base, fast), Manifold.to_frame(manifold, base, matrix), atol=1e-14)
         np.testing.assert_allclose(manifold.to_frame(base, fast), np.broadcast_to(coords, fast.shape[:-1] + (dim,)),
                                    atol=1e-14)
+
+
+class TestKendall3(ManifoldContract):
+    """Triangles: CP^1 = S^2(1/2); max_radius inside the injectivity radius pi/2."""
+
+    args = ("kendall", 3)
+    max_radius = 1.3
+
+
+class TestKendall6(ManifoldContract):
+    args = ("kendall", 6)
+    max_radius = 1.3

@@ -123,6 +123,8 @@ MANIFOLDS = [
     ("spd", 3, "affine"),
     ("spd", 2, "log_euclidean"),
     ("spd", 3, "log_cholesky"),
+    ("kendall", 3, None),
+    ("kendall", 6, None),
 ]
 manifold_specs = st.sampled_from(MANIFOLDS)
 
@@ -183,19 +185,20 @@ def test_exp_huge_tangent_vectors_never_nan(args):
     manifold, base, vec = args
     if not np.all(np.isfinite(vec)):
         return
-    # the sphere has no overflow: its exponential is periodic
+    # the sphere and the Kendall shape space have no overflow: their exponentials are periodic
     outcome("exp_huge", lambda: manifold.exp(base, vec), True, names=("tangent_vec",),
-            check=_on_manifold(manifold), allow_refusal=manifold.name != "sphere")
+            check=_on_manifold(manifold), allow_refusal=manifold.name not in ("sphere", "kendall"))
 
 
 @settings(max_examples=100, **SETTINGS)
 @given(point_and_tangent(max_norm=30.0), st.floats(0.0, 0.999))
 def test_log_and_dist_valid_inputs(args, shrink):
     manifold, base, vec = args
-    if manifold.name == "sphere":  # stay off the cut locus
+    if manifold.name in ("sphere", "kendall"):  # stay off the cut locus (injectivity radius pi, pi/2)
         norm = float(manifold.norm(base, vec))
-        if norm >= np.pi - 1e-6:
-            vec = vec * (shrink * (np.pi - 1e-6) / norm)
+        inj = manifold.injectivity_radius
+        if norm >= inj - 1e-6:
+            vec = vec * (shrink * (inj - 1e-6) / norm)
     point = manifold.exp(base, vec, check=False)
     if not manifold.belongs(point):
         return  # generated outside the representable range: covered by the exp tests
@@ -233,6 +236,8 @@ def bad_point(draw):
             bad = -draw(exponent_floats(-3, 3)) * base
         elif manifold.name == "sphere":
             bad = base * draw(st.sampled_from([0.0, 0.5, 1.01, 2.0, 1e10]))
+        elif manifold.name == "kendall":  # wrong size, or not centred
+            bad = draw(st.sampled_from([base * 0.0, base * 1.01, base * 1e10, base + 0.01, base + np.array([1.0, 0.0])]))
         else:  # hyperboloid: light cone, lower sheet, or scaled
             t = draw(exponent_floats(0.01, 6))
             bad = draw(st.sampled_from([
