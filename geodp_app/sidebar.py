@@ -45,6 +45,7 @@ SPACE_LABELS = {
     "hyperbolic": "Hyperbolic Hᵈ",
     "spd": "SPD(m) matrices",
     "euclidean": "Euclidean ℝᵈ",
+    "kendall": "Kendall shapes Σᵏ₂",
 }
 METRIC_LABELS = {"affine": "affine-invariant", "log_euclidean": "log-Euclidean", "log_cholesky": "log-Cholesky"}
 DATA_LABELS = {
@@ -59,6 +60,8 @@ DATA_LABELS = {
     "karate": "real: karate-club graph in the Poincaré disk",
     "digits_covariance": "real: handwritten digits as 9×9 covariance descriptors (scikit-learn)",
     "image_patches_covariance": "real: colour photo patches as 11×11 covariance descriptors (scikit-learn)",
+    "shape_perturbation": "noisy copies of a template shape",
+    "planar_cells": "real: 650 cell outlines (geomstats), resampled to k landmarks",
     "upload": "upload a CSV / NPY file",
 }
 NOTION_LABELS = {
@@ -174,7 +177,8 @@ def scenario_sidebar():
     manifold = sb.selectbox(
         "Manifold", list(SPACE_LABELS), key="manifold", format_func=show_space,
         help="The space the private data live in: the sphere (positive curvature), hyperbolic space and SPD "
-             "matrices (Hadamard spaces, curvature ≤ 0) or flat Euclidean space.",
+             "matrices (Hadamard spaces, curvature ≤ 0), flat Euclidean space, or Kendall's space of planar "
+             "shapes (curvature between 1 and 4).", on_change=_fit_to_manifold,
         **_BIND,
     )
     url_note("manifold", manifold, sb)
@@ -182,13 +186,15 @@ def scenario_sidebar():
         sb.caption(SPACE_LABELS[manifold])
     slots["manifold"] = sb.empty()
     _manifold_lesson(sb, manifold)
-    is_spd = manifold == "spd"
+    is_spd, is_kendall = manifold == "spd", manifold == "kendall"
+    dim_help = ("SPD(m) has intrinsic dimension m(m+1)/2; image covariance descriptors fix m (9 for grey digits, 11 "
+                "for colour patches)." if is_spd else
+                "Number k of planar landmarks per shape; Kendall's shape space Σᵏ₂ has dimension 2k − 4."
+                if is_kendall else "Intrinsic dimension (S², H² are drawn in 3D / the disk).")
     dim = sb.number_input(
-        "Matrix size m" if is_spd else "Dimension d", min_value=dim_range(manifold)[0], max_value=dim_range(manifold)[1],
-        value=2, step=1, key="dim",
-        help="SPD(m) has intrinsic dimension m(m+1)/2; image covariance descriptors fix m (9 for grey digits, 11 for "
-             "colour patches)." if is_spd else "Intrinsic dimension (S², H² are drawn in 3D / the disk).",
-        **_BIND,
+        "Matrix size m" if is_spd else "Landmarks k" if is_kendall else "Dimension d",
+        min_value=dim_range(manifold)[0], max_value=dim_range(manifold)[1],
+        value=KENDALL_DEFAULT_K if is_kendall else 2, step=1, key="dim", help=dim_help, **_BIND,
     )
     url_note("dim", dim, sb)
     slots["dim"] = sb.empty()
@@ -674,6 +680,31 @@ def _apply_preset():
     name = st.session_state.get("preset")
     if name and name in PRESETS:
         apply_scenario_to_widgets(preset_scenario(name))
+
+
+#: Landmarks of a Kendall shape space chosen in the sidebar when the previous dimension does not fit.
+KENDALL_DEFAULT_K = 12
+#: Largest landmark noise kept when switching to Kendall shapes (the data then stay inside the ball r < π/8).
+KENDALL_SPREAD = 0.05
+
+
+def _fit_to_manifold():
+    """After a manifold change: move the dimension and the radius into the new manifold's ranges (a Kendall space
+    starts at k = 12 landmarks), so that no control is left outside its range."""
+    state = st.session_state
+    manifold = state.get("manifold")
+    if manifold not in SPACE_LABELS:
+        return
+    low, high = dim_range(manifold)
+    dim = state.get("dim")
+    if not isinstance(dim, (int, float)) or not low <= dim <= high:
+        state["dim"] = KENDALL_DEFAULT_K if manifold == "kendall" else min(max(int(dim or low), low), high)
+    if manifold == "kendall" and isinstance(state.get("spread"), (int, float)) and state["spread"] > KENDALL_SPREAD:
+        state["spread"] = KENDALL_SPREAD  # landmark noise s moves a shape about s·√(2k) away: keep it in the ball
+    radius = state.get("radius")
+    top = radius_max(manifold, state["dim"], state.get("metric") or "")
+    if isinstance(radius, (int, float)) and radius > top:
+        state["radius"] = top
 
 
 def radius_max(manifold, dim, metric):

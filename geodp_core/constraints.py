@@ -52,12 +52,12 @@ RHO_GRID = (0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 #: Intrinsic dimension d (S^d, H^d, R^d: up to 1000, the conformal paper's S^999 and beyond) or matrix size m
 #: (SPD(m)) accepted. SPD goes up to m = 11: the
 #: covariance descriptors of colour images are 11x11 (9x9 for grey images).
-_DIM_RANGES = {"spd": (2, 11)}
+_DIM_RANGES = {"spd": (2, 11), "kendall": (3, 100)}
 _DIM_DEFAULT = (1, 1000)
 
 
 def dim_range(manifold):
-    """``(low, high)`` of ``dim`` on ``manifold`` (SPD: the matrix size m)."""
+    """``(low, high)`` of ``dim`` on ``manifold`` (SPD: the matrix size m; Kendall shapes: the landmarks k)."""
     return _DIM_RANGES.get(manifold, _DIM_DEFAULT)
 
 

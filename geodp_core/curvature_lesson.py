@@ -92,7 +92,7 @@ def curvature_lesson(scenario, mechanism=None, n_releases=400):
         raise InvalidParameterError(f"scenario must be a Scenario; got {type(scenario).__name__}", param="scenario")
     name = mechanism or scenario.mechanisms[0]
     n_releases = int(min(max(int(n_releases), 10), 5000))
-    dim = 3 if scenario.manifold == "spd" else scenario.dim
+    dim = 3 if scenario.manifold == "spd" else scenario.build_manifold().dim  # Kendall: 2k - 4
     radius = _common_radius(scenario.radius, dim)
     spread = float(min(scenario.spread, radius))
     n = scenario.n if scenario.data not in (*REAL_DATASETS, "upload") else 100  # their own n: a common one

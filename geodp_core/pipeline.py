@@ -26,6 +26,7 @@ from geodp_core.data import (
     load_dataset,
 )
 from geodp_core.data import generators as gen
+from geodp_core.data import shapes
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
 from geodp_core.mechanisms import get_mechanism
 from geodp_core.summaries import p_mean, p_mean_sensitivity
@@ -51,7 +52,7 @@ _CENTER_PARAMS = ("tangent_vec", "base_point", "center", "mean_direction", "mean
 #: Parameters of core errors that mean "the uploaded points cannot be used" (reported as upload).
 _UPLOAD_PARAMS = ("points", "data", "x", "upload", "file")
 #: Real datasets a scenario can name (loaded, not generated; ``n`` and ``spread`` do not apply).
-REAL_DATASETS = ("cities", "connectomes", "karate", "digits_covariance", "image_patches_covariance")
+REAL_DATASETS = ("cities", "connectomes", "karate", "digits_covariance", "image_patches_covariance", "planar_cells")
 
 
 def mean_and_standard_error(values):
@@ -160,6 +161,9 @@ def _make_data(scenario, manifold, center, rng, points=None):
         if points is None:
             raise InvalidParameterError("data is 'upload' but no file was uploaded", param="upload")
         return manifold.validate_points(points, "upload"), "uploaded file"
+    if kind == "planar_cells":  # real outlines, resampled to the scenario's k landmarks
+        dataset = shapes.load_planar_cells(k=scenario.dim)
+        return np.asarray(dataset.points, dtype=float), dataset.description
     if kind in REAL_DATASETS:
         options = {"sub_block": scenario.dim} if kind == "connectomes" else {}
         if scenario.data_class is not None:
@@ -184,6 +188,10 @@ def _make_data(scenario, manifold, center, rng, points=None):
         centers = _mixture_layout(manifold, center, scenario.radius, 2)
         pts = gen.sample_wrapped_normal_mixture(manifold, centers, [spread, spread / 3.0], [0.7, 0.3], n, rng)
         return pts, "mixture of 2 wrapped normals (weights 0.7/0.3)"
+    if kind == "shape_perturbation":  # Kendall shapes: the public template (the ball centre) plus landmark noise
+        pts = shapes.sample_landmark_perturbation(manifold, center, spread, n, rng)
+        return pts, (f"shapes of the public template (the ball centre) with i.i.d. N(0, {spread:g}²) noise on every "
+                     "landmark coordinate")
     if kind == "wishart":
         m = manifold.m
         dof = m - 1.0 + 1.0 / spread**2

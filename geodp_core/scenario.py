@@ -44,6 +44,8 @@ DATA_KINDS = {
     "karate": ("hyperbolic",),
     "digits_covariance": ("spd",),
     "image_patches_covariance": ("spd",),
+    "shape_perturbation": ("kendall",),
+    "planar_cells": ("kendall",),
     "upload": ("sphere", "hyperbolic", "spd", "euclidean"),
 }
 
@@ -322,7 +324,7 @@ class Scenario:
         set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
         set_("manifold", check_option(self.manifold, "manifold", MANIFOLD_NAMES))
         dim_low, dim_high = dim_range(self.manifold)
-        set_("dim", check_int(self.dim, "dim", low=1 if self.manifold != "spd" else dim_low, high=dim_high))
+        set_("dim", check_int(self.dim, "dim", low=dim_low, high=dim_high))
         if self.metric is not None and not isinstance(self.metric, str):
             raise InvalidParameterError(f"metric must be a string; got {_json_type(self.metric)}", param="metric")
         metric = self.metric or ("affine" if self.manifold == "spd" else "")

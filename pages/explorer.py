@@ -66,6 +66,9 @@ if result.n_clipped > len(result.data) / 2:
         spread_hint = (f" A von Mises–Fisher spread s puts points about s·√d = {typical:.3g} rad from its centre in "
                        f"dimension d = {result.manifold.dim}: lower the spread (or widen the radius) to keep the data "
                        "inside.")
+    elif scenario.data == "shape_perturbation":
+        spread_hint = (f" Landmark noise s moves a shape about s·√(2k) = {scenario.spread * np.sqrt(2 * scenario.dim):.3g} "
+                       "(relative size) from its template: lower the spread to keep the shapes inside.")
     st.warning(f"{result.n_clipped} of {len(result.data)} records lie outside the public ball B(m₀, "
                f"{scenario.radius:g}) and were moved onto its boundary, so the mean mostly reflects the clipping."
                + spread_hint, icon=":material/open_in_full:")

@@ -34,9 +34,9 @@ __all__ = [
 ]
 
 #: Manifolds offered by the app (scenario validation, sidebar): fully supported end to end.
-MANIFOLD_NAMES = ("sphere", "hyperbolic", "spd", "euclidean")
-#: Manifolds available in ``geodp_core`` only (not yet offered by the app; the lead decides when).
-CORE_ONLY_MANIFOLD_NAMES = ("kendall",)
+MANIFOLD_NAMES = ("sphere", "hyperbolic", "spd", "euclidean", "kendall")
+#: Manifolds available in ``geodp_core`` only (none: the app offers every manifold).
+CORE_ONLY_MANIFOLD_NAMES = ()
 #: Every name :func:`get_manifold` accepts.
 ALL_MANIFOLD_NAMES = MANIFOLD_NAMES + CORE_ONLY_MANIFOLD_NAMES
 #: Largest intrinsic dimension d of S^d, H^d, R^d (the papers go to S^999) and matrix size m of SPD(m).

@@ -194,7 +194,7 @@ def _check_bool(value, name):
 
 # =============================================================================== utility curves
 _REQUIRED = ("mechanism", "mean", "se", "label", "status", "reason", "bound")
-_MANIFOLD_NAMES = ("sphere", "hyperbolic", "spd", "euclidean")
+_MANIFOLD_NAMES = ("sphere", "hyperbolic", "spd", "euclidean", "kendall")
 RANDOM_GUESS_LABEL = "random guess (π/2)"
 UNINFORMATIVE_LABEL = "bound above the diameter: uninformative"
 _DISTANCE_UNITS = {
@@ -202,6 +202,7 @@ _DISTANCE_UNITS = {
     "hyperbolic": "geodesic distance, curvature −1",
     "spd": "geodesic distance of the SPD metric",
     "euclidean": "data units",
+    "kendall": "shape distance, radians",
 }
 
 

@@ -625,6 +625,10 @@ def scene_figure(result, camera=None, height=560):
         title = "Poincaré disk H²: data and private releases"
         where = "zoomed to data, ball, 99% of releases; inset: whole disk" if zoomed else "the whole disk"
         subtitle = _hint(where, "|b| = tanh(ρ/2), ρ = distance to the origin (radians)", ISOLATE_HINT)
+    elif manifold.name == "kendall":
+        from geodp_core.viz.shapes import shape_figure  # noqa: PLC0415 - shapes imports this module
+
+        return shape_figure(result)
     elif manifold.name == "spd" and manifold.m == 2:
         fig = _spd_ellipse_figure(result)
         title = "SPD(2) ellipses {x: xᵀP⁻¹x = 1} per group"

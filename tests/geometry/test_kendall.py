@@ -52,7 +52,7 @@ def test_registration_dimensions_and_facts(kendall):
     assert kendall.ball_radius_limit == pytest.approx(np.pi / 8)  # 1/2 min(inj, pi/(2 sqrt 4))
     assert kendall.is_homogeneous and not kendall.is_hadamard
     assert kendall.belongs(kendall.default_center())
-    assert "kendall" in ALL_MANIFOLD_NAMES and "kendall" not in MANIFOLD_NAMES  # not offered by the app yet
+    assert "kendall" in ALL_MANIFOLD_NAMES and "kendall" in MANIFOLD_NAMES  # offered by the app
 
 
 @pytest.mark.parametrize("bad", [2, 0, -3, 1001, 3.5, True, "5"])
@@ -233,8 +233,13 @@ def test_projection_removes_translation_scale_and_keeps_the_shape():
     np.testing.assert_allclose(aligned, a, atol=1e-12)
 
 
-def test_the_app_scenario_does_not_offer_kendall_yet():
+def test_the_app_scenario_offers_kendall_with_k_landmarks():
     from geodp_core.scenario import Scenario
 
-    with pytest.raises(InvalidParameterError, match="manifold"):
-        Scenario(manifold="kendall", dim=5)
+    scenario = Scenario(manifold="kendall", dim=5, data="shape_perturbation", radius=0.3)
+    assert scenario.build_manifold().k == 5 and scenario.build_manifold().dim == 6
+    with pytest.raises(InvalidParameterError, match="radius"):  # r* = pi/8 on Kendall space
+        Scenario(manifold="kendall", dim=5, data="shape_perturbation", radius=0.5)
+    with pytest.raises(InvalidParameterError) as info:
+        Scenario(manifold="kendall", dim=2, data="shape_perturbation", radius=0.3)
+    assert info.value.param == "dim"
