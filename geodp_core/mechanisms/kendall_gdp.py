@@ -290,7 +290,8 @@ def kendall_gdp_mu(k, sigma, sensitivity):
 
     The quadrature value times :math:`1 + 10^{-5}` (:data:`QUADRATURE_MARGIN`; measured quadrature error
     :math:`\le 5\cdot10^{-7}` relative against a rule with 1.5x the nodes, and :math:`\le 10^{-7}` against the sphere's
-    independent quadrature for :math:`k = 3`), so the value is on the safe side.
+    independent quadrature for :math:`k = 3`), so the value is on the safe side. Accuracy was checked for
+    :math:`k \le 20` (:data:`KENDALL_EXACT_MAX_K`); for larger ``k`` far tails of the profile lose relative accuracy.
 
     Returns
     -------
