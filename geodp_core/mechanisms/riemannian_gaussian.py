@@ -16,8 +16,8 @@ Calibration (target -> :math:`\mu` by :func:`geodp_core.privacy.gdp_budget`, the
   exact sampler and exact GDP accounting. Triangles (:math:`k = 3`, :math:`\Sigma^3_2 \cong S^2(1/2)`):
   :math:`\mu(\sigma, \Delta) = \mu_{S^2}(2\sigma, 2\Delta)` by the sphere's quadrature; :math:`k \ge 4`:
   :func:`~geodp_core.mechanisms.kendall_gdp.kendall_gaussian_calibration` (quadrature of the privacy profile
-  with :math:`\cos d(\eta', y) = |\cos r\cos\Delta + \sin r\sin\Delta\,\langle w, u\rangle|`). Pure-DP
-  targets: the bounded-diameter bound (diameter :math:`D = \pi/2`): with :math:`d_1 = d(\eta, y)`,
+  with :math:`\cos d(\eta', y) = |\cos r\cos\Delta + \sin r\sin\Delta\,\langle w, u\rangle|`; validated for
+  :math:`k \le 20`, ``KENDALL_EXACT_MAX_K``). Pure-DP targets and :math:`k > 20`: the bounded-diameter bound (diameter :math:`D = \pi/2`): with :math:`d_1 = d(\eta, y)`,
   :math:`d_2 = d(\eta', y) \le \min(d_1 + \Delta, D)`, :math:`\sup (d_2^2 - d_1^2) = \Delta(2D - \Delta)`
   (attained), so the mechanism is :math:`\varepsilon`-DP with :math:`\varepsilon = \Delta(\pi - \Delta)/(2\sigma^2)`;
 * SPD(m) affine-invariant: exact sampler, but no exact GDP accounting is known for this
@@ -37,7 +37,10 @@ import numpy as np
 
 from geodp_core.mechanisms.base import LABEL_EXACT, LABEL_NO_GUARANTEE
 from geodp_core.mechanisms.gaussian_gdp import riemannian_gaussian_calibration
-from geodp_core.mechanisms.kendall_gdp import kendall_gaussian_calibration
+from geodp_core.mechanisms.kendall_gdp import (
+    KENDALL_EXACT_MAX_K,
+    kendall_gaussian_calibration,
+)
 from geodp_core.mechanisms.riemannian_laplace import (
     IsotropicDistanceMechanism,
     diameter_capped_sensitivity,
@@ -85,7 +88,9 @@ class RiemannianGaussian(IsotropicDistanceMechanism):
                 return self._calibrate_bounded_diameter(target, sensitivity, options)
             if self.manifold.k == 3:
                 return self._calibrate_triangles(target, sensitivity, options)
-            return self._calibrate_kendall(target, sensitivity, options)
+            if self.manifold.k <= KENDALL_EXACT_MAX_K:
+                return self._calibrate_kendall(target, sensitivity, options)
+            return self._calibrate_bounded_diameter(target, sensitivity, options)
         budget = gdp_budget(target)
         mu = budget.value
         notes = [f"target met through μ-GDP: {budget.note}"]

@@ -202,3 +202,8 @@ def test_empirical_audit_of_the_exact_gdp_calibration():
     broken = audit("riemannian_gaussian", shapes, target, n_releases=200_000, n=2, radius=0.38, seed=0,
                    variant="understated_noise", noise_scale=0.3)
     assert broken.eps_lower_bound > broken.claimed_eps
+
+
+def test_many_landmarks_fall_back_to_the_bounded_diameter_bound():
+    calibration = get_mechanism("riemannian_gaussian", get_manifold("kendall", 25)).calibrate(GDP(1.0), 0.2)
+    assert calibration.label == "exact" and any("bounded-diameter" in note for note in calibration.notes)
