@@ -99,3 +99,20 @@ def test_high_dimensional_views_show_the_ball_as_a_disk_and_every_mechanism_as_a
     for trace, outcome in zip(hist.data, ok):
         shares = np.asarray(trace.y, float)[::2]
         assert abs(shares.sum() - 1.0) < 1e-9 and outcome.title in trace.name
+
+
+def test_kendall_shapes_are_drawn_as_outlines_rotated_onto_the_mean():
+    from geodp_core.viz.shapes import SHAPES_PER_PANEL
+
+    result = run_scenario(Scenario(manifold="kendall", dim=8, data="shape_perturbation", spread=0.02, radius=0.3,
+                                   n=40, n_releases=30, mechanisms=("riemannian_laplace", "tangent_gaussian")))
+    fig = scene_figure(result)
+    assert "Kendall" in fig.layout.title.text
+    names = [t.name for t in fig.data]
+    assert names.count("data shapes") == 1 and sum("private mean shapes" in n for n in names) == 2
+    data = next(t for t in fig.data if t.name == "data shapes")
+    # closed outlines of 8 landmarks, None-separated: 10 values per shape, at most SHAPES_PER_PANEL shapes
+    assert len(data.x) == 10 * min(40, SHAPES_PER_PANEL)
+    mean = next(t for t in fig.data if t.name.startswith("true mean shape"))
+    outline = np.column_stack([np.asarray(mean.x, float)[:8], np.asarray(mean.y, float)[:8]])
+    np.testing.assert_allclose(outline, result.true_mean, atol=1e-12)

@@ -217,3 +217,15 @@ def test_p_mean_exponent_from_a_link_drives_the_summary_and_its_theorem():
     assert float(delta.value) > 1.0  # Δ ∝ n^(-1/2) at p = 3: far above the Fréchet mean's 0.102
     at = _explorer({"p": "0.5"}).run()  # out of range: a note, the default p = 2 kept
     assert not at.exception and at.number_input(key="p").value == 2.0
+
+
+def test_kendall_shapes_from_the_selector_and_from_a_link():
+    at = _explorer().run()
+    at.selectbox(key="manifold").set_value("kendall").run()
+    assert not at.exception
+    assert at.number_input(key="dim").value == 12 and at.slider(key="radius").value < 0.3927  # k and r < π/8
+    assert at.selectbox(key="data").value == "shape_perturbation"
+    at = _explorer({"manifold": "Kendall shapes Σᵏ₂", "dim": "10", "data": "real: 650 cell outlines (geomstats), "
+                    "resampled to k landmarks", "radius": "0.35"}).run()
+    assert not at.exception and not at.error
+    assert any("cell" in c.value for c in at.caption)
