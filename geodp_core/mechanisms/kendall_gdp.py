@@ -305,10 +305,42 @@ def _safe_mu(n, sigma, delta):
     return _mu(n, sigma, delta) * (1.0 + QUADRATURE_MARGIN)
 
 
+def _total_variation_mu(n, sigma, delta):
+    r"""GDP parameter of the profile at :math:`\varepsilon = 0` alone: :math:`-2\Phi^{-1}((1 - \delta(0))/2)`.
+
+    A lower bound of :func:`_mu` (the supremum over :math:`\varepsilon` includes 0) at the cost of one
+    :math:`\varepsilon`; equal to it when the worst :math:`\varepsilon` is 0, the usual case. Used only to guess
+    :math:`\sigma`: every returned :math:`\sigma` is checked with the full :func:`_safe_mu`.
+    """
+    _, log_comp = _log_profile(n, sigma, delta, np.array([0.0]))
+    return float(-2.0 * special.ndtri_exp(log_comp[0] - math.log(2.0))) * (1.0 + QUADRATURE_MARGIN)
+
+
+def _total_variation_guess(n, mu, delta, waste):
+    """A sigma whose total-variation mu is just inside the calibration window (``delta / mu`` if none is found)."""
+    aim = math.log(mu * (1.0 - 0.4 * waste))
+    flat = math.log(delta / mu)  # positive curvature only lowers mu: the root lies at or below the flat sigma
+
+    def gap(log_sigma):
+        return math.log(max(_total_variation_mu(n, math.exp(log_sigma), delta), 1e-300)) - aim
+
+    try:
+        low, high = flat - 1.0, flat + 0.05
+        for _ in range(30):
+            if gap(low) > 0.0:
+                break
+            low -= 1.0
+        if not gap(low) > 0.0 >= gap(high):
+            return delta / mu
+        return math.exp(optimize.brentq(gap, low, high, xtol=1e-7))
+    except (ValueError, ArithmeticError, ConvergenceError):
+        return delta / mu
+
+
 @functools.lru_cache(maxsize=256)
 def _calibrate(n, mu, delta, waste):
     target_low = (1.0 - waste) * mu
-    sigma = delta / mu  # the flat value; positive curvature only lowers mu
+    sigma = _total_variation_guess(n, mu, delta, waste)  # usually inside the window at the first full check
     value = _safe_mu(n, sigma, delta)
     meets, fails = (None, None), (None, None)
     history = []
