@@ -698,6 +698,244 @@ def reproduce_exponential_wrapped(space="spd_affine", mu_values=EW_PAPER_MU, n_r
     )
 
 
+# ============================================================================ 3b. exponential-wrapped, by dimension
+#: Intrinsic dimensions of the EW paper's table (SPD(m) has d = m(m+1)/2: SPD(2), SPD(4), SPD(5)).
+EW_PAPER_DIMS = (3, 10, 15)
+#: Space families of the EW dimension sweep: key -> (label, point-count-free get_manifold arguments for d).
+EW_DIM_FAMILIES = {
+    "spd_affine": "SPD, affine-invariant",
+    "spd_log_euclidean": "SPD, log-Euclidean",
+    "spd_log_cholesky": "SPD, log-Cholesky",
+    "hyperbolic": "hyperbolic space Hᵈ",
+}
+_SPD_SIZE = {3: 2, 6: 3, 10: 4, 15: 5}
+#: Samplers of the EW runtime table: key -> label.
+EW_RUNTIME_SAMPLERS = {
+    "ew_gaussian": "EW Gaussian (tangent draw + one Exp)",
+    "ew_laplace": "EW Laplace (tangent draw + one Exp)",
+    "riemannian_laplace": "Riemannian Laplace, exact sampler",
+    "riemannian_laplace_mcmc": "Riemannian Laplace, Metropolis–Hastings",
+}
+_TAG_EWD = 55
+
+
+def _ew_space_args(family, dim):
+    """``get_manifold`` arguments of ``family`` at intrinsic dimension ``dim`` (SPD(m): d = m(m+1)/2)."""
+    if family == "hyperbolic":
+        return ("hyperbolic", dim), f"H^{dim}"
+    m = _SPD_SIZE[dim]
+    return ("spd", m, family[len("spd_"):]), f"SPD({m})"
+
+
+def _timed_release(manifold, mechanism, true_mean, calibration, n, rng):
+    """Seconds to draw ``n`` releases with the mechanism's own sampler, and their mean distance."""
+    import time  # noqa: PLC0415
+
+    start = time.perf_counter()
+    releases = mechanism.sample(true_mean, calibration, n, rng)
+    seconds = time.perf_counter() - start
+    return seconds, float(np.mean(manifold.dist(true_mean, releases, check=False)))
+
+
+def _timed_mcmc(manifold, true_mean, sigma, n, n_steps, rng):
+    r"""Seconds for ``n`` Metropolis chains targeting :math:`\exp(-d(\hat\eta, y)/\sigma)`, burn-in = n_steps."""
+    import time  # noqa: PLC0415
+
+    from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings  # noqa: PLC0415
+
+    def log_target(points):
+        return -manifold.dist(true_mean, points, check=False) / sigma
+
+    start = time.perf_counter()
+    result = riemannian_metropolis_hastings(manifold, log_target, true_mean, n, n_steps, sigma, rng, burn_in=n_steps)
+    seconds = time.perf_counter() - start
+    return seconds, float(np.mean(manifold.dist(true_mean, result.samples, check=False)))
+
+
+def reproduce_ew_dimensions(dims=EW_PAPER_DIMS, families=tuple(EW_DIM_FAMILIES), mu_values=(0.5, 1.0, 2.0),
+                            n_reps=200, n_timing=200, mcmc_steps=1000, seed=0):
+    r"""EW paper at its own scale: utility and running time of EW vs Riemannian Laplace by dimension d ∈ {3, 10, 15}.
+
+    **Utility.** For each family (SPD(m) under the affine-invariant, log-Euclidean and log-Cholesky
+    metrics with :math:`d = m(m+1)/2`, i.e. SPD(2), SPD(4), SPD(5); and :math:`H^d`) and each d: n = 40
+    points uniform in :math:`B(m_0, 1.5)`, :math:`\Delta = 2r/n`, ONE target μ-GDP; EW Gaussian
+    (:math:`\sigma = \Delta/\mu`), EW Laplace and Riemannian Laplace (ε-DP with
+    :math:`\mu = -2\Phi^{-1}(1/(1+e^\varepsilon))`), footpoint the public ball centre; ``n_reps``
+    releases per cell, mean ± s.e. of :math:`d(\tilde\eta, \hat\eta)`.
+
+    **Running time** (an observation, machine-dependent). At the largest μ: wall-clock seconds for
+    ``n_timing`` releases by the EW samplers (tangent draw + one Exp), the exact Riemannian Laplace
+    sampler, and Riemannian Laplace by random-walk Metropolis–Hastings (``n_timing`` chains,
+    ``mcmc_steps`` burn-in + ``mcmc_steps`` steps, target :math:`\propto e^{-d(\hat\eta, y)/\sigma}`).
+    Speed-up = MCMC seconds / EW Gaussian seconds.
+
+    Parameters
+    ----------
+    dims : array_like
+        Intrinsic dimensions, each in {3, 6, 10, 15}.
+    families : sequence of str
+        Keys of :data:`EW_DIM_FAMILIES`.
+    mu_values : array_like
+        GDP budgets (at most 12), each in (0, 20].
+    n_reps : int
+        Releases per utility cell, in [10, 20000].
+    n_timing : int
+        Releases per timed sampler, in [10, 20000].
+    mcmc_steps : int
+        Burn-in and kept steps of each Metropolis chain, in [10, 20000].
+    seed : int
+
+    Returns
+    -------
+    Reproduction
+        ``table``: :data:`UTILITY_COLUMNS` plus ``family``, ``dim``, ``space``; ``tables["runtime"]``:
+        ``family``, ``dim``, ``space``, ``sampler``, ``label``, ``releases``, ``seconds``, ``ms_per_release``,
+        ``mean_distance``; ``numbers``: EWG-vs-RL counts, ``speedup_min`` / ``speedup_median`` / ``speedup_max``.
+    """
+    from geodp_core.pipeline import scenario_options  # noqa: PLC0415
+
+    dims_arr = check_finite_array(dims, "dims", ndim=1, min_rows=1)
+    if not all(float(d) in map(float, _SPD_SIZE) for d in dims_arr):
+        raise InvalidParameterError(f"dims must be values in {tuple(_SPD_SIZE)}; got {list(dims_arr)}", param="dims")
+    dim_grid = tuple(sorted({int(d) for d in dims_arr}))
+    if isinstance(families, str) or not families:
+        raise InvalidParameterError("families must be a non-empty sequence of family keys", param="families")
+    family_list = tuple(dict.fromkeys(check_option(f, "families", tuple(EW_DIM_FAMILIES)) for f in families))
+    mu_grid = _check_grid(mu_values, "mu_values", low=0.0, high=20.0)
+    n_reps = check_int(n_reps, "n_reps", low=10, high=_MAX_REPS)
+    n_timing = check_int(n_timing, "n_timing", low=10, high=_MAX_REPS)
+    mcmc_steps = check_int(mcmc_steps, "mcmc_steps", low=10, high=20_000)
+    seed = _check_seed(seed)
+
+    names = ("ew_gaussian", "ew_laplace", "riemannian_laplace")
+    rows, timing = [], []
+    for fi, family in enumerate(family_list):
+        for dim in dim_grid:
+            args, space = _ew_space_args(family, dim)
+            prepared = _uniform_ball_data(args, EW_PAPER_RADIUS, EW_PAPER_N, seed)
+            manifold, center, true_mean = prepared.manifold, prepared.center, prepared.true_mean
+            for name in names:
+                options = dict(footpoint=center) if name.startswith("ew_") else None
+                for j, mu in enumerate(mu_grid):
+                    target = GDP(mu)
+                    rng = np.random.default_rng(np.random.SeedSequence(
+                        seed, spawn_key=(_TAG_EWD, fi, dim, MECHANISM_NAMES.index(name), j)))
+                    row = _utility_row(prepared, name, target, n_reps, rng, options)
+                    row.update(budget=mu, target=target.describe(), n_reps=n_reps, family=family, dim=dim, space=space)
+                    rows.append(row)
+            # ---- running time at the largest mu (an observation)
+            target = GDP(max(mu_grid))
+            sigma_rl = None
+            for k, name in enumerate(names):
+                mechanism = get_mechanism(name, manifold)
+                options = {**scenario_options(name, prepared), **(dict(footpoint=center) if name.startswith("ew_") else {})}
+                rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(_TAG_EWD, fi, dim, 99, k)))
+                try:
+                    calibration = mechanism.calibrate(target, prepared.sensitivity, **options)
+                    seconds, mean_d = _timed_release(manifold, mechanism, true_mean, calibration, n_timing, rng)
+                except (ValueError, InvalidParameterError) as exc:  # e.g. no Laplace law at this sigma on H^d
+                    timing.append(dict(family=family, dim=dim, space=space, sampler=name,
+                                       label=EW_RUNTIME_SAMPLERS[name], releases=n_timing, seconds=np.nan,
+                                       ms_per_release=np.nan, mean_distance=np.nan, note=str(exc)[:200]))
+                    continue
+                if name == "riemannian_laplace":
+                    sigma_rl = float(calibration.noise["sigma"])
+                timing.append(dict(family=family, dim=dim, space=space, sampler=name, label=EW_RUNTIME_SAMPLERS[name],
+                                   releases=n_timing, seconds=seconds, ms_per_release=1000 * seconds / n_timing,
+                                   mean_distance=mean_d, note=""))
+            if sigma_rl is not None:
+                rng = np.random.default_rng(np.random.SeedSequence(seed, spawn_key=(_TAG_EWD, fi, dim, 99, 9)))
+                seconds, mean_d = _timed_mcmc(manifold, true_mean, sigma_rl, n_timing, mcmc_steps, rng)
+                timing.append(dict(family=family, dim=dim, space=space, sampler="riemannian_laplace_mcmc",
+                                   label=EW_RUNTIME_SAMPLERS["riemannian_laplace_mcmc"], releases=n_timing,
+                                   seconds=seconds, ms_per_release=1000 * seconds / n_timing, mean_distance=mean_d,
+                                   note=f"{mcmc_steps} burn-in + {mcmc_steps} steps per chain"))
+    table = _frame(rows, ("family", "dim", "space"))
+    runtime = pd.DataFrame(timing, columns=["family", "dim", "space", "sampler", "label", "releases", "seconds",
+                                            "ms_per_release", "mean_distance", "note"])
+
+    # ---- utility verdict, per (family, d) cell
+    better = worse = cells = 0
+    worse_cells, missing_cells = [], []
+    for family in family_list:
+        for dim in dim_grid:
+            sub = table[(table["family"] == family) & (table["dim"] == dim)]
+            common, diff, se = _compare(sub, "ew_gaussian", "riemannian_laplace")
+            b, w, _ = _wins(diff, se)
+            better, worse, cells = better + b, worse + w, cells + len(common)
+            space = sub["space"].iloc[0]
+            worse_cells += [f"{EW_DIM_FAMILIES[family]} d = {dim} μ = {c:g}"
+                            for c, d_, s in zip(common, diff, se) if d_ > 2 * s]
+            missing_cells += [f"{space} μ = {m:g}" for m in _budgets_with(sub, "riemannian_laplace", "unavailable")]
+    flat_worse = [c for c in worse_cells if not c.startswith(EW_DIM_FAMILIES["spd_affine"])]
+    ratio = {}
+    for dim in dim_grid:
+        sub = table[(table["dim"] == dim) & (table["status"] == "ok")]
+        g = sub[sub["mechanism"] == "ew_gaussian"].set_index(["family", "budget"])["mean"]
+        lap = sub[sub["mechanism"] == "riemannian_laplace"].set_index(["family", "budget"])["mean"]
+        both = g.index.intersection(lap.index)
+        ratio[dim] = float(np.median(lap[both] / g[both])) if len(both) else np.nan
+
+    # ---- runtime verdict
+    t = runtime.pivot_table(index=["family", "dim"], columns="sampler", values="seconds", aggfunc="first")
+    speedups = (t["riemannian_laplace_mcmc"] / t["ew_gaussian"]).dropna() if {"riemannian_laplace_mcmc", "ew_gaussian"} <= set(t.columns) else pd.Series(dtype=float)
+    numbers = dict(ewg_better=better, ewg_worse=worse, n_cells=cells, rl_unavailable=len(missing_cells),
+                   flat_or_hyperbolic_worse=len(flat_worse),
+                   **{f"rl_over_ewg_median_d{d}": ratio[d] for d in dim_grid})
+    if len(speedups):
+        numbers.update(speedup_min=float(speedups.min()), speedup_median=float(speedups.median()),
+                       speedup_max=float(speedups.max()))
+        by_dim = speedups.groupby(level="dim").median()
+        numbers["speedup_grows_with_d"] = bool(len(by_dim) > 1 and by_dim.iloc[-1] > by_dim.iloc[0])
+    util_ok = cells > 0 and not flat_worse and better >= 0.75 * cells
+    fast_ok = len(speedups) > 0 and numbers["speedup_min"] >= 10.0
+    status = "reproduced" if util_ok and fast_ok else ("partly reproduced" if util_ok or fast_ok else "differs")
+    util_text = (f"EW Gaussian clearly better than Riemannian Laplace at {better}/{cells} (space, d, μ) cells; median "
+                 f"ratio of mean distances RL/EWG " + ", ".join(f"{ratio[d]:.2g} at d = {d}" for d in dim_grid))
+    if worse_cells:
+        util_text += f"; worse at {', '.join(worse_cells)}"
+    if missing_cells:
+        util_text += f"; no Riemannian Laplace law at {', '.join(missing_cells)} (σ ≥ 1/(d−1) on Hᵈ)"
+    if len(speedups):
+        fast_text = (f"Metropolis–Hastings Laplace is {numbers['speedup_min']:.3g}–{numbers['speedup_max']:.3g}× slower "
+                     f"than the EW Gaussian (median {numbers['speedup_median']:.3g}×, {mcmc_steps} + {mcmc_steps} steps "
+                     f"per chain); the median speed-up {'grows' if numbers['speedup_grows_with_d'] else 'does not grow'} "
+                     "from the smallest to the largest d")
+    else:
+        fast_text = "no MCMC timing (no Riemannian Laplace law at the timing budget)"
+    lead = {"reproduced": "Reproduced", "partly reproduced": "Partly reproduced", "differs": "Differs"}[status]
+    verdict = f"{lead}: {util_text}. Running time: {fast_text}."
+    if not fast_ok and len(speedups):
+        verdict += " The paper's 'orders of magnitude' needs the long chains it describes (thousands of burn-in steps)."
+    claims = (
+        PaperClaim("SPDM · Log-Cholesky / Log-Euclidean and hyperbolic space Hᵈ, d = 3, 10, 15: “EWG is consistently "
+                   "better across all budgets”", "Key Experimental Results, table rows"),
+        PaperClaim("“High dimensions favor EWG: As dimensionality increases, utility is dominated by noise magnitude "
+                   "rather than footpoint alignment.”", "Highlights"),
+        PaperClaim("“EWG is often several orders of magnitude faster, and the advantage grows with dimensionality. RL "
+                   "relies on MCMC with thousands of burn-in steps”", "Running Time Comparison (Table 1)"),
+    )
+    setup = (f"{', '.join(EW_DIM_FAMILIES[f] for f in family_list)} at d in {_fmt_budgets(dim_grid)} (SPD(m) with "
+             f"d = m(m+1)/2); n = {EW_PAPER_N} uniform in B(m₀, {EW_PAPER_RADIUS:g}), Δ = 2r/n; ONE target μ-GDP, μ in "
+             f"{_fmt_budgets(mu_grid)}; {n_reps} releases per cell (the paper: 100). Running time at μ = "
+             f"{max(mu_grid):g}: {n_timing} releases per sampler; Metropolis–Hastings with {mcmc_steps} burn-in + "
+             f"{mcmc_steps} steps per chain.")
+    notes = (
+        "Timings are wall-clock seconds on this machine (shared, single process): they vary from run to run; "
+        "ratios are more stable than the absolute numbers.",
+        "Our Riemannian Laplace has an exact sampler on every space here (polar coordinates on affine SPD, a "
+        "radial law on Hᵈ, a flat chart otherwise); the paper had MCMC only, which is timed separately.",
+        "The MCMC chains start at the centre of the law (the most favourable start) with an adapted proposal "
+        "scale; their mean distance is shown beside the exact sampler's as a convergence check.",
+    )
+    return Reproduction(
+        key="ew_dimensions",
+        paper="Exponential-wrapped mechanisms: DP on Hadamard manifolds made practical (ICLR 2026; summary)",
+        source="exponential_wrapped_hadamard.txt", setup=setup, claims=claims, table=table,
+        tables={"runtime": runtime}, numbers=numbers, verdict=verdict, status=status, notes=notes,
+    )
+
+
 # ============================================================================ 4. conformal
 def reproduce_conformal(eps_values=CONFORMAL_PAPER_EPS, n=CONFORMAL_PAPER_N, spread=0.1, n_calibrations=4,
                         n_reps=250, seed=0):
