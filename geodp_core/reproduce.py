@@ -86,6 +86,18 @@ __all__ = [
     "reproduce_exponential_wrapped",
     "reproduce_conformal",
     "reproduce_kng_regression",
+    "reproduce_gdp_curve",
+    "reproduce_heat_escape",
+    "reproduce_ew_dimensions",
+    "GDP_PAPER_CURVE_SIGMAS",
+    "GDP_PAPER_CURVE_REPLICATES",
+    "GDP_CURVE_SPACES",
+    "EW_PAPER_DIMS",
+    "EW_DIM_FAMILIES",
+    "EW_RUNTIME_SAMPLERS",
+    "Command",
+    "COMMANDS",
+    "main",
 ]
 
 #: Columns of every utility frame (a superset of what :func:`geodp_core.viz.curves.utility_curve_figure` needs).
@@ -1424,28 +1436,97 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
 
 
 # ============================================================================ command line
-#: Reproductions of the command line: key -> (function, paper-scale arguments, quick arguments).
+@dataclass(frozen=True)
+class Command:
+    """One reproduction of the command line: its function, a one-line description and three sizes.
+
+    ``default`` is the everyday size, ``quick`` the CI size (each under about 30 s on one core), ``full`` the
+    paper's repetition counts (where the paper states them).
+    """
+
+    function: object
+    description: str
+    default: dict = field(default_factory=dict)
+    quick: dict = field(default_factory=dict)
+    full: dict = field(default_factory=dict)
+
+
+#: Reproductions of the command line, by id (``python -m geodp_core.reproduce --list``).
 COMMANDS = {
-    "gdp": (reproduce_gdp, {}, dict(n_seeds=2, n_samples=20_000, n_reps=200)),
-    "heat_sphere": (reproduce_heat_diffusion, dict(space="sphere"), dict(space="sphere", n_reps=200)),
-    "heat_hyperbolic": (reproduce_heat_diffusion, dict(space="hyperbolic"), dict(space="hyperbolic", n_reps=200)),
-    "ew": (reproduce_exponential_wrapped, {}, dict(n_reps=50)),
-    "conformal": (reproduce_conformal, {}, dict(eps_values=(0.5, 2.0), n_calibrations=2, n_reps=50)),
-    "kng": (reproduce_kng_regression, {}, dict(eps_values=(2.0,), n_fits=2, chain_length=100)),
+    "gdp": Command(reproduce_gdp, "GDP paper Fig. 1 (right) and §5.2: μ at σ = Δ on S², Riemannian Gaussian vs "
+                   "Laplace at the same μ",
+                   quick=dict(n_seeds=2, n_samples=20_000, n_reps=200),
+                   full=dict(n_seeds=20, sigma_multiples=GDP_PAPER_SIGMA_MULTIPLES, n_reps=1000)),
+    "gdp_curve": Command(reproduce_gdp_curve, "GDP paper Fig. 1 panels 1–2: μ(σ) on S¹ and R, exact vs Monte Carlo "
+                         "Algorithm 2 with min–max bars over seeds",
+                         default=dict(sigmas=GDP_PAPER_CURVE_SIGMAS, n_seeds=10),
+                         quick=dict(sigmas=(0.25, 0.5, 1.0, 2.0, 4.0), n_seeds=3, n_samples=20_000),
+                         full=dict(sigmas=GDP_PAPER_CURVE_SIGMAS, n_seeds=GDP_PAPER_CURVE_REPLICATES)),
+    "heat_sphere": Command(reproduce_heat_diffusion, "Heat-diffusion paper Fig. 3: Brownian motion vs Riemannian "
+                           "Laplace on S² at (2, ε)-RDP",
+                           default=dict(space="sphere"), quick=dict(space="sphere", n_reps=200),
+                           full=dict(space="sphere", eps_values=HEAT_PAPER_EPS[:_MAX_GRID], n_reps=1000)),
+    "heat_hyperbolic": Command(reproduce_heat_diffusion, "Heat-diffusion paper Figs. 4–5: Langevin vs Riemannian "
+                               "Laplace vs EW Gaussian on H² at (2, ε)-RDP",
+                               default=dict(space="hyperbolic"), quick=dict(space="hyperbolic", n_reps=200),
+                               full=dict(space="hyperbolic", eps_values=HEAT_PAPER_EPS[:_MAX_GRID], n_reps=1000)),
+    "heat_escape": Command(reproduce_heat_escape, "Heat-diffusion paper Fig. 2: Brownian paths on H² escaping to the "
+                           "Poincaré-disk boundary, distance growth vs R²",
+                           default=dict(n_paths=500), quick=dict(n_paths=100, n_steps=200),
+                           full=dict(n_paths=2000, n_steps=1000)),
+    "ew": Command(reproduce_exponential_wrapped, "EW paper, d = 3: EW Gaussian / Laplace vs Riemannian Laplace at "
+                  "μ-GDP on affine SPD(2)", quick=dict(n_reps=50),
+                  full=dict(mu_values=(0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0), n_reps=100)),
+    "ew_dimensions": Command(reproduce_ew_dimensions, "EW paper at d = 3, 10, 15 (SPD under three metrics, Hᵈ): "
+                             "utility by dimension and the running-time table (EW vs exact vs MCMC Laplace)",
+                             quick=dict(mu_values=(0.5, 2.0), n_reps=50, n_timing=100, mcmc_steps=200),
+                             full=dict(mu_values=(0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0), n_reps=100,
+                                       n_timing=100, mcmc_steps=5000)),
+    "conformal": Command(reproduce_conformal, "Conformal paper §VII-A: conformal vs Riemannian Laplace on "
+                         "heterogeneous S² data at ε-DP",
+                         quick=dict(eps_values=(0.5, 2.0), n_calibrations=2, n_reps=50),
+                         full=dict(n_calibrations=16, n_reps=1000)),
+    "kng": Command(reproduce_kng_regression, "DP geodesic regression Fig. 1 (bottom): KNG fits on S² vs the "
+                   "non-private fit, equal budget split",
+                   quick=dict(eps_values=(2.0,), n_fits=2, chain_length=100),
+                   full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=1000)),
 }
 
 
-def _run_command(key, quick, seed):
-    """One reproduction of the command line (module level: runs on any executor)."""
-    function, full, fast = COMMANDS[key]
-    return function(**(fast if quick else full), seed=seed)
+def _run_command(key, mode, seed):
+    """One reproduction of the command line (module level: runs on any executor); returns (result, seconds)."""
+    import time  # noqa: PLC0415
+
+    command = COMMANDS[key]
+    mode = {True: "quick", False: "default"}.get(mode, mode)  # older callers passed quick=True/False
+    start = time.perf_counter()
+    result = command.function(**getattr(command, mode), seed=seed)
+    return result, time.perf_counter() - start
+
+
+def _write_outputs(key, result, out):
+    """The CSV table and a self-contained HTML page of the figures (plotly.js inlined once)."""
+    from geodp_core.viz.reproduce import reproduction_figures  # noqa: PLC0415
+
+    csv_path = out / f"{key}.csv"
+    result.table.to_csv(csv_path, index=False)
+    for name, frame in result.tables.items():
+        frame.to_csv(out / f"{key}_{name}.csv", index=False)
+    figures = reproduction_figures(result)
+    body = "\n".join(fig.to_html(include_plotlyjs=(i == 0), full_html=False) for i, fig in enumerate(figures))
+    html_path = out / f"{key}.html"
+    html_path.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{key}</title></head><body>"
+                         f"<h2>{result.paper}</h2><p>[{result.status}] {result.verdict}</p>{body}</body></html>",
+                         encoding="utf-8")
+    return csv_path, html_path
 
 
 def main(argv=None):
-    """``python -m geodp_core.reproduce``: rerun the papers' experiments, print verdicts, write tables.
+    """``python -m geodp_core.reproduce``: rerun the papers' experiments, print claims and verdicts, write tables.
 
-    Each reproduction is an independent cell with its own seed, so ``--scheduler tcp://host:8786`` (a Dask
-    cluster) or ``--workers N`` (local processes) gives the same tables as a plain run.
+    ``--list`` prints the ids. Each reproduction is an independent cell with its own seed, so
+    ``--scheduler tcp://host:8786`` (a Dask cluster) or ``--workers N`` (local processes) gives the same tables
+    as a plain run.
     """
     import argparse  # noqa: PLC0415
     import concurrent.futures  # noqa: PLC0415
@@ -1455,32 +1536,45 @@ def main(argv=None):
     from geodp_core.executors import run_cells  # noqa: PLC0415
 
     parser = argparse.ArgumentParser(prog="python -m geodp_core.reproduce",
-                                     description="Rerun the source papers' headline experiments with geodp_core.")
-    parser.add_argument("papers", nargs="*", choices=[[], *COMMANDS], default=[],
-                        help=f"which reproductions (default: all of {', '.join(COMMANDS)})")
-    parser.add_argument("--quick", action="store_true", help="small grids (about a minute in all)")
+                                     description="Rerun the source papers' experiments with geodp_core: for each id a "
+                                                 "CSV table, an HTML figure, the paper's claim and our verdict.")
+    parser.add_argument("papers", nargs="*", choices=[[], *COMMANDS], default=[], metavar="ID",
+                        help=f"which reproductions (default: all; see --list): {', '.join(COMMANDS)}")
+    parser.add_argument("--list", action="store_true", help="print every id with a one-line description and exit")
+    size = parser.add_mutually_exclusive_group()
+    size.add_argument("--quick", action="store_true", help="small grids for CI (each id under about 30 s)")
+    size.add_argument("--full", action="store_true", help="the papers' repetition counts (minutes per id)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the data and the releases (default 0)")
-    parser.add_argument("--out", default="reproductions", help="folder for the CSV tables (default: reproductions)")
+    parser.add_argument("--out", default="reproductions",
+                        help="folder for the CSV tables and HTML figures (default: reproductions)")
     where = parser.add_mutually_exclusive_group()
     where.add_argument("--scheduler", help="Dask scheduler address, e.g. tcp://10.0.0.5:8786")
     where.add_argument("--workers", type=int, default=0, help="local worker processes (default: run in this one)")
     args = parser.parse_args(argv)
+    if args.list:
+        width = max(map(len, COMMANDS))
+        for key, command in COMMANDS.items():
+            print(f"{key:<{width}}  {command.description}")
+        return 0
     keys = list(dict.fromkeys(args.papers)) or list(COMMANDS)
     if not 0 <= args.seed <= 2**32 - 1:
         parser.error(f"--seed must be in [0, 2^32 - 1]; got {args.seed}")
     if args.workers < 0:
         parser.error(f"--workers must be >= 0; got {args.workers}")
+    mode = "quick" if args.quick else "full" if args.full else "default"
     with contextlib.ExitStack() as stack:
         executor = args.scheduler
         if args.workers:
             executor = stack.enter_context(concurrent.futures.ProcessPoolExecutor(args.workers))
-        results = run_cells(_run_command, [(key, args.quick, args.seed) for key in keys], executor)
+        results = run_cells(_run_command, [(key, mode, args.seed) for key in keys], executor)
     out = pathlib.Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
-    for key, result in zip(keys, results):
-        path = out / f"{key}.csv"
-        result.table.to_csv(path, index=False)
-        print(f"[{result.status}] {key}: {result.verdict}\n    table: {path}")
+    for key, (result, seconds) in zip(keys, results):
+        csv_path, html_path = _write_outputs(key, result, out)
+        print(f"== {key} ({mode}, {seconds:.1f} s): {result.paper}")
+        for claim in result.claims:
+            print(f"   paper: {claim.text} ({claim.where})")
+        print(f"   [{result.status}] {key}: {result.verdict}\n   table: {csv_path}   figure: {html_path}")
     return 0
 
 

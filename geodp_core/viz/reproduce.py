@@ -7,6 +7,10 @@
   against ε, rigorous vs the paper's variant, the non-private fit dashed (frame ``table`` of
   :func:`geodp_core.reproduce.reproduce_kng_regression`).
 
+* :func:`gdp_curve_figure`, :func:`heat_escape_disk_figure`, :func:`heat_escape_growth_figure`,
+  :func:`ew_dimension_figure`, :func:`ew_runtime_figure` — the further paper figures;
+* :func:`reproduction_figures` — every figure of one reproduction (the command line's HTML files).
+
 Utility curves of the other cards use :func:`geodp_core.viz.curves.utility_curve_figure`.
 """
 
@@ -19,7 +23,8 @@ import plotly.graph_objects as go
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.viz.curves import chart_layout
 
-__all__ = ["gdp_mu_figure", "kng_mspe_figure"]
+__all__ = ["gdp_mu_figure", "kng_mspe_figure", "gdp_curve_figure", "heat_escape_disk_figure", "heat_escape_growth_figure",
+           "ew_dimension_figure", "ew_runtime_figure", "reproduction_figures"]
 
 _VERSION_STYLE = {
     "rigorous": ("#2ca02c", "rigorous KNG (ε-DP, approximate sampler)"),
@@ -125,3 +130,262 @@ def kng_mspe_figure(table, height=None):
     fig.update_xaxes(type="log", tickvals=sorted(float(e) for e in dict.fromkeys(table["eps"])))
     fig.update_yaxes(type="log")
     return fig
+
+
+# ============================================================================ further paper figures
+_SAMPLER_COLORS = {"ew_gaussian": "#1f77b4", "ew_laplace": "#17becf", "riemannian_laplace": "#d62728",
+                   "riemannian_laplace_mcmc": "#7f7f7f"}
+_FAMILY_DASH = {"spd_affine": "solid", "spd_log_euclidean": "dash", "spd_log_cholesky": "dot", "hyperbolic": "dashdot"}
+_SPACE_LABEL = {"circle": "unit circle S¹", "real_line": "real line R"}
+
+
+def gdp_curve_figure(table, height=None):
+    """μ against σ (Δ = 1), one panel per space: exact (red), Δ/σ of R (blue), Algorithm 2 mean with min–max bars (grey).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``reproduce_gdp_curve(...).table``.
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    from plotly.subplots import make_subplots  # noqa: PLC0415
+
+    _check_frame(table, ("space", "sigma", "mu_exact", "mu_flat", "mu_mc_mean", "mu_mc_min", "mu_mc_max"),
+                 "geodp_core.reproduce.reproduce_gdp_curve().table")
+    spaces = list(dict.fromkeys(table["space"]))
+    fig = make_subplots(rows=len(spaces), cols=1, shared_xaxes=True, vertical_spacing=0.08,
+                        subplot_titles=[_SPACE_LABEL.get(s, str(s)) for s in spaces])
+    for i, space in enumerate(spaces, start=1):
+        rows = table[table["space"] == space].sort_values("sigma")
+        first = i == 1
+        mc = rows["mu_mc_mean"].to_numpy(dtype=float)
+        fig.add_trace(go.Scatter(
+            x=rows["sigma"], y=mc, mode="lines+markers", name="Algorithm 2 (Monte Carlo): mean, min–max bars",
+            line=dict(color="#7f7f7f"), marker=dict(symbol="square", size=8), legendgroup="mc", showlegend=first,
+            error_y=dict(type="data", symmetric=False, array=rows["mu_mc_max"].to_numpy(dtype=float) - mc,
+                         arrayminus=mc - rows["mu_mc_min"].to_numpy(dtype=float), visible=True),
+            hovertemplate="σ = %{x:g}<br>Monte Carlo mean μ = %{y:.4f}<extra></extra>"), row=i, col=1)
+        fig.add_trace(go.Scatter(
+            x=rows["sigma"], y=rows["mu_flat"], mode="lines+markers", name="μ = Δ/σ on R (exact)",
+            line=dict(color="#1f77b4"), marker=dict(symbol="triangle-up", size=8), legendgroup="flat",
+            showlegend=first, hovertemplate="σ = %{x:g}<br>Δ/σ = %{y:.4f}<extra></extra>"), row=i, col=1)
+        if space != "real_line":
+            fig.add_trace(go.Scatter(
+                x=rows["sigma"], y=rows["mu_exact"], mode="lines+markers", name="exact μ on S¹ (privacy profile)",
+                line=dict(color="#d62728"), marker=dict(symbol="circle", size=8), legendgroup="exact",
+                showlegend=first, hovertemplate="σ = %{x:g}<br>exact μ = %{y:.4f}<extra></extra>"), row=i, col=1)
+        fig.update_yaxes(type="log", title_text="μ", row=i, col=1)
+    chart_layout(fig, "GDP parameter μ against the rate σ (Δ = 1): exact vs the Monte Carlo Algorithm 2",
+                 None, None, height=height, plot_px=170 * len(spaces))
+    fig.update_xaxes(type="log", title_text="rate σ", row=len(spaces), col=1)
+    return fig
+
+
+def heat_escape_disk_figure(paths, height=None):
+    """Brownian paths on H² in the Poincaré disk (unit circle: the boundary at infinity), end points marked.
+
+    Parameters
+    ----------
+    paths : pandas.DataFrame
+        ``reproduce_heat_escape(...).tables["paths"]`` (``path``, ``step``, ``x``, ``y``).
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    _check_frame(paths, ("path", "step", "x", "y"), "geodp_core.reproduce.reproduce_heat_escape().tables['paths']")
+    fig = go.Figure()
+    angle = np.linspace(0.0, 2 * np.pi, 361)
+    fig.add_trace(go.Scatter(x=np.cos(angle), y=np.sin(angle), mode="lines", line=dict(color="black", width=2),
+                             name="boundary at infinity (|z| = 1)", hoverinfo="skip"))
+    palette = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+               "#17becf")
+    ends_x, ends_y = [], []
+    for i, path in enumerate(dict.fromkeys(paths["path"])):
+        rows = paths[paths["path"] == path].sort_values("step")
+        fig.add_trace(go.Scatter(x=rows["x"], y=rows["y"], mode="lines", line=dict(width=1.2,
+                                 color=palette[i % len(palette)]), showlegend=False, hoverinfo="skip"))
+        ends_x.append(float(rows["x"].iloc[-1]))
+        ends_y.append(float(rows["y"].iloc[-1]))
+    fig.add_trace(go.Scatter(x=ends_x, y=ends_y, mode="markers", marker=dict(size=8, color="black", symbol="x"),
+                             name="end of each path", hovertemplate="|z| = %{customdata:.3f}<extra></extra>",
+                             customdata=np.hypot(ends_x, ends_y)))
+    fig.add_trace(go.Scatter(x=[0.0], y=[0.0], mode="markers", marker=dict(size=10, color="#d62728"),
+                             name="start (origin)", hoverinfo="skip"))
+    chart_layout(fig, "Brownian paths on the hyperbolic plane (Poincaré disk) drift to the boundary",
+                 "x (Poincaré disk)", "y (Poincaré disk)", height=height, plot_px=300)
+    fig.update_xaxes(range=[-1.05, 1.05], scaleanchor="y", scaleratio=1, zeroline=False)
+    fig.update_yaxes(range=[-1.05, 1.05], zeroline=False)
+    return fig
+
+
+def heat_escape_growth_figure(table, height=None):
+    """Mean distance from the start (± s.e.) against time on H² and on R², with √(πt) for R² dashed.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``reproduce_heat_escape(...).table`` (``space``, ``t``, ``mean_distance``, ``se``, ``theory``).
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    _check_frame(table, ("space", "t", "mean_distance", "se", "theory"),
+                 "geodp_core.reproduce.reproduce_heat_escape().table")
+    fig = go.Figure()
+    style = {"hyperbolic": ("#d62728", "hyperbolic plane H²"), "euclidean": ("#1f77b4", "flat plane R²")}
+    for space in dict.fromkeys(table["space"]):
+        rows = table[table["space"] == space].sort_values("t")
+        color, name = style.get(space, ("#7f7f7f", str(space)))
+        fig.add_trace(go.Scatter(
+            x=rows["t"], y=rows["mean_distance"], mode="lines", name=f"{name}: mean ± s.e.", line=dict(color=color),
+            error_y=dict(type="data", array=rows["se"].to_numpy(dtype=float), visible=True, thickness=0.8),
+            hovertemplate="t = %{x:.3g}<br>mean distance = %{y:.3f}<extra></extra>"))
+        theory = rows["theory"].to_numpy(dtype=float)
+        if np.isfinite(theory).any():
+            fig.add_trace(go.Scatter(x=rows["t"], y=theory, mode="lines", line=dict(color=color, dash="dash"),
+                                     name=f"{name}: √(πt) (exact)", hoverinfo="skip"))
+    t = table["t"].to_numpy(dtype=float)
+    chart_layout(fig, "Distance of Brownian motion from its start: linear on H², like √t on R²", "time t",
+                 "mean distance from the start", height=height)
+    fig.update_xaxes(range=[0.0, float(t.max()) if t.size else 1.0])
+    return fig
+
+
+def ew_dimension_figure(table, mu=None, height=None):
+    """Mean distance (± s.e.) against the intrinsic dimension d, one panel per space family, at one μ.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``reproduce_ew_dimensions(...).table``.
+    mu : float, optional
+        The μ shown; default the middle value of the table's μ grid.
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    from plotly.subplots import make_subplots  # noqa: PLC0415
+
+    from geodp_core.reproduce import EW_DIM_FAMILIES  # noqa: PLC0415
+
+    _check_frame(table, ("family", "dim", "mechanism", "title", "budget", "mean", "se", "status"),
+                 "geodp_core.reproduce.reproduce_ew_dimensions().table")
+    budgets = sorted(dict.fromkeys(table["budget"]))
+    if mu is None:
+        mu = budgets[len(budgets) // 2] if budgets else 1.0
+    families = list(dict.fromkeys(table["family"]))
+    fig = make_subplots(rows=max(1, len(families)), cols=1, shared_xaxes=True, vertical_spacing=0.07,
+                        subplot_titles=[EW_DIM_FAMILIES.get(f, str(f)) for f in families])
+    shown = set()
+    for i, family in enumerate(families, start=1):
+        sub = table[(table["family"] == family) & np.isclose(table["budget"], mu) & (table["status"] == "ok")]
+        for name in dict.fromkeys(table["mechanism"]):
+            rows = sub[sub["mechanism"] == name].sort_values("dim")
+            if not len(rows):
+                continue
+            fig.add_trace(go.Scatter(
+                x=rows["dim"], y=rows["mean"], mode="lines+markers", name=str(rows["title"].iloc[0]),
+                legendgroup=name, showlegend=name not in shown, line=dict(color=_SAMPLER_COLORS.get(name, "#444")),
+                error_y=dict(type="data", array=rows["se"].to_numpy(dtype=float), visible=True),
+                hovertemplate="d = %{x}<br>mean distance = %{y:.4g}<extra></extra>"), row=i, col=1)
+            shown.add(name)
+        fig.update_yaxes(type="log", row=i, col=1)
+    chart_layout(fig, f"Mean distance to the true mean ± s.e. by dimension, μ = {mu:g} (μ-GDP target, n = 40)",
+                 None, None, height=height, plot_px=130 * max(1, len(families)),
+                 legend_title="missing points: no Riemannian Laplace law at that (d, μ)")
+    fig.update_xaxes(tickvals=sorted(dict.fromkeys(int(d) for d in table["dim"])),
+                     title_text="intrinsic dimension d", row=max(1, len(families)), col=1)
+    return fig
+
+
+def ew_runtime_figure(runtime, height=None):
+    """Milliseconds per release (log scale) against d, colour = sampler, dash = space family.
+
+    Parameters
+    ----------
+    runtime : pandas.DataFrame
+        ``reproduce_ew_dimensions(...).tables["runtime"]``.
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    from geodp_core.reproduce import EW_DIM_FAMILIES  # noqa: PLC0415
+
+    _check_frame(runtime, ("family", "dim", "sampler", "label", "ms_per_release"),
+                 "geodp_core.reproduce.reproduce_ew_dimensions().tables['runtime']")
+    fig = go.Figure()
+    for sampler in dict.fromkeys(runtime["sampler"]):
+        for family in dict.fromkeys(runtime["family"]):
+            rows = runtime[(runtime["sampler"] == sampler) & (runtime["family"] == family)].sort_values("dim")
+            rows = rows[np.isfinite(rows["ms_per_release"].to_numpy(dtype=float))]
+            if not len(rows):
+                continue
+            fig.add_trace(go.Scatter(
+                x=rows["dim"], y=rows["ms_per_release"], mode="lines+markers",
+                name=f"{rows['label'].iloc[0]} · {EW_DIM_FAMILIES.get(family, family)}", legendgroup=sampler,
+                line=dict(color=_SAMPLER_COLORS.get(sampler, "#444"), dash=_FAMILY_DASH.get(family, "solid")),
+                hovertemplate="d = %{x}<br>%{y:.3g} ms per release<extra></extra>"))
+    chart_layout(fig, "Sampling time per release by dimension (this machine; an observation)", "intrinsic dimension d",
+                 "milliseconds per release (log)", height=height, legend_title="sampler · space (line style)")
+    fig.update_yaxes(type="log")
+    fig.update_xaxes(tickvals=sorted(dict.fromkeys(int(d) for d in runtime["dim"])))
+    return fig
+
+
+def _utility_space(result):
+    setup = result.setup
+    return "spd" if setup.startswith("SPD") else "sphere" if setup.startswith("S") else "hyperbolic"
+
+
+def reproduction_figures(result):
+    """Every figure of one reproduction (a :class:`geodp_core.reproduce.Reproduction`), as a list.
+
+    Parameters
+    ----------
+    result : geodp_core.reproduce.Reproduction
+
+    Returns
+    -------
+    list of plotly.graph_objects.Figure
+    """
+    from geodp_core.viz.curves import utility_curve_figure  # noqa: PLC0415
+
+    key = getattr(result, "key", None)
+    if key is None or not hasattr(result, "table"):
+        raise InvalidParameterError(f"result must be a Reproduction; got {type(result).__name__}", param="result")
+    title = "Mean distance to the true mean ± s.e."
+    if key == "gdp":
+        return [gdp_mu_figure(result.tables["mu"]),
+                utility_curve_figure(result.table, "μ of the μ-GDP target", title=title, manifold="sphere")]
+    if key == "heat_diffusion":
+        return [utility_curve_figure(result.table, "ε of the (α = 2, ε)-RDP target", title=title,
+                                     manifold=_utility_space(result))]
+    if key == "exponential_wrapped":
+        return [utility_curve_figure(result.table, "μ of the μ-GDP target", title=title,
+                                     manifold=_utility_space(result))]
+    if key == "conformal":
+        return [utility_curve_figure(result.table, "total ε", title=title, manifold="sphere")]
+    if key == "kng_regression":
+        return [kng_mspe_figure(result.table)]
+    if key == "gdp_curve":
+        return [gdp_curve_figure(result.table)]
+    if key == "heat_escape":
+        return [heat_escape_disk_figure(result.tables["paths"]), heat_escape_growth_figure(result.table)]
+    if key == "ew_dimensions":
+        return [ew_dimension_figure(result.table), ew_runtime_figure(result.tables["runtime"])]
+    figures = globals().get("_EXTRA_FIGURES", {}).get(key)
+    if figures is not None:
+        return figures(result)
+    raise InvalidParameterError(f"no figure for the reproduction {key!r}", param="result")
