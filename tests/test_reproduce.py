@@ -323,3 +323,24 @@ def test_command_line_writes_html_figure(tmp_path, capsys):
     assert (tmp_path / "gdp_curve.csv").exists() and (tmp_path / "heat_escape_paths.csv").exists()
     with pytest.raises(SystemExit):
         main(["gdp", "--quick", "--full"])
+
+
+def test_reproduce_page_runs_a_further_figure():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page("pages/reproduce.py")
+    at.run()
+    at.session_state["reproduce_paper"] = "More paper figures"  # lazy tab: nothing computes before Run
+    at.run()
+    assert not at.exception, at.exception
+    assert len(at.get("plotly_chart")) == 0 and any("press **Run**" in i.value for i in at.info)
+    at.selectbox(key="reproduce_more_figure").set_value("heat_escape").run()
+    at.select_slider(key="reproduce_more_escape_paths").set_value(100).run()
+    at.button(key="reproduce_more_run").click().run()
+    assert not at.exception, at.exception
+    assert not at.error
+    assert len(at.get("plotly_chart")) == 2  # the disk and the growth curves
+    text = "\n".join(str(m.value) for m in at.markdown)
+    assert "Verdict" in text and "Poincaré disk" in text
+    # a new setting is not run until Run is pressed again
+    at.slider(key="reproduce_more_escape_time").set_value(3.0).run()
+    assert len(at.get("plotly_chart")) == 0
