@@ -8,7 +8,8 @@
   :func:`geodp_core.reproduce.reproduce_kng_regression`).
 
 * :func:`gdp_curve_figure`, :func:`heat_escape_disk_figure`, :func:`heat_escape_growth_figure`,
-  :func:`ew_dimension_figure`, :func:`ew_runtime_figure` — the further paper figures;
+  :func:`ew_dimension_figure`, :func:`ew_runtime_figure`, :func:`kng_split_figure`, :func:`kng_noise_figure`,
+  :func:`kng_sensitivity_figure` — the further paper figures;
 * :func:`reproduction_figures` — every figure of one reproduction (the command line's HTML files).
 
 Utility curves of the other cards use :func:`geodp_core.viz.curves.utility_curve_figure`.
@@ -24,7 +25,8 @@ from geodp_core.exceptions import InvalidParameterError
 from geodp_core.viz.curves import chart_layout
 
 __all__ = ["gdp_mu_figure", "kng_mspe_figure", "gdp_curve_figure", "heat_escape_disk_figure", "heat_escape_growth_figure",
-           "ew_dimension_figure", "ew_runtime_figure", "reproduction_figures"]
+           "ew_dimension_figure", "ew_runtime_figure", "kng_split_figure", "kng_noise_figure",
+           "kng_sensitivity_figure", "reproduction_figures"]
 
 _VERSION_STYLE = {
     "rigorous": ("#2ca02c", "rigorous KNG (ε-DP, approximate sampler)"),
@@ -128,6 +130,114 @@ def kng_mspe_figure(table, height=None):
                  "total ε (half for the footpoint p,<br>half for the shooting vector v)", "MSPE (squared geodesic distance)",
                  height=height, legend_title="version · dashed: the non-private fit")
     fig.update_xaxes(type="log", tickvals=sorted(float(e) for e in dict.fromkeys(table["eps"])))
+    fig.update_yaxes(type="log")
+    return fig
+
+
+def kng_split_figure(table, height=None):
+    """MSPE (mean ± s.e., log scale) against the footpoint budget ε_p at a fixed total ε, per version.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``reproduce_kng_budget_split(...).table``.
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    _check_frame(table, ("eps_p", "eps_v", "version", "mspe_mean", "mspe_se", "mspe_nonprivate"),
+                 "geodp_core.reproduce.reproduce_kng_budget_split().table")
+    fig = go.Figure()
+    for version in dict.fromkeys(table["version"]):
+        rows = table[table["version"] == version].sort_values("eps_p")
+        color, name = _VERSION_STYLE.get(version, ("#7f7f7f", str(version)))
+        fig.add_trace(go.Scatter(
+            x=rows["eps_p"], y=rows["mspe_mean"], mode="lines+markers", name=name, line=dict(color=color, width=2),
+            error_y=dict(type="data", array=np.nan_to_num(rows["mspe_se"].to_numpy(dtype=float)), visible=True),
+            customdata=rows["eps_v"], hovertemplate="ε_p = %{x:g}, ε_v = %{customdata:g}<br>MSPE = %{y:.4g}<extra></extra>"))
+    reference = float(table["mspe_nonprivate"].iloc[0]) if len(table) else np.nan
+    if np.isfinite(reference) and reference > 0:
+        fig.add_hline(y=reference, line=dict(color="#1f77b4", dash="dash"))
+        fig.add_annotation(x=1.0, xref="paper", xanchor="right", y=math.log10(reference), yref="y", yanchor="bottom",
+                           showarrow=False, text=f"non-private fit {reference:.3g}", font=dict(size=11, color="#1f77b4"))
+    total = float((table["eps_p"] + table["eps_v"]).iloc[0]) if len(table) else np.nan
+    chart_layout(fig, f"Mean squared prediction error at total ε = {total:g}, by budget split (mean ± s.e.)",
+                 "ε_p, the footpoint's budget (ε_v = total − ε_p)", "MSPE (squared geodesic distance)",
+                 height=height, legend_title="version · dashed: the non-private fit")
+    fig.update_yaxes(type="log")
+    return fig
+
+
+def kng_noise_figure(table, height=None):
+    """MSPE (log scale) against the total ε, one colour per noise level δ, dash per version; non-private dotted.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``reproduce_kng_noise(...).table``.
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    _check_frame(table, ("delta", "eps", "version", "mspe_mean", "mspe_se", "mspe_nonprivate"),
+                 "geodp_core.reproduce.reproduce_kng_noise().table")
+    palette = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
+    fig = go.Figure()
+    for i, delta in enumerate(sorted(dict.fromkeys(table["delta"]))):
+        color = palette[i % len(palette)]
+        for version in dict.fromkeys(table["version"]):
+            rows = table[(table["delta"] == delta) & (table["version"] == version)].sort_values("eps")
+            label = "rigorous" if version == "rigorous" else "paper's variant"
+            fig.add_trace(go.Scatter(
+                x=rows["eps"], y=rows["mspe_mean"], mode="lines+markers", name=f"δ = {delta:g}, {label}",
+                line=dict(color=color, dash="solid" if version == "rigorous" else "dash"),
+                error_y=dict(type="data", array=np.nan_to_num(rows["mspe_se"].to_numpy(dtype=float)), visible=True),
+                hovertemplate="ε = %{x:g}<br>MSPE = %{y:.4g}<extra></extra>"))
+        rows = table[table["delta"] == delta].sort_values("eps")
+        fig.add_trace(go.Scatter(x=rows["eps"], y=rows["mspe_nonprivate"], mode="lines",
+                                 line=dict(color=color, dash="dot", width=1), name=f"δ = {delta:g}, non-private",
+                                 hovertemplate="non-private MSPE = %{y:.4g}<extra></extra>"))
+    chart_layout(fig, "Mean squared prediction error on S² by noise level δ (mean ± s.e.)",
+                 "total ε (half for p, half for v)", "MSPE (squared geodesic distance)", height=height,
+                 legend_title="colour: δ · solid: rigorous · dashed: the paper's variant · dotted: non-private")
+    fig.update_xaxes(type="log", tickvals=sorted(float(e) for e in dict.fromkeys(table["eps"])))
+    fig.update_yaxes(type="log")
+    return fig
+
+
+def kng_sensitivity_figure(table, height=None):
+    """Box plots of r_p and r_v (theory / observed sensitivity) by n and space; the line r = 1 dashed.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``reproduce_kng_sensitivity(...).table`` (``space``, ``n``, ``r_p``, ``r_v``).
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    _check_frame(table, ("space", "n", "r_p", "r_v"), "geodp_core.reproduce.reproduce_kng_sensitivity().table")
+    labels = {"sphere": "S²", "spd": "SPD(2)"}
+    colors = {("r_p", "sphere"): "#1f77b4", ("r_v", "sphere"): "#aec7e8", ("r_p", "spd"): "#d62728",
+              ("r_v", "spd"): "#ff9896"}
+    fig = go.Figure()
+    for space in dict.fromkeys(table["space"]):
+        rows = table[table["space"] == space]
+        for ratio in ("r_p", "r_v"):
+            fig.add_trace(go.Box(x=rows["n"].astype(str), y=rows[ratio], boxpoints="all", jitter=0.3, pointpos=0,
+                                 name=f"{ratio} ({'footpoint' if ratio == 'r_p' else 'shooting vector'}), "
+                                      f"{labels.get(space, space)}",
+                                 marker=dict(color=colors.get((ratio, space), "#7f7f7f"), size=4)))
+    fig.add_hline(y=1.0, line=dict(color="black", dash="dash"))
+    chart_layout(fig, "Sensitivity ratios theory / observed for neighbouring datasets (≥ 1: the bound holds)",
+                 "records n", "ratio (log)", height=height, legend_title="dashed: ratio 1")
+    fig.update_layout(boxmode="group")
     fig.update_yaxes(type="log")
     return fig
 
@@ -383,9 +493,12 @@ def reproduction_figures(result):
         return [gdp_curve_figure(result.table)]
     if key == "heat_escape":
         return [heat_escape_disk_figure(result.tables["paths"]), heat_escape_growth_figure(result.table)]
+    if key == "kng_budget_split":
+        return [kng_split_figure(result.table)]
+    if key == "kng_noise":
+        return [kng_noise_figure(result.table)]
+    if key == "kng_sensitivity":
+        return [kng_sensitivity_figure(result.table)]
     if key == "ew_dimensions":
         return [ew_dimension_figure(result.table), ew_runtime_figure(result.tables["runtime"])]
-    figures = globals().get("_EXTRA_FIGURES", {}).get(key)
-    if figures is not None:
-        return figures(result)
     raise InvalidParameterError(f"no figure for the reproduction {key!r}", param="result")
