@@ -224,6 +224,10 @@ REPRODUCE_FIGURES = {
     "gdp_curve": "GDP paper: μ against σ on the circle and the line (Figure 1, panels 1–2)",
     "heat_escape": "Heat diffusion: Brownian paths escaping to the rim of the hyperbolic disk (Figure 2)",
     "ew_dimensions": "Exponential-wrapped: dimensions 3, 10, 15 and the running-time table",
+    "kng_split": "Geodesic regression: unequal budget splits on the sphere (Figure 1, top)",
+    "kng_noise": "Geodesic regression: noise levels on the sphere (Figure 6)",
+    "kng_spd": "Geodesic regression: unequal budget splits on SPD(2) (Figure 7, top)",
+    "kng_sensitivity": "Geodesic regression: sensitivity ratios (Figures 9–10)",
 }
 #: The Reproduce page's choices: key -> (options, labels or None). The page reads its options from here.
 REPRODUCE_CHOICES = {
@@ -253,6 +257,10 @@ REPRODUCE_CHOICES = {
     "reproduce_more_ew_family": (("all", *EW_DIM_FAMILIES), {"all": "all four", **EW_DIM_FAMILIES}),
     "reproduce_more_ew_reps": ((50, 200, 1000), None),
     "reproduce_more_ew_mcmc": ((200, 1000, 5000), None),
+    "reproduce_more_kng_n": (tuple(KNG_PAPER_N), None),
+    "reproduce_more_kng_fits": ((3, 10, 20), None),
+    "reproduce_more_kng_chain": ((100, 300, 1000), None),
+    "reproduce_more_kng_pairs": ((10, 20, 50), None),
 }
 
 

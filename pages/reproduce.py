@@ -25,6 +25,9 @@ from geodp_core.viz.reproduce import (
     heat_escape_disk_figure,
     heat_escape_growth_figure,
     kng_mspe_figure,
+    kng_noise_figure,
+    kng_sensitivity_figure,
+    kng_split_figure,
 )
 
 clean_url("reproduce")  # bad URL values are reported beside their controls, never crash the page
@@ -110,6 +113,21 @@ def _heat_escape(t_max, n_paths, n_steps, seed):
 def _ew_dimensions(families, mu_values, n_reps, n_timing, mcmc_steps, seed):
     return rp.reproduce_ew_dimensions(families=families, mu_values=mu_values, n_reps=n_reps, n_timing=n_timing,
                                       mcmc_steps=mcmc_steps, seed=seed)
+
+
+@st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16, ttl=CACHE_TTL)
+def _kng_split(space, n, n_fits, chain_length, seed):
+    return rp.reproduce_kng_budget_split(space=space, n=n, n_fits=n_fits, chain_length=chain_length, seed=seed)
+
+
+@st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16, ttl=CACHE_TTL)
+def _kng_noise(n, n_fits, chain_length, seed):
+    return rp.reproduce_kng_noise(n=n, n_fits=n_fits, chain_length=chain_length, seed=seed)
+
+
+@st.cache_data(show_spinner="Comparing neighbouring datasets…", max_entries=16, ttl=CACHE_TTL)
+def _kng_sensitivity(n_pairs, seed):
+    return rp.reproduce_kng_sensitivity(n_pairs=n_pairs, seed=seed)
 
 
 # ------------------------------------------------------------------------------------------------ rendering
@@ -349,15 +367,23 @@ MORE_VIEW = {"space": "space", "sigma": "σ", "mu_exact": "exact μ", "mu_flat":
              "mu_mc_mean": "Algorithm 2: mean μ", "mu_mc_se": "s.e.", "mu_mc_min": "min", "mu_mc_max": "max",
              "overestimate": "mean − exact", "n_seeds": "replicates", "t": "time t", "mean_distance": "mean distance",
              "se": "s.e.", "theory": "exact √(πt) (flat plane)", "dim": "d", "label": "sampler", "releases": "releases",
-             "seconds": "seconds", "ms_per_release": "ms per release", "note": "note"}
+             "seconds": "seconds", "ms_per_release": "ms per release", "note": "note", "eps_p": "ε_p", "eps_v": "ε_v",
+             "share": "ε_p share", "version": "version", "mspe_nonprivate": "non-private MSPE",
+             "mspe_mean": "mean MSPE", "mspe_se": "s.e.", "log_mspe_mean": "ln mean MSPE", "n_fits": "fits",
+             "tau_used": "τ used", "delta": "δ", "eps": "ε", "n": "n", "r_p_min": "r_p min",
+             "r_p_median": "r_p median", "r_p_max": "r_p max", "r_v_min": "r_v min", "r_v_median": "r_v median",
+             "r_v_max": "r_v max"}
 _SPACE_NAMES = {"circle": "circle S¹", "real_line": "real line R", "hyperbolic": "hyperbolic plane H²",
-                "euclidean": "flat plane R²"}
+                "euclidean": "flat plane R²", "sphere": "sphere S²", "spd": "SPD(2), affine-invariant"}
+_VERSION_NAMES = {"rigorous": "rigorous KNG", "paper": "paper's variant"}
 
 
 def _more_table(frame):
     view = frame.drop(columns=[c for c in ("family", "sampler") if c in frame.columns]).rename(columns=MORE_VIEW)
     if "space" in view.columns:
         view["space"] = view["space"].map(lambda v: _SPACE_NAMES.get(v, v))
+    if "version" in view.columns:
+        view["version"] = view["version"].map(lambda v: _VERSION_NAMES.get(v, v))
     st.dataframe(view, hide_index=True, width="stretch")
 
 
@@ -383,6 +409,20 @@ with tab["more"]:
                                            key="reproduce_more_escape_paths", **_BIND,
                                            help="The first 12 are drawn; all enter the growth rates.")
                 settings = ("heat_escape", float(t_max), int(n_paths))
+            elif figure in ("kng_split", "kng_noise", "kng_spd"):
+                n = st.select_slider("Records n", _options("reproduce_more_kng_n"), value=50, key="reproduce_more_kng_n",
+                                     **_BIND, help="The paper's sample sizes; the sensitivities scale as 1/n.")
+                n_fits = st.select_slider("Private fits per cell", _options("reproduce_more_kng_fits"), value=10,
+                                          key="reproduce_more_kng_fits", **_BIND,
+                                          help="The paper: 10 footpoints × 10 shooting vectors.")
+                chain = st.select_slider("Chain length", _options("reproduce_more_kng_chain"), value=300,
+                                         key="reproduce_more_kng_chain", **_BIND,
+                                         help="Metropolis steps per stage (more: closer to the exact law, slower).")
+                settings = (figure, int(n), int(n_fits), int(chain))
+            elif figure == "kng_sensitivity":
+                n_pairs = st.select_slider("Neighbouring pairs per n", _options("reproduce_more_kng_pairs"), value=20,
+                                           key="reproduce_more_kng_pairs", **_BIND, help="The paper: 20.")
+                settings = (figure, int(n_pairs))
             else:
                 family = st.selectbox("Spaces", _options("reproduce_more_ew_family"), key="reproduce_more_ew_family",
                                       **_BIND, format_func=_labels("reproduce_more_ew_family").get,
@@ -409,6 +449,12 @@ with tab["more"]:
                     result = _gdp_curve(settings[1], settings[2], 100_000, settings[-1])
                 elif figure == "heat_escape":
                     result = _heat_escape(settings[1], settings[2], 400, settings[-1])
+                elif figure in ("kng_split", "kng_spd"):
+                    result = _kng_split("spd" if figure == "kng_spd" else "sphere", *settings[1:])
+                elif figure == "kng_noise":
+                    result = _kng_noise(*settings[1:])
+                elif figure == "kng_sensitivity":
+                    result = _kng_sensitivity(*settings[1:])
                 else:
                     result = _ew_dimensions(settings[1], (0.5, 1.0, 2.0), settings[2], 200, settings[3], settings[-1])
         with main:
@@ -432,6 +478,16 @@ with tab["more"]:
                     st.plotly_chart(heat_escape_growth_figure(result.table), key="reproduce_more_chart_2",
                                     width="stretch")
                     _more_table(result.table)
+                elif figure in ("kng_split", "kng_spd", "kng_noise"):
+                    st.metric("Non-private MSPE", f"{result.table['mspe_nonprivate'].min():.4g}",
+                              help="The least-squares geodesic fit (a teaching view, not private); the smallest noise "
+                                   "level for the noise figure.")
+                    chart = kng_noise_figure if figure == "kng_noise" else kng_split_figure
+                    st.plotly_chart(chart(result.table), key="reproduce_more_chart", width="stretch")
+                    _more_table(result.table)
+                elif figure == "kng_sensitivity":
+                    st.plotly_chart(kng_sensitivity_figure(result.table), key="reproduce_more_chart", width="stretch")
+                    _more_table(result.tables["summary"])
                 else:
                     st.plotly_chart(ew_dimension_figure(result.table), key="reproduce_more_chart", width="stretch")
                     _utility_table(result.table, "μ", extra=("space",))
