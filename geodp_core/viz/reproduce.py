@@ -291,7 +291,7 @@ def gdp_curve_figure(table, height=None):
         fig.update_yaxes(type="log", title_text="μ", row=i, col=1)
     chart_layout(fig, "GDP parameter μ against the rate σ (Δ = 1): exact vs the Monte Carlo Algorithm 2",
                  None, None, height=height, plot_px=170 * len(spaces))
-    fig.update_xaxes(type="log", title_text="rate σ", row=len(spaces), col=1)
+    fig.update_xaxes(type="log", title_text="rate σ")
     return fig
 
 
@@ -413,8 +413,8 @@ def ew_dimension_figure(table, mu=None, height=None):
     chart_layout(fig, f"Mean distance to the true mean ± s.e. by dimension, μ = {mu:g} (μ-GDP target, n = 40)",
                  None, None, height=height, plot_px=130 * max(1, len(families)),
                  legend_title="missing points: no Riemannian Laplace law at that (d, μ)")
-    fig.update_xaxes(tickvals=sorted(dict.fromkeys(int(d) for d in table["dim"])),
-                     title_text="intrinsic dimension d", row=max(1, len(families)), col=1)
+    fig.update_xaxes(tickvals=sorted(dict.fromkeys(int(d) for d in table["dim"])), title_text="intrinsic dimension d")
+    fig.update_yaxes(title_text="mean distance")
     return fig
 
 
