@@ -36,7 +36,7 @@ from geodp_core.constraints import (
     dim_range,
 )
 from geodp_core.mechanisms.kng_regression import REGRESSION_PRESETS
-from geodp_core.reproduce import EW_SPACES, KNG_PAPER_N
+from geodp_core.reproduce import EW_DIM_FAMILIES, EW_SPACES, KNG_PAPER_N
 from geodp_core.scenario import LABELLED_DATA, data_classes_for
 from geodp_core.viz import CAMERA_PRESETS
 
@@ -228,7 +228,18 @@ _AUDIT = {
 }
 
 REPRODUCE_TABS = {"gdp": "GDP on manifolds", "heat": "Heat diffusion (RDP)", "ew": "Exponential-wrapped",
-                  "conformal": "Conformal (density-aware)", "kng": "DP geodesic regression"}
+                  "conformal": "Conformal (density-aware)", "kng": "DP geodesic regression",
+                  "more": "More paper figures"}
+#: The further paper figures of the Reproduce page's last tab: id -> label.
+REPRODUCE_FIGURES = {
+    "gdp_curve": "GDP paper: μ against σ on the circle and the line (Figure 1, panels 1–2)",
+    "heat_escape": "Heat diffusion: Brownian paths escaping to the rim of the hyperbolic disk (Figure 2)",
+    "ew_dimensions": "Exponential-wrapped: dimensions 3, 10, 15 and the running-time table",
+    "kng_split": "Geodesic regression: unequal budget splits on the sphere (Figure 1, top)",
+    "kng_noise": "Geodesic regression: noise levels on the sphere (Figure 6)",
+    "kng_spd": "Geodesic regression: unequal budget splits on SPD(2) (Figure 7, top)",
+    "kng_sensitivity": "Geodesic regression: sensitivity ratios (Figures 9–10)",
+}
 #: The Reproduce page's choices: key -> (options, labels or None). The page reads its options from here.
 REPRODUCE_CHOICES = {
     "reproduce_gdp_seeds": ((3, 5, 10, 20), None),
@@ -250,6 +261,17 @@ REPRODUCE_CHOICES = {
     "reproduce_kng_grid": (("ε = 0.2, 2", "ε = 0.2, 0.5, 1, 2"), None),
     "reproduce_kng_fits": ((10, 20), None),
     "reproduce_kng_chain": ((300, 1000), None),
+    "reproduce_more_figure": (tuple(REPRODUCE_FIGURES), REPRODUCE_FIGURES),
+    "reproduce_more_gdp_grid": (("6 values", "the paper's 16 values"), None),
+    "reproduce_more_gdp_seeds": ((3, 5, 10, 20), None),
+    "reproduce_more_escape_paths": ((100, 500, 2000), None),
+    "reproduce_more_ew_family": (("all", *EW_DIM_FAMILIES), {"all": "all four", **EW_DIM_FAMILIES}),
+    "reproduce_more_ew_reps": ((50, 200, 1000), None),
+    "reproduce_more_ew_mcmc": ((200, 1000, 5000), None),
+    "reproduce_more_kng_n": (tuple(KNG_PAPER_N), None),
+    "reproduce_more_kng_fits": ((3, 10, 20), None),
+    "reproduce_more_kng_chain": ((100, 300, 1000), None),
+    "reproduce_more_kng_pairs": ((10, 20, 50), None),
 }
 
 
@@ -265,6 +287,7 @@ _REPRODUCE = {
     **{key: _reproduce_param(*spec) for key, spec in REPRODUCE_CHOICES.items()},
     "reproduce_ew_offset": UrlParam("float", 0.0, 3.0),
     "reproduce_kng_tau": UrlParam("float", 0.01, 3.0),
+    "reproduce_more_escape_time": UrlParam("float", 0.5, 6.0),
     **{f"reproduce_{name}_seed": UrlParam("int", 0, 2**31 - 1) for name in REPRODUCE_TABS},
 }
 

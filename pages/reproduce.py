@@ -17,7 +17,18 @@ from geodp_app.url_params import (
 from geodp_app.urlstate import url_note
 from geodp_core import reproduce as rp
 from geodp_core.viz.curves import utility_curve_figure
-from geodp_core.viz.reproduce import gdp_mu_figure, kng_mspe_figure
+from geodp_core.viz.reproduce import (
+    ew_dimension_figure,
+    ew_runtime_figure,
+    gdp_curve_figure,
+    gdp_mu_figure,
+    heat_escape_disk_figure,
+    heat_escape_growth_figure,
+    kng_mspe_figure,
+    kng_noise_figure,
+    kng_sensitivity_figure,
+    kng_split_figure,
+)
 
 clean_url("reproduce")  # bad URL values are reported beside their controls, never crash the page
 
@@ -85,6 +96,38 @@ def _conformal(eps_values, spread, n_calibrations, n_reps, seed):
 def _kng(eps_values, n, n_fits, chain_length, tau, seed):
     return rp.reproduce_kng_regression(eps_values=eps_values, n=n, n_fits=n_fits, chain_length=chain_length, tau=tau,
                                        seed=seed)
+
+
+@st.cache_data(show_spinner="Rerunning Algorithm 2 on the circle and the line…", max_entries=16, ttl=CACHE_TTL)
+def _gdp_curve(sigmas, n_seeds, n_samples, seed):
+    return rp.reproduce_gdp_curve(sigmas=sigmas, n_seeds=n_seeds, n_samples=n_samples, seed=seed)
+
+
+@st.cache_data(show_spinner="Simulating Brownian paths…", max_entries=16, ttl=CACHE_TTL)
+def _heat_escape(t_max, n_paths, n_steps, seed):
+    return rp.reproduce_heat_escape(t_max=t_max, n_paths=n_paths, n_steps=n_steps, seed=seed)
+
+
+@st.cache_data(show_spinner="Rerunning the exponential-wrapped paper by dimension and timing the samplers…",
+               max_entries=16, ttl=CACHE_TTL)
+def _ew_dimensions(families, mu_values, n_reps, n_timing, mcmc_steps, seed):
+    return rp.reproduce_ew_dimensions(families=families, mu_values=mu_values, n_reps=n_reps, n_timing=n_timing,
+                                      mcmc_steps=mcmc_steps, seed=seed)
+
+
+@st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16, ttl=CACHE_TTL)
+def _kng_split(space, n, n_fits, chain_length, seed):
+    return rp.reproduce_kng_budget_split(space=space, n=n, n_fits=n_fits, chain_length=chain_length, seed=seed)
+
+
+@st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16, ttl=CACHE_TTL)
+def _kng_noise(n, n_fits, chain_length, seed):
+    return rp.reproduce_kng_noise(n=n, n_fits=n_fits, chain_length=chain_length, seed=seed)
+
+
+@st.cache_data(show_spinner="Comparing neighbouring datasets…", max_entries=16, ttl=CACHE_TTL)
+def _kng_sensitivity(n_pairs, seed):
+    return rp.reproduce_kng_sensitivity(n_pairs=n_pairs, seed=seed)
 
 
 # ------------------------------------------------------------------------------------------------ rendering
@@ -317,5 +360,142 @@ with tab["kng"]:
                 st.dataframe(pd.DataFrame(view), hide_index=True, width="stretch")
                 _verdict(result)
                 _downloads(result, "kng")
+
+# ------------------------------------------------------------------------------------------------ 6. more figures
+#: Plain names of the frames shown on the last tab.
+MORE_VIEW = {"space": "space", "sigma": "σ", "mu_exact": "exact μ", "mu_flat": "Δ/σ (the line)",
+             "mu_mc_mean": "Algorithm 2: mean μ", "mu_mc_se": "s.e.", "mu_mc_min": "min", "mu_mc_max": "max",
+             "overestimate": "mean − exact", "n_seeds": "replicates", "t": "time t", "mean_distance": "mean distance",
+             "se": "s.e.", "theory": "exact √(πt) (flat plane)", "dim": "d", "label": "sampler", "releases": "releases",
+             "seconds": "seconds", "ms_per_release": "ms per release", "note": "note", "eps_p": "ε_p", "eps_v": "ε_v",
+             "share": "ε_p share", "version": "version", "mspe_nonprivate": "non-private MSPE",
+             "mspe_mean": "mean MSPE", "mspe_se": "s.e.", "log_mspe_mean": "ln mean MSPE", "n_fits": "fits",
+             "tau_used": "τ used", "delta": "δ", "eps": "ε", "n": "n", "r_p_min": "r_p min",
+             "r_p_median": "r_p median", "r_p_max": "r_p max", "r_v_min": "r_v min", "r_v_median": "r_v median",
+             "r_v_max": "r_v max"}
+_SPACE_NAMES = {"circle": "circle S¹", "real_line": "real line R", "hyperbolic": "hyperbolic plane H²",
+                "euclidean": "flat plane R²", "sphere": "sphere S²", "spd": "SPD(2), affine-invariant"}
+_VERSION_NAMES = {"rigorous": "rigorous KNG", "paper": "paper's variant"}
+
+
+def _more_table(frame):
+    view = frame.drop(columns=[c for c in ("family", "sampler") if c in frame.columns]).rename(columns=MORE_VIEW)
+    if "space" in view.columns:
+        view["space"] = view["space"].map(lambda v: _SPACE_NAMES.get(v, v))
+    if "version" in view.columns:
+        view["version"] = view["version"].map(lambda v: _VERSION_NAMES.get(v, v))
+    st.dataframe(view, hide_index=True, width="stretch")
+
+
+with tab["more"]:
+    if tab["more"].open:
+        controls, main = st.columns([1, 3], gap="large")
+        with controls:
+            figure = st.selectbox("Figure", _options("reproduce_more_figure"), key="reproduce_more_figure", **_BIND,
+                                  format_func=_labels("reproduce_more_figure").get)
+            if figure == "gdp_curve":
+                grid = st.radio("σ grid (Δ = 1)", _options("reproduce_more_gdp_grid"), key="reproduce_more_gdp_grid",
+                                **_BIND, help="The paper: σ = k/4, k = 1…16.")
+                n_seeds = st.select_slider("Algorithm-2 replicates per σ", _options("reproduce_more_gdp_seeds"),
+                                           value=5, key="reproduce_more_gdp_seeds", **_BIND,
+                                           help="The paper: 20. Error bars: min to max over replicates.")
+                sigmas = (0.25, 0.5, 1.0, 2.0, 3.0, 4.0) if grid == "6 values" else rp.GDP_PAPER_CURVE_SIGMAS
+                settings = ("gdp_curve", tuple(sigmas), int(n_seeds))
+            elif figure == "heat_escape":
+                t_max = st.slider("Diffusion time T", *limits("reproduce_more_escape_time"), 5.0, step=0.5,
+                                  key="reproduce_more_escape_time", **_BIND,
+                                  help="The paths' distance from the start grows like T on the hyperbolic plane.")
+                n_paths = st.select_slider("Paths", _options("reproduce_more_escape_paths"), value=500,
+                                           key="reproduce_more_escape_paths", **_BIND,
+                                           help="The first 12 are drawn; all enter the growth rates.")
+                settings = ("heat_escape", float(t_max), int(n_paths))
+            elif figure in ("kng_split", "kng_noise", "kng_spd"):
+                n = st.select_slider("Records n", _options("reproduce_more_kng_n"), value=50, key="reproduce_more_kng_n",
+                                     **_BIND, help="The paper's sample sizes; the sensitivities scale as 1/n.")
+                n_fits = st.select_slider("Private fits per cell", _options("reproduce_more_kng_fits"), value=10,
+                                          key="reproduce_more_kng_fits", **_BIND,
+                                          help="The paper: 10 footpoints × 10 shooting vectors.")
+                chain = st.select_slider("Chain length", _options("reproduce_more_kng_chain"), value=300,
+                                         key="reproduce_more_kng_chain", **_BIND,
+                                         help="Metropolis steps per stage (more: closer to the exact law, slower).")
+                settings = (figure, int(n), int(n_fits), int(chain))
+            elif figure == "kng_sensitivity":
+                n_pairs = st.select_slider("Neighbouring pairs per n", _options("reproduce_more_kng_pairs"), value=20,
+                                           key="reproduce_more_kng_pairs", **_BIND, help="The paper: 20.")
+                settings = (figure, int(n_pairs))
+            else:
+                family = st.selectbox("Spaces", _options("reproduce_more_ew_family"), key="reproduce_more_ew_family",
+                                      **_BIND, format_func=_labels("reproduce_more_ew_family").get,
+                                      help="SPD(m) with d = m(m+1)/2: SPD(2), SPD(4), SPD(5); and Hᵈ.")
+                n_reps = st.select_slider("Releases per cell", _options("reproduce_more_ew_reps"), value=200,
+                                          key="reproduce_more_ew_reps", **_BIND)
+                mcmc = st.select_slider("Metropolis–Hastings burn-in (and kept) steps", _options("reproduce_more_ew_mcmc"),
+                                        value=1000, key="reproduce_more_ew_mcmc", **_BIND,
+                                        help="The paper: thousands of burn-in steps. Longer chains: slower MCMC.")
+                families = tuple(rp.EW_DIM_FAMILIES) if family == "all" else (family,)
+                settings = ("ew_dimensions", families, int(n_reps), int(mcmc))
+            seed = _seed("reproduce_more_seed")
+            settings += (int(seed),)
+            _url_notes("reproduce_more_")
+            run = st.button("Run", key="reproduce_more_run", type="primary", icon=":material/play_arrow:",
+                            help="Reruns the selected figure with these settings.")
+            slot = st.container()
+        if run:
+            st.session_state["_reproduce_more_ran"] = settings
+        result = None
+        if st.session_state.get("_reproduce_more_ran") == settings:
+            with errors_shown_here(slot):
+                if figure == "gdp_curve":
+                    result = _gdp_curve(settings[1], settings[2], 100_000, settings[-1])
+                elif figure == "heat_escape":
+                    result = _heat_escape(settings[1], settings[2], 400, settings[-1])
+                elif figure in ("kng_split", "kng_spd"):
+                    result = _kng_split("spd" if figure == "kng_spd" else "sphere", *settings[1:])
+                elif figure == "kng_noise":
+                    result = _kng_noise(*settings[1:])
+                elif figure == "kng_sensitivity":
+                    result = _kng_sensitivity(*settings[1:])
+                else:
+                    result = _ew_dimensions(settings[1], (0.5, 1.0, 2.0), settings[2], 200, settings[3], settings[-1])
+        with main:
+            if result is None:
+                st.info("Choose a figure and its settings, then press **Run**.", icon=":material/play_arrow:")
+            else:
+                _header(result)
+                st.markdown("**Our numbers**")
+                if figure == "gdp_curve":
+                    st.plotly_chart(gdp_curve_figure(result.table), key="reproduce_more_chart", width="stretch")
+                    _more_table(result.table)
+                elif figure == "heat_escape":
+                    num = result.numbers
+                    c1, c2 = st.columns(2)
+                    c1.metric("Growth rate on H²", f"{num['rate_hyperbolic']:.3f} ± {num['rate_hyperbolic_se']:.3f}",
+                              help="Mean of (r_T − r_T/2)/(T/2); theory ≈ 1.")
+                    c2.metric("Growth rate on R²", f"{num['rate_flat']:.3f} ± {num['rate_flat_se']:.3f}",
+                              help=f"Theory {num['rate_flat_theory']:.3f}, decaying like 1/√t.")
+                    st.plotly_chart(heat_escape_disk_figure(result.tables["paths"]), key="reproduce_more_chart",
+                                    width="stretch")
+                    st.plotly_chart(heat_escape_growth_figure(result.table), key="reproduce_more_chart_2",
+                                    width="stretch")
+                    _more_table(result.table)
+                elif figure in ("kng_split", "kng_spd", "kng_noise"):
+                    st.metric("Non-private MSPE", f"{result.table['mspe_nonprivate'].min():.4g}",
+                              help="The least-squares geodesic fit (a teaching view, not private); the smallest noise "
+                                   "level for the noise figure.")
+                    chart = kng_noise_figure if figure == "kng_noise" else kng_split_figure
+                    st.plotly_chart(chart(result.table), key="reproduce_more_chart", width="stretch")
+                    _more_table(result.table)
+                elif figure == "kng_sensitivity":
+                    st.plotly_chart(kng_sensitivity_figure(result.table), key="reproduce_more_chart", width="stretch")
+                    _more_table(result.tables["summary"])
+                else:
+                    st.plotly_chart(ew_dimension_figure(result.table), key="reproduce_more_chart", width="stretch")
+                    _utility_table(result.table, "μ", extra=("space",))
+                    st.markdown("**Running time** (this machine, at the largest μ; an observation, not a guarantee)")
+                    st.plotly_chart(ew_runtime_figure(result.tables["runtime"]), key="reproduce_more_chart_2",
+                                    width="stretch")
+                    _more_table(result.tables["runtime"])
+                _verdict(result)
+                _downloads(result, figure)
 
 remember_page("reproduce")  # this page's settings survive a visit to another page

@@ -168,6 +168,7 @@ def _figures():
         # pages/reproduce.py
         "reproduce GDP μ": gdp_mu_figure(mu_table),
         "reproduce KNG MSPE": kng_mspe_figure(kng),
+        **_further_reproduce_figures(),
         # pages/regression.py
         "regression S²": _regression(S2),
         "regression H²": _regression(H2),
@@ -177,6 +178,25 @@ def _figures():
     }
     figures.update(_heatmaps())  # pages/conformal_lab.py (through conformal_field_figure)
     return figures
+
+
+def _further_reproduce_figures():
+    """pages/reproduce.py, the 'More paper figures' tab (small, fast reproductions)."""
+    from geodp_core import reproduce as rp  # noqa: PLC0415
+    from geodp_core.viz.reproduce import reproduction_figures  # noqa: PLC0415
+
+    results = {
+        "GDP μ(σ) curve": rp.reproduce_gdp_curve(sigmas=(0.5, 2.0), n_seeds=2, n_samples=2000, seed=0),
+        "heat escape": rp.reproduce_heat_escape(n_paths=20, n_steps=40, seed=0),
+        "EW by dimension": rp.reproduce_ew_dimensions(dims=(3, 10), families=("hyperbolic", "spd_log_cholesky"),
+                                                      mu_values=(1.0, 2.0), n_reps=20, n_timing=10, mcmc_steps=10),
+        "KNG sensitivity": rp.reproduce_kng_sensitivity(spaces=("sphere",), n_values=(20,), n_pairs=3, seed=0),
+        "KNG split": rp.reproduce_kng_budget_split(eps_p_values=(0.02, 1.01, 2.0), n=10, n_fits=2, chain_length=50),
+        "KNG noise": rp.reproduce_kng_noise(deltas=(0.001, 0.01), eps_values=(0.5, 2.0), n=10, n_fits=2,
+                                            chain_length=50),
+    }
+    return {f"reproduce {name} {i}": fig for name, result in results.items()
+            for i, fig in enumerate(reproduction_figures(result))}
 
 
 @pytest.fixture(scope="module")

@@ -44,6 +44,7 @@ __all__ = [
     "is_flat_chart",
     "flat_chart",
     "sample_flat_brownian",
+    "geodesic_random_walk_paths",
     "sample_flat_ornstein_uhlenbeck",
     "geodesic_random_walk",
     "langevin_euler_maruyama",
@@ -401,6 +402,33 @@ def geodesic_random_walk(manifold, center, t, n_steps, size, rng):
         coords = scale * rng.standard_normal((size, manifold.dim))
         walkers = manifold.exp(walkers, manifold.from_frame(walkers, coords), check=False)
     return walkers
+
+
+def geodesic_random_walk_paths(manifold, center, t, n_steps, size, rng):
+    r"""The whole paths of :func:`geodesic_random_walk` (same recursion, same law at every step).
+
+    Each step is followed by the manifold's ``projection`` when it has one (the hyperboloid's
+    :math:`x_0 = \sqrt{1 + |\bar x|^2}`), so rounding errors do not accumulate along long paths far
+    from the start (on H² they grow like :math:`\cosh^2 r`).
+
+    Returns
+    -------
+    numpy.ndarray, shape ``(n_steps + 1, size, *point_shape)``
+        ``paths[k]`` approximates :math:`B_{k t / N}(x)`; ``paths[0]`` is ``center`` repeated.
+    """
+    h = t / n_steps
+    walkers = np.broadcast_to(center, (size,) + tuple(manifold.point_shape)).copy()
+    paths = np.empty((n_steps + 1,) + walkers.shape)
+    paths[0] = walkers
+    project = getattr(manifold, "projection", None)
+    scale = math.sqrt(2.0 * h)
+    for k in range(n_steps):
+        coords = scale * rng.standard_normal((size, manifold.dim))
+        walkers = manifold.exp(walkers, manifold.from_frame(walkers, coords), check=False)
+        if project is not None:
+            walkers = project(walkers)
+        paths[k + 1] = walkers
+    return paths
 
 
 def langevin_euler_maruyama(manifold, center, anchor, lam, t, n_steps, size, rng):

@@ -7,6 +7,11 @@
   against ε, rigorous vs the paper's variant, the non-private fit dashed (frame ``table`` of
   :func:`geodp_core.reproduce.reproduce_kng_regression`).
 
+* :func:`gdp_curve_figure`, :func:`heat_escape_disk_figure`, :func:`heat_escape_growth_figure`,
+  :func:`ew_dimension_figure`, :func:`ew_runtime_figure`, :func:`kng_split_figure`, :func:`kng_noise_figure`,
+  :func:`kng_sensitivity_figure` — the further paper figures;
+* :func:`reproduction_figures` — every figure of one reproduction (the command line's HTML files).
+
 Utility curves of the other cards use :func:`geodp_core.viz.curves.utility_curve_figure`.
 """
 
@@ -19,7 +24,9 @@ import plotly.graph_objects as go
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.viz.curves import chart_layout
 
-__all__ = ["gdp_mu_figure", "kng_mspe_figure"]
+__all__ = ["gdp_mu_figure", "kng_mspe_figure", "gdp_curve_figure", "heat_escape_disk_figure", "heat_escape_growth_figure",
+           "ew_dimension_figure", "ew_runtime_figure", "kng_split_figure", "kng_noise_figure",
+           "kng_sensitivity_figure", "reproduction_figures"]
 
 _VERSION_STYLE = {
     "rigorous": ("#2ca02c", "rigorous KNG (ε-DP, approximate sampler)"),
@@ -125,3 +132,373 @@ def kng_mspe_figure(table, height=None):
     fig.update_xaxes(type="log", tickvals=sorted(float(e) for e in dict.fromkeys(table["eps"])))
     fig.update_yaxes(type="log")
     return fig
+
+
+def kng_split_figure(table, height=None):
+    """MSPE (mean ± s.e., log scale) against the footpoint budget ε_p at a fixed total ε, per version.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``reproduce_kng_budget_split(...).table``.
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    _check_frame(table, ("eps_p", "eps_v", "version", "mspe_mean", "mspe_se", "mspe_nonprivate"),
+                 "geodp_core.reproduce.reproduce_kng_budget_split().table")
+    fig = go.Figure()
+    for version in dict.fromkeys(table["version"]):
+        rows = table[table["version"] == version].sort_values("eps_p")
+        color, name = _VERSION_STYLE.get(version, ("#7f7f7f", str(version)))
+        fig.add_trace(go.Scatter(
+            x=rows["eps_p"], y=rows["mspe_mean"], mode="lines+markers", name=name, line=dict(color=color, width=2),
+            error_y=dict(type="data", array=np.nan_to_num(rows["mspe_se"].to_numpy(dtype=float)), visible=True),
+            customdata=rows["eps_v"], hovertemplate="ε_p = %{x:g}, ε_v = %{customdata:g}<br>MSPE = %{y:.4g}<extra></extra>"))
+    reference = float(table["mspe_nonprivate"].iloc[0]) if len(table) else np.nan
+    if np.isfinite(reference) and reference > 0:
+        fig.add_hline(y=reference, line=dict(color="#1f77b4", dash="dash"))
+        fig.add_annotation(x=1.0, xref="paper", xanchor="right", y=math.log10(reference), yref="y", yanchor="bottom",
+                           showarrow=False, text=f"non-private fit {reference:.3g}", font=dict(size=11, color="#1f77b4"))
+    total = float((table["eps_p"] + table["eps_v"]).iloc[0]) if len(table) else np.nan
+    chart_layout(fig, f"Mean squared prediction error at total ε = {total:g}, by budget split (mean ± s.e.)",
+                 "ε_p, the footpoint's budget (ε_v = total − ε_p)", "MSPE (squared geodesic distance)",
+                 height=height, legend_title="version · dashed: the non-private fit")
+    fig.update_yaxes(type="log")
+    return fig
+
+
+def kng_noise_figure(table, height=None):
+    """MSPE (log scale) against the total ε, one colour per noise level δ, dash per version; non-private dotted.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``reproduce_kng_noise(...).table``.
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    _check_frame(table, ("delta", "eps", "version", "mspe_mean", "mspe_se", "mspe_nonprivate"),
+                 "geodp_core.reproduce.reproduce_kng_noise().table")
+    palette = ("#1f77b4", "#ff7f0e", "#2ca02c", "#9467bd", "#8c564b", "#e377c2")
+    fig = go.Figure()
+    for i, delta in enumerate(sorted(dict.fromkeys(table["delta"]))):
+        color = palette[i % len(palette)]
+        for version in dict.fromkeys(table["version"]):
+            rows = table[(table["delta"] == delta) & (table["version"] == version)].sort_values("eps")
+            label = "rigorous" if version == "rigorous" else "paper's variant"
+            fig.add_trace(go.Scatter(
+                x=rows["eps"], y=rows["mspe_mean"], mode="lines+markers", name=f"δ = {delta:g}, {label}",
+                line=dict(color=color, dash="solid" if version == "rigorous" else "dash"),
+                error_y=dict(type="data", array=np.nan_to_num(rows["mspe_se"].to_numpy(dtype=float)), visible=True),
+                hovertemplate="ε = %{x:g}<br>MSPE = %{y:.4g}<extra></extra>"))
+        rows = table[table["delta"] == delta].sort_values("eps")
+        fig.add_trace(go.Scatter(x=rows["eps"], y=rows["mspe_nonprivate"], mode="lines",
+                                 line=dict(color=color, dash="dot", width=1), name=f"δ = {delta:g}, non-private",
+                                 hovertemplate="non-private MSPE = %{y:.4g}<extra></extra>"))
+    chart_layout(fig, "Mean squared prediction error on S² by noise level δ (mean ± s.e.)",
+                 "total ε (half for p, half for v)", "MSPE (squared geodesic distance)", height=height,
+                 legend_title="colour: δ · solid: rigorous · dashed: the paper's variant · dotted: non-private")
+    fig.update_xaxes(type="log", tickvals=sorted(float(e) for e in dict.fromkeys(table["eps"])))
+    fig.update_yaxes(type="log")
+    return fig
+
+
+def kng_sensitivity_figure(table, height=None):
+    """Box plots of r_p and r_v (theory / observed sensitivity) by n and space; the line r = 1 dashed.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``reproduce_kng_sensitivity(...).table`` (``space``, ``n``, ``r_p``, ``r_v``).
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    _check_frame(table, ("space", "n", "r_p", "r_v"), "geodp_core.reproduce.reproduce_kng_sensitivity().table")
+    labels = {"sphere": "S²", "spd": "SPD(2)"}
+    colors = {("r_p", "sphere"): "#1f77b4", ("r_v", "sphere"): "#aec7e8", ("r_p", "spd"): "#d62728",
+              ("r_v", "spd"): "#ff9896"}
+    fig = go.Figure()
+    for space in dict.fromkeys(table["space"]):
+        rows = table[table["space"] == space]
+        for ratio in ("r_p", "r_v"):
+            fig.add_trace(go.Box(x=rows["n"].astype(str), y=rows[ratio], boxpoints="all", jitter=0.3, pointpos=0,
+                                 name=f"{ratio} ({'footpoint' if ratio == 'r_p' else 'shooting vector'}), "
+                                      f"{labels.get(space, space)}",
+                                 marker=dict(color=colors.get((ratio, space), "#7f7f7f"), size=4)))
+    fig.add_hline(y=1.0, line=dict(color="black", dash="dash"))
+    chart_layout(fig, "Sensitivity ratios theory / observed for neighbouring datasets (≥ 1: the bound holds)",
+                 "records n", "ratio (log)", height=height, legend_title="dashed: ratio 1")
+    fig.update_layout(boxmode="group")
+    fig.update_yaxes(type="log")
+    return fig
+
+
+# ============================================================================ further paper figures
+_SAMPLER_COLORS = {"ew_gaussian": "#1f77b4", "ew_laplace": "#17becf", "riemannian_laplace": "#d62728",
+                   "riemannian_laplace_mcmc": "#7f7f7f"}
+_FAMILY_DASH = {"spd_affine": "solid", "spd_log_euclidean": "dash", "spd_log_cholesky": "dot", "hyperbolic": "dashdot"}
+_SPACE_LABEL = {"circle": "unit circle S¹", "real_line": "real line R"}
+
+
+def gdp_curve_figure(table, height=None):
+    """μ against σ (Δ = 1), one panel per space: exact (red), Δ/σ of R (blue), Algorithm 2 mean with min–max bars (grey).
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``reproduce_gdp_curve(...).table``.
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    from plotly.subplots import make_subplots  # noqa: PLC0415
+
+    _check_frame(table, ("space", "sigma", "mu_exact", "mu_flat", "mu_mc_mean", "mu_mc_min", "mu_mc_max"),
+                 "geodp_core.reproduce.reproduce_gdp_curve().table")
+    spaces = list(dict.fromkeys(table["space"]))
+    fig = make_subplots(rows=len(spaces), cols=1, shared_xaxes=True, vertical_spacing=0.08,
+                        subplot_titles=[_SPACE_LABEL.get(s, str(s)) for s in spaces])
+    for i, space in enumerate(spaces, start=1):
+        rows = table[table["space"] == space].sort_values("sigma")
+        first = i == 1
+        mc = rows["mu_mc_mean"].to_numpy(dtype=float)
+        fig.add_trace(go.Scatter(
+            x=rows["sigma"], y=mc, mode="lines+markers", name="Algorithm 2 (Monte Carlo): mean, min–max bars",
+            line=dict(color="#7f7f7f"), marker=dict(symbol="square", size=8), legendgroup="mc", showlegend=first,
+            error_y=dict(type="data", symmetric=False, array=rows["mu_mc_max"].to_numpy(dtype=float) - mc,
+                         arrayminus=mc - rows["mu_mc_min"].to_numpy(dtype=float), visible=True),
+            hovertemplate="σ = %{x:g}<br>Monte Carlo mean μ = %{y:.4f}<extra></extra>"), row=i, col=1)
+        fig.add_trace(go.Scatter(
+            x=rows["sigma"], y=rows["mu_flat"], mode="lines+markers", name="μ = Δ/σ on R (exact)",
+            line=dict(color="#1f77b4"), marker=dict(symbol="triangle-up", size=8), legendgroup="flat",
+            showlegend=first, hovertemplate="σ = %{x:g}<br>Δ/σ = %{y:.4f}<extra></extra>"), row=i, col=1)
+        if space != "real_line":
+            fig.add_trace(go.Scatter(
+                x=rows["sigma"], y=rows["mu_exact"], mode="lines+markers", name="exact μ on S¹ (privacy profile)",
+                line=dict(color="#d62728"), marker=dict(symbol="circle", size=8), legendgroup="exact",
+                showlegend=first, hovertemplate="σ = %{x:g}<br>exact μ = %{y:.4f}<extra></extra>"), row=i, col=1)
+        fig.update_yaxes(type="log", title_text="μ", row=i, col=1)
+    chart_layout(fig, "GDP parameter μ against the rate σ (Δ = 1): exact vs the Monte Carlo Algorithm 2",
+                 None, None, height=height, plot_px=170 * len(spaces))
+    fig.update_xaxes(type="log", title_text="rate σ")
+    return fig
+
+
+def heat_escape_disk_figure(paths, height=None):
+    """Brownian paths on H² in the Poincaré disk (unit circle: the boundary at infinity), end points marked.
+
+    Parameters
+    ----------
+    paths : pandas.DataFrame
+        ``reproduce_heat_escape(...).tables["paths"]`` (``path``, ``step``, ``x``, ``y``).
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    _check_frame(paths, ("path", "step", "x", "y"), "geodp_core.reproduce.reproduce_heat_escape().tables['paths']")
+    fig = go.Figure()
+    angle = np.linspace(0.0, 2 * np.pi, 361)
+    fig.add_trace(go.Scatter(x=np.cos(angle), y=np.sin(angle), mode="lines", line=dict(color="black", width=2),
+                             name="boundary at infinity (|z| = 1)", hoverinfo="skip"))
+    palette = ("#1f77b4", "#ff7f0e", "#2ca02c", "#d62728", "#9467bd", "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22",
+               "#17becf")
+    ends_x, ends_y = [], []
+    for i, path in enumerate(dict.fromkeys(paths["path"])):
+        rows = paths[paths["path"] == path].sort_values("step")
+        fig.add_trace(go.Scatter(x=rows["x"], y=rows["y"], mode="lines", line=dict(width=1.2,
+                                 color=palette[i % len(palette)]), showlegend=False, hoverinfo="skip"))
+        ends_x.append(float(rows["x"].iloc[-1]))
+        ends_y.append(float(rows["y"].iloc[-1]))
+    fig.add_trace(go.Scatter(x=ends_x, y=ends_y, mode="markers", marker=dict(size=8, color="black", symbol="x"),
+                             name="end of each path", hovertemplate="|z| = %{customdata:.3f}<extra></extra>",
+                             customdata=np.hypot(ends_x, ends_y)))
+    fig.add_trace(go.Scatter(x=[0.0], y=[0.0], mode="markers", marker=dict(size=10, color="#d62728"),
+                             name="start (origin)", hoverinfo="skip"))
+    chart_layout(fig, "Brownian paths on the hyperbolic plane (Poincaré disk) drift to the boundary",
+                 "x (Poincaré disk)", "y (Poincaré disk)", height=height, plot_px=300)
+    fig.update_xaxes(range=[-1.05, 1.05], scaleanchor="y", scaleratio=1, zeroline=False)
+    fig.update_yaxes(range=[-1.05, 1.05], zeroline=False)
+    return fig
+
+
+def heat_escape_growth_figure(table, height=None):
+    """Mean distance from the start (± s.e.) against time on H² and on R², with √(πt) for R² dashed.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``reproduce_heat_escape(...).table`` (``space``, ``t``, ``mean_distance``, ``se``, ``theory``).
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    _check_frame(table, ("space", "t", "mean_distance", "se", "theory"),
+                 "geodp_core.reproduce.reproduce_heat_escape().table")
+    fig = go.Figure()
+    style = {"hyperbolic": ("#d62728", "hyperbolic plane H²"), "euclidean": ("#1f77b4", "flat plane R²")}
+    for space in dict.fromkeys(table["space"]):
+        rows = table[table["space"] == space].sort_values("t")
+        color, name = style.get(space, ("#7f7f7f", str(space)))
+        fig.add_trace(go.Scatter(
+            x=rows["t"], y=rows["mean_distance"], mode="lines", name=f"{name}: mean ± s.e.", line=dict(color=color),
+            error_y=dict(type="data", array=rows["se"].to_numpy(dtype=float), visible=True, thickness=0.8),
+            hovertemplate="t = %{x:.3g}<br>mean distance = %{y:.3f}<extra></extra>"))
+        theory = rows["theory"].to_numpy(dtype=float)
+        if np.isfinite(theory).any():
+            fig.add_trace(go.Scatter(x=rows["t"], y=theory, mode="lines", line=dict(color=color, dash="dash"),
+                                     name=f"{name}: √(πt) (exact)", hoverinfo="skip"))
+    t = table["t"].to_numpy(dtype=float)
+    chart_layout(fig, "Distance of Brownian motion from its start: linear on H², like √t on R²", "time t",
+                 "mean distance from the start", height=height)
+    fig.update_xaxes(range=[0.0, float(t.max()) if t.size else 1.0])
+    return fig
+
+
+def ew_dimension_figure(table, mu=None, height=None):
+    """Mean distance (± s.e.) against the intrinsic dimension d, one panel per space family, at one μ.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``reproduce_ew_dimensions(...).table``.
+    mu : float, optional
+        The μ shown; default the middle value of the table's μ grid.
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    from plotly.subplots import make_subplots  # noqa: PLC0415
+
+    from geodp_core.reproduce import EW_DIM_FAMILIES  # noqa: PLC0415
+
+    _check_frame(table, ("family", "dim", "mechanism", "title", "budget", "mean", "se", "status"),
+                 "geodp_core.reproduce.reproduce_ew_dimensions().table")
+    budgets = sorted(dict.fromkeys(table["budget"]))
+    if mu is None:
+        mu = budgets[len(budgets) // 2] if budgets else 1.0
+    families = list(dict.fromkeys(table["family"]))
+    fig = make_subplots(rows=max(1, len(families)), cols=1, shared_xaxes=True, vertical_spacing=0.07,
+                        subplot_titles=[EW_DIM_FAMILIES.get(f, str(f)) for f in families])
+    shown = set()
+    for i, family in enumerate(families, start=1):
+        sub = table[(table["family"] == family) & np.isclose(table["budget"], mu) & (table["status"] == "ok")]
+        for name in dict.fromkeys(table["mechanism"]):
+            rows = sub[sub["mechanism"] == name].sort_values("dim")
+            if not len(rows):
+                continue
+            fig.add_trace(go.Scatter(
+                x=rows["dim"], y=rows["mean"], mode="lines+markers", name=str(rows["title"].iloc[0]),
+                legendgroup=name, showlegend=name not in shown, line=dict(color=_SAMPLER_COLORS.get(name, "#444")),
+                error_y=dict(type="data", array=rows["se"].to_numpy(dtype=float), visible=True),
+                hovertemplate="d = %{x}<br>mean distance = %{y:.4g}<extra></extra>"), row=i, col=1)
+            shown.add(name)
+        fig.update_yaxes(type="log", row=i, col=1)
+    chart_layout(fig, f"Mean distance to the true mean ± s.e. by dimension, μ = {mu:g} (μ-GDP target, n = 40)",
+                 None, None, height=height, plot_px=130 * max(1, len(families)),
+                 legend_title="missing points: no Riemannian Laplace law at that (d, μ)")
+    fig.update_xaxes(tickvals=sorted(dict.fromkeys(int(d) for d in table["dim"])), title_text="intrinsic dimension d")
+    fig.update_yaxes(title_text="mean distance")
+    return fig
+
+
+def ew_runtime_figure(runtime, height=None):
+    """Milliseconds per release (log scale) against d, colour = sampler, dash = space family.
+
+    Parameters
+    ----------
+    runtime : pandas.DataFrame
+        ``reproduce_ew_dimensions(...).tables["runtime"]``.
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    from geodp_core.reproduce import EW_DIM_FAMILIES  # noqa: PLC0415
+
+    _check_frame(runtime, ("family", "dim", "sampler", "label", "ms_per_release"),
+                 "geodp_core.reproduce.reproduce_ew_dimensions().tables['runtime']")
+    fig = go.Figure()
+    for sampler in dict.fromkeys(runtime["sampler"]):
+        for family in dict.fromkeys(runtime["family"]):
+            rows = runtime[(runtime["sampler"] == sampler) & (runtime["family"] == family)].sort_values("dim")
+            rows = rows[np.isfinite(rows["ms_per_release"].to_numpy(dtype=float))]
+            if not len(rows):
+                continue
+            fig.add_trace(go.Scatter(
+                x=rows["dim"], y=rows["ms_per_release"], mode="lines+markers",
+                name=f"{rows['label'].iloc[0]} · {EW_DIM_FAMILIES.get(family, family)}", legendgroup=sampler,
+                line=dict(color=_SAMPLER_COLORS.get(sampler, "#444"), dash=_FAMILY_DASH.get(family, "solid")),
+                hovertemplate="d = %{x}<br>%{y:.3g} ms per release<extra></extra>"))
+    chart_layout(fig, "Sampling time per release by dimension (this machine; an observation)", "intrinsic dimension d",
+                 "milliseconds per release (log)", height=height, legend_title="sampler · space (line style)")
+    fig.update_yaxes(type="log")
+    fig.update_xaxes(tickvals=sorted(dict.fromkeys(int(d) for d in runtime["dim"])))
+    return fig
+
+
+def _utility_space(result):
+    setup = result.setup
+    return "spd" if setup.startswith("SPD") else "sphere" if setup.startswith("S") else "hyperbolic"
+
+
+def reproduction_figures(result):
+    """Every figure of one reproduction (a :class:`geodp_core.reproduce.Reproduction`), as a list.
+
+    Parameters
+    ----------
+    result : geodp_core.reproduce.Reproduction
+
+    Returns
+    -------
+    list of plotly.graph_objects.Figure
+    """
+    from geodp_core.viz.curves import utility_curve_figure  # noqa: PLC0415
+
+    key = getattr(result, "key", None)
+    if key is None or not hasattr(result, "table"):
+        raise InvalidParameterError(f"result must be a Reproduction; got {type(result).__name__}", param="result")
+    title = "Mean distance to the true mean ± s.e."
+    if key == "gdp":
+        return [gdp_mu_figure(result.tables["mu"]),
+                utility_curve_figure(result.table, "μ of the μ-GDP target", title=title, manifold="sphere")]
+    if key == "heat_diffusion":
+        return [utility_curve_figure(result.table, "ε of the (α = 2, ε)-RDP target", title=title,
+                                     manifold=_utility_space(result))]
+    if key == "exponential_wrapped":
+        return [utility_curve_figure(result.table, "μ of the μ-GDP target", title=title,
+                                     manifold=_utility_space(result))]
+    if key == "conformal":
+        return [utility_curve_figure(result.table, "total ε", title=title, manifold="sphere")]
+    if key == "kng_regression":
+        return [kng_mspe_figure(result.table)]
+    if key == "gdp_curve":
+        return [gdp_curve_figure(result.table)]
+    if key == "heat_escape":
+        return [heat_escape_disk_figure(result.tables["paths"]), heat_escape_growth_figure(result.table)]
+    if key == "kng_budget_split":
+        return [kng_split_figure(result.table)]
+    if key == "kng_noise":
+        return [kng_noise_figure(result.table)]
+    if key == "kng_sensitivity":
+        return [kng_sensitivity_figure(result.table)]
+    if key == "ew_dimensions":
+        return [ew_dimension_figure(result.table), ew_runtime_figure(result.tables["runtime"])]
+    raise InvalidParameterError(f"no figure for the reproduction {key!r}", param="result")

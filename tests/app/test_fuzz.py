@@ -84,8 +84,12 @@ AUDIT_VALID = {
     "audit_releases": ["500", "1000"], "audit_confidence": ["0.9", "0.95"], "audit_seed": ["0", "2"],
 }
 REPRODUCE_VALID = {
-    "reproduce_paper": ["GDP on manifolds", "ew"], "reproduce_gdp_seeds": ["3"], "reproduce_gdp_reps": ["1000"],
+    "reproduce_paper": ["GDP on manifolds", "ew", "More paper figures"], "reproduce_gdp_seeds": ["3"],
+    "reproduce_gdp_reps": ["1000"],
     "reproduce_gdp_seed": ["0", "1"], "reproduce_ew_reps": ["200"], "reproduce_ew_offset": ["0.5"],
+    "reproduce_more_figure": ["Heat diffusion: Brownian paths escaping to the rim of the hyperbolic disk (Figure 2)",
+                              "Geodesic regression: sensitivity ratios (Figures 9–10)"],
+    "reproduce_more_escape_time": ["2.5", "6"], "reproduce_more_kng_fits": ["3"], "reproduce_more_seed": ["0", "4"],
 }
 BOUND = {"explorer": SIDEBAR_VALID, "utility_curves": {**SIDEBAR_VALID, **CURVES_VALID},
          "accounting": ACCOUNTING_VALID, "conformal_lab": CONFORMAL_VALID, "regression": REGRESSION_VALID,

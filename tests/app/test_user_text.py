@@ -268,6 +268,20 @@ def test_reproduce_tabs_text_is_human(tab):
     _assert_clean(at, tab)
 
 
+
+@pytest.mark.parametrize("figure", ["gdp_curve", "heat_escape", "ew_dimensions", "kng_split", "kng_sensitivity"])
+def test_reproduce_further_figures_text_is_human(figure):
+    from geodp_app.url_params import REPRODUCE_FIGURES
+
+    at = _page("reproduce", {"reproduce_paper": "More paper figures", "reproduce_more_figure": REPRODUCE_FIGURES[figure],
+                             "reproduce_more_gdp_seeds": "3", "reproduce_more_escape_paths": "100",
+                             "reproduce_more_ew_reps": "50", "reproduce_more_ew_mcmc": "200",
+                             "reproduce_more_kng_fits": "3", "reproduce_more_kng_chain": "100",
+                             "reproduce_more_kng_pairs": "10"})
+    at.button(key="reproduce_more_run").click().run()
+    assert at.get("plotly_chart"), figure
+    _assert_clean(at, figure)
+
 # ------------------------------------------------------------------------------------------ Learn: Try it
 def test_learn_cards_link_to_ready_scenarios():
     """Each card has a Try-it link; the Explorer's URL check accepts every value of its query as it is."""
