@@ -251,11 +251,11 @@ def summarise(manifold, points, center, radius, note="", scenario=None):
 
 
 def public_options(name, manifold, center, radius, data, noise_seed):
-    """Public calibration options of mechanism ``name`` (footpoint, anchor = the PUBLIC centre; never the data).
+    r"""Public calibration options of mechanism ``name`` (footpoint, anchor = the PUBLIC centre; never the data).
 
     The conformal mechanism sanitises its density from ``data`` inside its own privacy budget, with its own
-    noise seed; on :math:`H^2` it gets the public meshed domain, a ball around the public centre that
-    contains the public data ball :math:`B(m_0, r)`.
+    noise seed; on :math:`H^d` and :math:`\mathbb{R}^d` it gets the public domain (meshed on :math:`H^2`, a public point
+    set otherwise), a ball around the public centre that contains the public data ball :math:`B(m_0, r)`.
     """
     if name in ("ew_laplace", "ew_gaussian"):
         return {"footpoint": center}
@@ -265,6 +265,8 @@ def public_options(name, manifold, center, radius, data, noise_seed):
         options = {"data": data, "seed": int(noise_seed), "radius": radius}  # r: public (paper's bound, H² check)
         if manifold.name == "hyperbolic":
             options.update(domain_center=center, domain_radius=min(4.0, max(2.0, 1.25 * radius)), ball_center=center)
+        elif manifold.name == "euclidean":
+            options.update(domain_center=center, domain_radius=min(100.0, max(2.0, 1.25 * radius)), ball_center=center)
         return options
     return {}
 
