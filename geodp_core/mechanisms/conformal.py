@@ -1175,7 +1175,8 @@ class Conformal(Mechanism):
             f"scale Δ₁/(ε_φ w_j), Δ₁ = 2B/n = {fields.l1_sensitivity:.4g}, B = {kb.bound:.5g} ≥ sup_y Σ_j w_j κ_h(dist(x_j, y)) "
             f"for every record position y (certified by the anchor argument: nearest public point + triangle "
             f"inequality; {100 * kb.relative_margin:.0f}% above the largest value at the public points)",
-            f"post-processing (no privacy cost): clip at {fields.density_floor:g}, implicit heat step t = "
+            f"post-processing (no privacy cost): clip to [{fields.density_floor:g}, e⁻¹] (the range of every KDE "
+            "value, public), implicit heat step t = "
             f"{fields.smoothing_time:g} and Helmholtz (K + υW)σ = W(c̃ - u), υ = {fields.upsilon:g}, with the "
             f"{'graph stiffness K of the PUBLIC kNN graph' if opts['laplacian'] == 'graph' else 'kNN graph Laplacian on the DATA'}"
             f"; φ = exp(2σ) ∈ [{fields.phi_min:.4g}, {fields.phi_max:.4g}]",

@@ -341,3 +341,17 @@ def test_data_ball_outside_the_domain_is_refused_publicly():
     with pytest.raises(UnavailableError) as info:
         mech.calibrate(PureDP(1.0), 0.1, **options(H3, cluster(H3, 50, 0.3, 1), domain_radius=0.8))
     assert info.value.param == "domain_radius"
+
+
+@pytest.mark.parametrize("space", [("hyperbolic", 5), ("sphere", 10)])
+def test_phi_range_bounded_by_the_public_clip(space):
+    """f~ is clipped to [0, e^-1] (the public range of every KDE value): by the discrete maximum principle
+    phi_max / phi_min <= exp(2 e^-1 / upsilon), however large the sanitisation noise (here: tiny eps_phi)."""
+    manifold = get_manifold(*space)
+    mech = get_mechanism("conformal", manifold)
+    for upsilon in (0.5, 1.0, 4.0):
+        cal = mech.calibrate(PureDP(1.0), 0.1, **options(manifold, cluster(manifold, 60, 0.4, 1), eps_phi=0.01,
+                                                          upsilon=upsilon))
+        fields = mech.fields(cal)
+        assert fields.f_smooth.min() >= -1e-12 and fields.f_smooth.max() <= math.exp(-1) + 1e-12
+        assert fields.phi_max / fields.phi_min <= math.exp(2 * math.exp(-1) / upsilon) * (1 + 1e-6)
