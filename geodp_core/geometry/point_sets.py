@@ -9,7 +9,8 @@ seed, a public domain: the whole sphere :math:`S^d`, or a public geodesic ball :
   g = \Phi^{-1}(u)`, :math:`x = g/|g|` (uniform on :math:`S^d`). On a ball: the first :math:`d` coordinates give a
   direction :math:`\Phi^{-1}(u_{1:d})` normalised, the last a radius by the inverse CDF of the radial volume
   density :math:`J(r) \propto \sinh^{d-1} r` (:math:`H^d`) or :math:`r^{d-1}` (:math:`\mathbb{R}^d`) on
-  :math:`[0, R]`, and :math:`x = \mathrm{Exp}_c(r\,v)`;
+  :math:`[0, R]`, and :math:`x = \mathrm{Exp}_c(r\,v)` (also a public cap :math:`B(c, R)` of :math:`S^d`, with
+  :math:`J(r) \propto \sin^{d-1} r`);
 * cell weights: equal, :math:`w_j = 1/N` (the volume measure normalised to total mass 1; any public weights
   would do for privacy, equal weights are the Monte Carlo quadrature of the volume measure);
 * a symmetric :math:`k`-nearest-neighbour graph on the points (geodesic edge lengths :math:`\ell_{ij}`);
@@ -93,6 +94,8 @@ def _radial_inverse_cdf(kind, dim, radius, u):
     with np.errstate(divide="ignore"):
         if kind == "hyperbolic_ball":
             log_j = (dim - 1) * np.log(np.sinh(grid))
+        elif kind == "sphere":  # a public cap B(c, R) of S^d, R <= pi
+            log_j = (dim - 1) * np.log(np.maximum(np.sin(grid), 0.0))
         else:
             log_j = (dim - 1) * np.log(grid)
     top = float(np.max(log_j))
@@ -119,7 +122,7 @@ class PublicPointSet:
     log_domain_volume : float
         :math:`\log` of the Riemannian volume of the domain (the weights are the volume measure / this).
     domain_center, domain_radius : ndarray or None, float
-        The public ball (``None`` / :math:`\pi` on the sphere).
+        The public ball (``None`` / :math:`\pi` for the whole sphere).
     graph_k : int
         :math:`k` of the kNN graph.
     edges : ndarray, shape (E, 2)
@@ -175,7 +178,7 @@ class PublicPointSet:
     def contains(self, points):
         """Boolean: is each point in the public domain (always ``True`` on the sphere)."""
         points = np.asarray(points, dtype=float).reshape(-1, self.points.shape[1])
-        if self.kind == "sphere":
+        if self.domain_center is None:  # the whole sphere
             return np.ones(len(points), dtype=bool)
         r = self.manifold.dist(self.domain_center, points, check=False)
         return r <= self.domain_radius * (1.0 + 1e-12)
@@ -207,7 +210,7 @@ def _quasi_random(n_points, n_coords):
 
 def _domain_points(manifold, kind, n_points, domain_radius, domain_center):
     d = manifold.dim
-    if kind == "sphere":
+    if kind == "sphere" and domain_center is None:
         g = special.ndtri(_quasi_random(n_points, d + 1))
         points = g / np.linalg.norm(g, axis=1, keepdims=True)
         return points, _log_sphere_volume(d)
@@ -271,7 +274,8 @@ def public_point_set(manifold, n_points, graph_k=10, domain_radius=None, domain_
     graph_k : int
         :math:`k` of the kNN graph, in ``[2, 64]`` and below :math:`N`.
     domain_radius : float
-        :math:`R > 0` of the public ball (required on :math:`H^d`, :math:`\mathbb{R}^d`; not allowed on :math:`S^d`).
+        :math:`R > 0` of the public ball (required on :math:`H^d`, :math:`\mathbb{R}^d`; on :math:`S^d` optional: a
+        public cap :math:`B(c, R)`, :math:`R \le \pi`, default the whole sphere).
     domain_center : array_like, optional
         Centre :math:`c` of the public ball (default: the manifold's origin).
 
@@ -289,16 +293,20 @@ def public_point_set(manifold, n_points, graph_k=10, domain_radius=None, domain_
     n_points = check_int(n_points, "n_points", low=POINT_COUNT_RANGE[0], high=POINT_COUNT_RANGE[1])
     graph_k = check_int(graph_k, "graph_k", low=GRAPH_K_RANGE[0], high=min(GRAPH_K_RANGE[1], n_points - 1))
     if kind == "sphere":
-        if domain_radius is not None or domain_center is not None:
-            raise InvalidParameterError(
-                "domain_radius / domain_center do not apply on the sphere (the whole sphere is the domain); got "
-                f"domain_radius={domain_radius!r}", param="domain_radius",
-            )
-        return _cached_point_set(manifold, kind, n_points, graph_k, math.pi, None)
-    if domain_radius is None:
+        if domain_radius is not None:
+            domain_radius = check_real(domain_radius, "domain_radius", low=0.0, high=math.pi, high_closed=True)
+        if domain_radius is None or domain_radius == math.pi:
+            if domain_center is not None:
+                raise InvalidParameterError(
+                    "domain_center needs a cap radius domain_radius < π on the sphere (without it the whole sphere is "
+                    "the domain)", param="domain_center",
+                )
+            return _cached_point_set(manifold, kind, n_points, graph_k, math.pi, None)
+    elif domain_radius is None:
         raise InvalidParameterError(f"domain_radius is required on {manifold.label} (the public ball B(c, R))",
                                     param="domain_radius")
-    domain_radius = check_real(domain_radius, "domain_radius", low=0.0, high=50.0, high_closed=True)
+    else:
+        domain_radius = check_real(domain_radius, "domain_radius", low=0.0, high=100.0, high_closed=True)
     center = manifold.default_center() if domain_center is None else manifold.validate_points(
         domain_center, "domain_center", single=True)
     return _cached_point_set(manifold, kind, n_points, graph_k, float(domain_radius),

@@ -749,7 +749,8 @@ def _knn_sigma(mesh, data, u, c_tilde, upsilon, bandwidth, knn):
 class Conformal(Mechanism):
     r"""Density-aware conformal mechanism on a public mesh: :math:`(\varepsilon_\phi + \varepsilon_{conf})`-DP.
 
-    Available on :math:`S^2` and on :math:`H^2` (there the release lives in a PUBLIC geodesic ball
+    On :math:`S^d`, :math:`H^d`, :math:`\mathbb{R}^d` (:math:`d \ge 2`): a public mesh on :math:`S^2`, :math:`H^2`, a public
+    point set otherwise. On :math:`S^2` and on :math:`H^2` (there the release lives in a PUBLIC geodesic ball
     :math:`B(o, R)`, the meshed domain). The target guarantee is met through
     :func:`~geodp_core.privacy.pure_dp_budget`: the total :math:`\varepsilon` is split into
     :math:`\varepsilon_\phi` (the density release) and :math:`\varepsilon_{conf} = \varepsilon - \varepsilon_\phi`.
@@ -776,8 +777,15 @@ class Conformal(Mechanism):
         Neighbours of the ``"knn_data"`` graph.
     density_floor : float, default 0
         :math:`\tilde f` is clipped below at this value before smoothing.
-    domain_radius : float, default 2 (:math:`H^2` only)
+    domain_radius : float, default 2 (:math:`H^d`, :math:`\mathbb{R}^d`; on :math:`S^d` with point sets: optional cap)
         Radius :math:`R` of the public ball; ``domain_center`` (default the origin) its centre.
+    discretisation : {"mesh", "points"}
+        ``"mesh"`` (default on :math:`S^2`, :math:`H^2`) or a public point set (the only choice for :math:`d \ge 3`
+        and on :math:`\mathbb{R}^d`; see :mod:`geodp_core.mechanisms.conformal_pointset`).
+    n_points : int, default 1000
+        Public points of the point set (``[50, 20000]``); resolution ~ :math:`N^{-1/d}`.
+    graph_k : int, default 10
+        :math:`k` of the public kNN graph (``[2, 64]``).
     sampler : {"continuous", "vertex"}, default "continuous"
         ``"continuous"``: exact rejection sampler of the continuous law (resolution not limited by the
         mesh); ``"vertex"``: a mesh vertex, then a uniform point of its cell (output resolution = mesh
@@ -890,11 +898,16 @@ class Conformal(Mechanism):
                                        "domain_radius", low=0.0, high=high, high_closed=True)
             domain_center = (manifold.default_center() if domain_center is None
                              else manifold.validate_points(domain_center, "domain_center", single=True))
+        elif points and domain_radius is not None:  # a public cap B(c, R) of S^d carries the point set
+            domain_radius = check_real(domain_radius, "domain_radius", low=0.0, high=math.pi, high_closed=True)
+            domain_center = (manifold.default_center() if domain_center is None
+                             else manifold.validate_points(domain_center, "domain_center", single=True))
         else:
             for key, value in (("domain_radius", domain_radius), ("domain_center", domain_center)):
                 if value is not None:
                     raise InvalidParameterError(
-                        f"{key} does not apply on the sphere (the whole sphere is the domain); got {key}={value!r}",
+                        f"{key} does not apply on the sphere with discretisation='mesh' (the whole sphere is meshed), "
+                        f"nor without domain_radius; got {key}={value!r}",
                         param=key,
                     )
         sampler = check_option(options.get("sampler", "vertex" if points else "continuous"), "sampler",
@@ -1112,7 +1125,7 @@ class Conformal(Mechanism):
 
     def build_point_set(self, n_points, graph_k, domain_radius=None, domain_center=None):
         """The public point set used on this manifold (whole sphere, or the ball ``B(domain_center, domain_radius)``)."""
-        if self.manifold.name == "sphere":
+        if self.manifold.name == "sphere" and domain_radius is None:
             return public_point_set(self.manifold, n_points, graph_k)
         return public_point_set(self.manifold, n_points, graph_k, domain_radius, domain_center)
 
@@ -1164,7 +1177,7 @@ class Conformal(Mechanism):
             lambda_star = float(np.nextafter(lambda_star, 0.0))
         kb = fields.kernel_bound
         d = manifold.dim
-        where = (f"S^{d}" if point_set.kind == "sphere" else
+        where = (f"S^{d}" if point_set.domain_center is None else
                  f"the PUBLIC geodesic ball B(c, R = {point_set.domain_radius:g}) of {manifold.label}")
         notes += [
             f"public point set: {point_set.n_points} scrambled-Halton points (fixed public seed) on {where} with the "
@@ -1188,7 +1201,8 @@ class Conformal(Mechanism):
             "point spacing, which grows like N^(-1/d): utility degrades with the dimension at fixed N",
             ("the summary is first projected onto the closed public ball (1-Lipschitz on a Hadamard space: the "
              "sensitivity and the guarantee are unchanged)" if point_set.kind != "sphere"
-             else "the whole sphere carries the point set: every summary lies in the domain"),
+             else "no projection on the sphere: ρ* is defined and √φ_max-Lipschitz for every summary; releases lie in "
+             "the public domain (the whole sphere, or the public cap) up to the jitter"),
             f"total ε_φ + ε_conf = {eps_phi + eps_conf:.6g} by sequential composition; the sanitised density and φ are "
             "part of the release. Each further point released from the same calibration spends another ε_conf",
         ]

@@ -251,7 +251,7 @@ class PointSetFields:
         on a Hadamard space (:math:`H^d`, :math:`\mathbb{R}^d`), public."""
         ps = self.point_set
         center = np.asarray(center, dtype=float)
-        if ps.kind == "sphere":
+        if ps.kind == "sphere":  # no projection on S^d (not needed: rho* is defined and Lipschitz for every eta)
             return center
         manifold = self.manifold
         radius = float(manifold.dist(ps.domain_center, center, check=False))

@@ -22,8 +22,17 @@ from geodp_core.mechanisms.conformal_pointset import (
 from geodp_core.privacy import PureDP
 from tests.mechanisms.contract import MechanismContract
 
-SPACES = [("sphere", 3), ("hyperbolic", 3), ("sphere", 5), ("hyperbolic", 5), ("euclidean", 4), ("sphere", 10),
+SPACES = [("sphere", 3), ("sphere_cap", 4), ("hyperbolic", 3), ("sphere", 5), ("hyperbolic", 5), ("euclidean", 4), ("sphere", 10),
           ("hyperbolic", 10)]
+
+
+def space_manifold(space):
+    """``("sphere_cap", d)`` is S^d with the point set on the public cap B(north, 1.2)."""
+    return get_manifold("sphere" if space[0] == "sphere_cap" else space[0], space[1])
+
+
+def space_radius(space):
+    return {"sphere": None, "sphere_cap": 1.2}.get(space[0], 1.5)
 
 
 def cluster(manifold, n, spread, seed, center=None):
@@ -63,8 +72,8 @@ class TestContractH4(MechanismContract):
 # ----------------------------------------------------------------------------- point set
 @pytest.mark.parametrize("space", SPACES + [("sphere", 100), ("hyperbolic", 100)])
 def test_point_set_on_the_manifold_in_the_domain_and_deterministic(space):
-    manifold = get_manifold(*space)
-    radius = None if space[0] == "sphere" else 1.5
+    manifold = space_manifold(space)
+    radius = space_radius(space)
     ps = public_point_set(manifold, 300, 8, radius)
     assert ps.points.shape == (300, manifold.point_shape[0])
     assert manifold.belongs(ps.points).all()
@@ -117,8 +126,8 @@ def test_point_set_identical_for_different_data():
 def test_certified_kernel_bound_bounds_the_kernel_mass_everywhere(space):
     """B >= S(y) at uniform, near-point, far and locally maximised record positions (power: a bound from the
     public points only, or a covering slack in the wrong direction, fails at the local maxima)."""
-    manifold = get_manifold(*space)
-    radius = None if space[0] == "sphere" else 1.5
+    manifold = space_manifold(space)
+    radius = space_radius(space)
     ps = public_point_set(manifold, 400, 8, radius)
     h = 1.2 * ps.kth_distance_median
     bound = point_set_kernel_mass_bound(ps, h)
@@ -183,17 +192,19 @@ def test_stage1_density_release_is_eps_phi_dp_exactly(space):
 
 
 @pytest.mark.parametrize("space", [("sphere", 3), ("hyperbolic", 3), ("sphere", 5), ("hyperbolic", 5),
-                                   ("euclidean", 4), ("sphere", 10)])
+                                   ("euclidean", 4), ("sphere", 10), ("sphere_cap", 4)])
 def test_stage2_discrete_release_likelihood_ratio_bounded_exactly(space):
     """max_j |log P_eta(j) - log P_eta'(j)| <= eps_conf for summaries at distance Delta (the released index is the
     whole stage-2 output; the jitter is public post-processing). Includes summaries outside the public ball (they
     are projected) and a tiny public point set where every probability is enumerated."""
-    manifold = get_manifold(*space)
+    manifold = space_manifold(space)
+    cap = {"domain_radius": 1.2} if space[0] == "sphere_cap" else {}
     mech = get_mechanism("conformal", manifold)
     delta = 0.3
     for n_points in (50, 300):
         data = cluster(manifold, 60, 0.5, 7)
-        cal = mech.calibrate(PureDP(2.0), delta, **options(manifold, data, n_points=n_points, graph_k=5))
+        cal = mech.calibrate(PureDP(2.0), delta, **options(manifold, data, n_points=n_points, graph_k=5,
+                                                                  **cap))
         eps_conf, lam = cal.noise["eps_conf"], cal.noise["lambda_star"]
         fields = mech.fields(cal)
         rng = np.random.default_rng(5)
@@ -320,7 +331,8 @@ H3 = get_manifold("hyperbolic", 3)
     (S3, {"laplacian": "fem"}, "laplacian"),
     (S3, {"bandwidth": 4.0}, "bandwidth"),
     (S3, {"bandwidth": 0.0}, "bandwidth"),
-    (S3, {"domain_radius": 1.0}, "domain_radius"),
+    (S3, {"domain_radius": 4.0}, "domain_radius"),
+    (S3, {"domain_center": S3.default_center()}, "domain_center"),
     (H3, {"domain_radius": -1.0}, "domain_radius"),
     (H3, {"bandwidth": float("nan")}, "bandwidth"),
     (H3, {"radius": None}, "radius"),
@@ -355,3 +367,15 @@ def test_phi_range_bounded_by_the_public_clip(space):
         fields = mech.fields(cal)
         assert fields.f_smooth.min() >= -1e-12 and fields.f_smooth.max() <= math.exp(-1) + 1e-12
         assert fields.phi_max / fields.phi_min <= math.exp(2 * math.exp(-1) / upsilon) * (1 + 1e-6)
+
+
+def test_sphere_cap_point_set_lies_in_the_cap_and_releases_follow():
+    manifold = get_manifold("sphere", 5)
+    north = manifold.default_center()
+    ps = public_point_set(manifold, 400, 8, 0.8, north)
+    assert np.all(manifold.dist(north, ps.points) <= 0.8 + 1e-9) and ps.contains(ps.points).all()
+    mech = get_mechanism("conformal", manifold)
+    cal = mech.calibrate(PureDP(2.0), 0.05, **options(manifold, cluster(manifold, 100, 0.3, 1), domain_radius=0.8))
+    z = mech.sample(north, cal, 100, np.random.default_rng(0))
+    assert manifold.belongs(z).all()
+    assert np.all(manifold.dist(north, z) <= 0.8 + ps.jitter_radius + 1e-9)
