@@ -268,10 +268,10 @@ def public_options(name, manifold, center, radius, data, noise_seed):
         options = {"data": data, "seed": int(noise_seed), "radius": radius}  # r: public (paper's bound, H² check)
         if manifold.name == "hyperbolic" and manifold.dim == 2:
             options.update(domain_center=center, domain_radius=min(4.0, max(2.0, 1.25 * radius)), ball_center=center)
-        elif manifold.name in ("sphere", "hyperbolic", "euclidean") and manifold.dim >= 3 or manifold.name == "euclidean":
+        elif manifold.name in ("sphere", "hyperbolic") and manifold.dim >= 3 or manifold.name in ("euclidean", "spd"):
             # public point set on the public ball B(centre, 1.5 r) around the public data ball (a cap on S^d):
             # the resolution N^(-1/d) is spent where the summary can be
-            high = {"sphere": math.pi, "hyperbolic": 4.0, "euclidean": 100.0}[manifold.name]
+            high = {"sphere": math.pi, "hyperbolic": 4.0, "euclidean": 100.0, "spd": 100.0}[manifold.name]
             options.update(domain_center=center, domain_radius=min(high, 1.5 * radius))
             if manifold.name != "sphere":
                 options.update(ball_center=center)

@@ -4,6 +4,8 @@ A :class:`PublicPointSet` is built from PUBLIC inputs only (the manifold, a poin
 seed, a public domain: the whole sphere :math:`S^d`, or a public geodesic ball :math:`B(c, R)` of
 :math:`H^d` or :math:`\mathbb{R}^d`) and never from data:
 
+* domains: :math:`S^d` or a cap, a geodesic ball of :math:`H^d`, :math:`\mathbb{R}^d`, or of SPD(m) under a flat
+  metric (log-Euclidean, log-Cholesky: a Euclidean ball in the chart :math:`\psi`, where distances are computed);
 * points: a scrambled Halton sequence (:class:`scipy.stats.qmc.Halton`, seed :data:`PUBLIC_SEED`) in
   :math:`[0,1]^{d+1}` mapped to the domain with its volume measure. On :math:`S^d`: :math:`u \mapsto
   g = \Phi^{-1}(u)`, :math:`x = g/|g|` (uniform on :math:`S^d`). On a ball: the first :math:`d` coordinates give a
@@ -42,6 +44,7 @@ __all__ = [
     "GRAPH_K_RANGE",
     "PublicPointSet",
     "public_point_set",
+    "point_set_kind",
     "pairwise_distances",
     "distance_row_blocks",
 ]
@@ -49,7 +52,7 @@ __all__ = [
 PUBLIC_SEED = 20240611  # fixed, published seed of the quasi-random sequence
 POINT_COUNT_RANGE = (50, 20_000)
 GRAPH_K_RANGE = (2, 64)
-KINDS = ("sphere", "hyperbolic_ball", "euclidean_ball")
+KINDS = ("sphere", "hyperbolic_ball", "euclidean_ball", "flat_chart_ball")
 _ROW_BLOCK = 512
 _RADIAL_GRID = 20_001
 _U_CLIP = 1e-12
@@ -96,7 +99,7 @@ def _radial_inverse_cdf(kind, dim, radius, u):
             log_j = (dim - 1) * np.log(np.sinh(grid))
         elif kind == "sphere":  # a public cap B(c, R) of S^d, R <= pi
             log_j = (dim - 1) * np.log(np.maximum(np.sin(grid), 0.0))
-        else:
+        else:  # R^d, and SPD(m) under a flat metric (dim = m(m+1)/2)
             log_j = (dim - 1) * np.log(grid)
     top = float(np.max(log_j))
     dens = np.exp(log_j - top)
@@ -170,14 +173,31 @@ class PublicPointSet:
         matrix = sp.csr_matrix((np.concatenate([off, off]), (rows, cols)), shape=(n, n))
         return (matrix - sp.diags(np.asarray(matrix.sum(axis=1)).ravel())).tocsr()
 
+    @property
+    def distance_kind(self):
+        """Kind of :func:`pairwise_distances` applied to :attr:`features`."""
+        return "euclidean_ball" if self.kind == "flat_chart_ball" else self.kind
+
+    @functools.cached_property
+    def features(self):
+        """Coordinates in which :func:`pairwise_distances` gives the geodesic distance (see :meth:`to_features`)."""
+        return self.to_features(self.points)
+
+    def to_features(self, points):
+        r"""Ambient coordinates, or for a flat SPD metric the flattened chart :math:`\psi(P)` (:math:`\mathrm{dist}(P, Q) =
+        \|\psi(P) - \psi(Q)\|_F`), shape ``(m, F)``."""
+        points = np.asarray(points, dtype=float).reshape((-1,) + tuple(self.manifold.point_shape))
+        if self.kind == "flat_chart_ball":
+            points = self.manifold.chart(points)
+        return points.reshape(len(points), -1)
+
     def distances_to(self, points):
-        """Geodesic distances from ``points`` (``(m, D)``) to every public point, shape ``(m, N)``."""
-        return pairwise_distances(self.kind, np.asarray(points, dtype=float).reshape(-1, self.points.shape[1]),
-                                  self.points)
+        """Geodesic distances from ``points`` (``(m, *point_shape)``) to every public point, shape ``(m, N)``."""
+        return pairwise_distances(self.distance_kind, self.to_features(points), self.features)
 
     def contains(self, points):
         """Boolean: is each point in the public domain (always ``True`` on the sphere)."""
-        points = np.asarray(points, dtype=float).reshape(-1, self.points.shape[1])
+        points = np.asarray(points, dtype=float).reshape((-1,) + tuple(self.manifold.point_shape))
         if self.domain_center is None:  # the whole sphere
             return np.ones(len(points), dtype=bool)
         r = self.manifold.dist(self.domain_center, points, check=False)
@@ -218,7 +238,8 @@ def _domain_points(manifold, kind, n_points, domain_radius, domain_center):
     g = special.ndtri(u[:, :d])
     directions = g / np.linalg.norm(g, axis=1, keepdims=True)
     radii, log_radial_mass = _radial_inverse_cdf(kind, d, domain_radius, u[:, d])
-    base = np.broadcast_to(np.asarray(domain_center, dtype=float), (n_points, len(domain_center)))
+    domain_center = np.asarray(domain_center, dtype=float)
+    base = np.broadcast_to(domain_center, (n_points,) + domain_center.shape)
     tangent = manifold.from_frame(base, directions * radii[:, None])
     points = _on_manifold(manifold, manifold.exp(base, tangent, check=False))
     return points, _log_sphere_volume(d - 1) + log_radial_mass
@@ -249,9 +270,14 @@ def _knn_graph(kind, points, k):
 
 @functools.lru_cache(maxsize=16)
 def _cached_point_set(manifold, kind, n_points, graph_k, domain_radius, center_bytes):
-    domain_center = None if center_bytes is None else np.frombuffer(center_bytes, dtype=float).copy()
+    domain_center = None if center_bytes is None else np.frombuffer(center_bytes, dtype=float).copy().reshape(
+        manifold.point_shape)
     points, log_volume = _domain_points(manifold, kind, n_points, domain_radius, domain_center)
-    edges, lengths, nearest, kth = _knn_graph(kind, points, graph_k)
+    if kind == "flat_chart_ball":
+        edges, lengths, nearest, kth = _knn_graph("euclidean_ball", manifold.chart(points).reshape(n_points, -1),
+                                                  graph_k)
+    else:
+        edges, lengths, nearest, kth = _knn_graph(kind, points, graph_k)
     weights = np.full(n_points, 1.0 / n_points)
     for arr in (points, weights, edges, lengths):
         arr.setflags(write=False)
@@ -260,6 +286,14 @@ def _cached_point_set(manifold, kind, n_points, graph_k, domain_radius, center_b
         domain_center=domain_center, domain_radius=float(domain_radius), graph_k=int(graph_k), edges=edges,
         edge_lengths=lengths, nearest_distance_median=nearest, kth_distance_median=kth, jitter_radius=0.5 * nearest,
     )
+
+
+def point_set_kind(manifold):
+    """The point-set kind of ``manifold``, or ``None`` where no public point set is implemented."""
+    if manifold.name == "spd":
+        return "flat_chart_ball" if hasattr(manifold, "chart") else None
+    kinds = {"sphere": "sphere", "hyperbolic": "hyperbolic_ball", "euclidean": "euclidean_ball"}
+    return kinds.get(manifold.name) if manifold.dim >= 2 else None
 
 
 def public_point_set(manifold, n_points, graph_k=10, domain_radius=None, domain_center=None):
@@ -283,13 +317,13 @@ def public_point_set(manifold, n_points, graph_k=10, domain_radius=None, domain_
     -------
     PublicPointSet
     """
-    kinds = {"sphere": "sphere", "hyperbolic": "hyperbolic_ball", "euclidean": "euclidean_ball"}
-    if manifold.name not in kinds or manifold.dim < 2:
+    kind = point_set_kind(manifold)
+    if kind is None:
         raise InvalidParameterError(
-            f"manifold must be S^d, H^d or R^d with d >= 2 for a public point set; got {manifold.label}",
+            f"manifold must be S^d, H^d or R^d with d >= 2, or SPD(m) under a flat metric (log-Euclidean, "
+            f"log-Cholesky) for a public point set; got {manifold.label}",
             param="manifold",
         )
-    kind = kinds[manifold.name]
     n_points = check_int(n_points, "n_points", low=POINT_COUNT_RANGE[0], high=POINT_COUNT_RANGE[1])
     graph_k = check_int(graph_k, "graph_k", low=GRAPH_K_RANGE[0], high=min(GRAPH_K_RANGE[1], n_points - 1))
     if kind == "sphere":

@@ -48,7 +48,7 @@ from geodp_core.geometry.mesh import (
     sphere_mesh,
     triangle_covering_radius,
 )
-from geodp_core.geometry.point_sets import GRAPH_K_RANGE, POINT_COUNT_RANGE, public_point_set
+from geodp_core.geometry.point_sets import GRAPH_K_RANGE, POINT_COUNT_RANGE, point_set_kind, public_point_set
 from geodp_core.mechanisms.conformal_pointset import build_point_set_fields
 from geodp_core.mechanisms.base import LABEL_EXACT, LABEL_NO_GUARANTEE, Availability, Mechanism
 from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
@@ -808,12 +808,13 @@ class Conformal(Mechanism):
 
     @classmethod
     def availability(cls, manifold):
-        if manifold.name in ("sphere", "hyperbolic", "euclidean") and manifold.dim >= 2:
+        if point_set_kind(manifold) is not None:
             return Availability(True, "")
         if manifold.name == "spd":
-            why = ("it needs a public discretisation of a compact public domain; SPD(m) is not implemented yet (the "
-                   "conformal paper's SPD image-descriptor experiments build the graph on the data points, which is "
-                   "not DP)")
+            why = ("it needs a public discretisation of a public geodesic ball; implemented for SPD(m) under the flat "
+                   "log-Euclidean and log-Cholesky metrics (a Euclidean ball in the chart), not under the "
+                   "affine-invariant metric (the conformal paper's SPD image-descriptor experiments build the graph on "
+                   "the data points, which is not DP)")
         else:
             why = (f"it needs a public discretisation (mesh or point set) of a public domain of dimension >= 2; "
                    f"not implemented on {manifold.label}")
@@ -835,7 +836,8 @@ class Conformal(Mechanism):
                 "data is required: the private points whose (sanitised) density shapes the conformal metric",
                 param="data",
             )
-        data = check_finite_array(data, "data", ndim=2, shape_tail=manifold.point_shape, min_rows=2)
+        data = check_finite_array(data, "data", ndim=1 + len(manifold.point_shape), shape_tail=manifold.point_shape,
+                                  min_rows=2)
         data = manifold.validate_points(data, "data")
         if options.get("seed") is None:
             raise InvalidParameterError(

@@ -113,7 +113,7 @@ def _bound_cached(point_set, bandwidth):
     table = _bound_table(_BOUND_BINS, _BOUND_SHIFTS)
     width = 2.0 * h / _BOUND_BINS
     bound = probe_max = 0.0
-    for _, block in distance_row_blocks(point_set.kind, point_set.points):
+    for _, block in distance_row_blocks(point_set.distance_kind, point_set.features):
         probe_max = max(probe_max, float(np.max(bump_profile_kernel(block, h) @ w)))
         lower = np.maximum(block - _DISTANCE_SLACK, 0.0)
         rows, cols = np.nonzero(lower < 2.0 * h)
@@ -157,8 +157,7 @@ def point_set_kde(point_set, data, bandwidth):
     data = np.asarray(data, dtype=float)
     f = np.zeros(point_set.n_points)
     for start in range(0, len(data), 512):
-        f += bump_profile_kernel(pairwise_distances(point_set.kind, point_set.points, data[start:start + 512]),
-                                 bandwidth).sum(axis=1)
+        f += bump_profile_kernel(point_set.distances_to(data[start:start + 512]), bandwidth).sum(axis=0)
     return f / len(data)
 
 
@@ -185,7 +184,8 @@ def _knn_data_sigma(point_set, data, u, c_tilde, upsilon, bandwidth, knn):
     :math:`(L + \upsilon I)\sigma = \tilde c - u(\text{nearest public point})` and give each public point the value
     of its nearest datum."""
     n, d = len(data), point_set.dim
-    dist = pairwise_distances(point_set.kind, data, data)
+    features = point_set.to_features(data)
+    dist = pairwise_distances(point_set.distance_kind, features, features)
     np.fill_diagonal(dist, np.inf)
     index = np.argsort(dist, axis=1)[:, :knn]
     near = np.take_along_axis(dist, index, axis=1)
@@ -195,7 +195,7 @@ def _knn_data_sigma(point_set, data, u, c_tilde, upsilon, bandwidth, knn):
     scale = np.where(second > 0, 2.0 * d / np.where(second > 0, second, 1.0), 0.0)
     transition = sp.csr_matrix((prob.ravel(), (np.repeat(np.arange(n), knn), index.ravel())), shape=(n, n))
     laplacian = sp.diags(scale) @ (sp.identity(n, format="csr") - transition)
-    to_points = pairwise_distances(point_set.kind, data, point_set.points)
+    to_points = point_set.distances_to(data)
     rhs = c_tilde - u[np.argmin(to_points, axis=1)]
     sigma_data = spsolve((laplacian + upsilon * sp.identity(n)).tocsc(), rhs)
     return sigma_data[np.argmin(to_points, axis=0)]

@@ -22,12 +22,15 @@ from geodp_core.mechanisms.conformal_pointset import (
 from geodp_core.privacy import PureDP
 from tests.mechanisms.contract import MechanismContract
 
-SPACES = [("sphere", 3), ("sphere_cap", 4), ("hyperbolic", 3), ("sphere", 5), ("hyperbolic", 5), ("euclidean", 4), ("sphere", 10),
+SPACES = [("sphere", 3), ("sphere_cap", 4), ("spd_le", 2), ("spd_lc", 3), ("hyperbolic", 3), ("sphere", 5), ("hyperbolic", 5), ("euclidean", 4), ("sphere", 10),
           ("hyperbolic", 10)]
 
 
 def space_manifold(space):
-    """``("sphere_cap", d)`` is S^d with the point set on the public cap B(north, 1.2)."""
+    """``("sphere_cap", d)`` is S^d with the point set on the public cap B(north, 1.2); ``("spd_le", m)`` /
+    ``("spd_lc", m)`` are SPD(m) under the log-Euclidean / log-Cholesky metric."""
+    if space[0] in ("spd_le", "spd_lc"):
+        return get_manifold("spd", space[1], "log_euclidean" if space[0] == "spd_le" else "log_cholesky")
     return get_manifold("sphere" if space[0] == "sphere_cap" else space[0], space[1])
 
 
@@ -40,7 +43,7 @@ def cluster(manifold, n, spread, seed, center=None):
     rng = np.random.default_rng(seed)
     c = manifold.default_center() if center is None else center
     coords = rng.standard_normal((n, manifold.dim)) * spread / math.sqrt(manifold.dim)
-    return manifold.exp(np.broadcast_to(c, (n, len(c))), manifold.from_frame(c, coords), check=False)
+    return manifold.exp(np.broadcast_to(c, (n,) + c.shape), manifold.from_frame(c, coords), check=False)
 
 
 def options(manifold, data, **extra):
@@ -75,7 +78,7 @@ def test_point_set_on_the_manifold_in_the_domain_and_deterministic(space):
     manifold = space_manifold(space)
     radius = space_radius(space)
     ps = public_point_set(manifold, 300, 8, radius)
-    assert ps.points.shape == (300, manifold.point_shape[0])
+    assert ps.points.shape == (300,) + tuple(manifold.point_shape)
     assert manifold.belongs(ps.points).all()
     assert ps.contains(ps.points).all()
     assert np.allclose(ps.weights, 1.0 / 300)
@@ -84,6 +87,8 @@ def test_point_set_on_the_manifold_in_the_domain_and_deterministic(space):
     point_sets._cached_point_set.cache_clear()
     again = public_point_set(manifold, 300, 8, radius)
     assert np.array_equal(again.points, ps.points)  # fixed public seed: a function of public inputs only
+    lengths = manifold.dist(ps.points[ps.edges[:, 0]], ps.points[ps.edges[:, 1]])
+    assert np.allclose(lengths, ps.edge_lengths, atol=1e-6)
     # the graph: k neighbours at least per point, symmetric edges i < j with their geodesic lengths
     assert np.all(ps.edges[:, 0] < ps.edges[:, 1])
     lengths = manifold.dist(ps.points[ps.edges[:, 0]], ps.points[ps.edges[:, 1]])
@@ -171,11 +176,11 @@ def neighbours(manifold, data, seed):
 
 
 @pytest.mark.parametrize("space", [("sphere", 3), ("hyperbolic", 3), ("sphere", 5), ("euclidean", 5),
-                                   ("hyperbolic", 10)])
+                                   ("hyperbolic", 10), ("spd_le", 3)])
 def test_stage1_density_release_is_eps_phi_dp_exactly(space):
     """Weighted L1 distance of the neighbouring KDEs <= 2B/n, hence the log ratio of the two Laplace densities of
     f~ (any f~) is <= sum_j |f_j - f'_j| / scale_j <= eps_phi."""
-    manifold = get_manifold(*space)
+    manifold = space_manifold(space)
     mech = get_mechanism("conformal", manifold)
     worst = 0.0
     for seed in range(5):
@@ -192,7 +197,8 @@ def test_stage1_density_release_is_eps_phi_dp_exactly(space):
 
 
 @pytest.mark.parametrize("space", [("sphere", 3), ("hyperbolic", 3), ("sphere", 5), ("hyperbolic", 5),
-                                   ("euclidean", 4), ("sphere", 10), ("sphere_cap", 4)])
+                                   ("euclidean", 4), ("sphere", 10), ("sphere_cap", 4), ("spd_le", 2),
+                                   ("spd_lc", 3)])
 def test_stage2_discrete_release_likelihood_ratio_bounded_exactly(space):
     """max_j |log P_eta(j) - log P_eta'(j)| <= eps_conf for summaries at distance Delta (the released index is the
     whole stage-2 output; the jitter is public post-processing). Includes summaries outside the public ball (they
@@ -257,9 +263,10 @@ def test_rho_star_is_lipschitz_and_matches_graph_distances():
 
 # ----------------------------------------------------------------------------- dimensions
 @pytest.mark.parametrize("space", [("sphere", 3), ("sphere", 5), ("sphere", 10), ("hyperbolic", 3),
-                                   ("hyperbolic", 5), ("hyperbolic", 10), ("euclidean", 10)])
+                                   ("hyperbolic", 5), ("hyperbolic", 10), ("euclidean", 10), ("spd_le", 3),
+                                   ("spd_lc", 2)])
 def test_releases_on_the_manifold_and_near_the_summary(space):
-    manifold = get_manifold(*space)
+    manifold = space_manifold(space)
     mech = get_mechanism("conformal", manifold)
     assert mech.available().ok
     data = cluster(manifold, 300, 0.4, 1)
@@ -269,6 +276,8 @@ def test_releases_on_the_manifold_and_near_the_summary(space):
     z = mech.sample(center, cal, 200, np.random.default_rng(1))
     assert manifold.belongs(z).all()
     far = cluster(manifold, 2000, 3.0, 5) if space[0] != "sphere" else cluster(manifold, 2000, 10.0, 5)
+    if manifold.name == "spd":
+        far = cluster(manifold, 2000, 1.4, 5)  # the public domain is B(c, 1.5)
     assert manifold.dist(center, z).mean() < manifold.dist(center, far).mean()
 
 
@@ -379,3 +388,8 @@ def test_sphere_cap_point_set_lies_in_the_cap_and_releases_follow():
     z = mech.sample(north, cal, 100, np.random.default_rng(0))
     assert manifold.belongs(z).all()
     assert np.all(manifold.dist(north, z) <= 0.8 + ps.jitter_radius + 1e-9)
+
+
+def test_spd_affine_unavailable_with_reason():
+    ok, reason = get_mechanism("conformal", get_manifold("spd", 2, "affine")).available()
+    assert not ok and "affine-invariant" in reason and "log-Euclidean" in reason
