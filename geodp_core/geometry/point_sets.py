@@ -56,23 +56,39 @@ KINDS = ("sphere", "hyperbolic_ball", "euclidean_ball", "flat_chart_ball")
 _ROW_BLOCK = 512
 _RADIAL_GRID = 20_001
 _U_CLIP = 1e-12
+_REFINE_BELOW = 0.05  # pairs closer than this are recomputed from coordinate differences
 
 
 def pairwise_distances(kind, points_a, points_b):
     r"""Geodesic distances between two point arrays (``(a, D)`` and ``(b, D)`` ambient coordinates), shape ``(a, b)``.
 
     :math:`\arccos\langle x, y\rangle` on :math:`S^d`, :math:`\mathrm{arccosh}(-\langle x, y\rangle_L)` on :math:`H^d`
-    (hyperboloid), :math:`|x - y|` on :math:`\mathbb{R}^d`. Absolute rounding error below :math:`10^{-7}`.
+    (hyperboloid), :math:`\sqrt{|x|^2 + |y|^2 - 2\langle x, y\rangle}` on :math:`\mathbb{R}^d` (Gram matrix products); the
+    pairs closer than :data:`_REFINE_BELOW` (where those forms lose accuracy by cancellation) are recomputed from
+    the differences: :math:`2\arcsin(|x-y|/2)`, :math:`2\,\mathrm{arcsinh}(|x-y|_L/2)`, :math:`|x-y|`. Absolute error
+    below :math:`10^{-6}` for coordinates of norm up to :math:`\sim 10^3` (see ``docs/derivations/conformal_pointset.md``).
     """
     a = np.asarray(points_a, dtype=float)
     b = np.asarray(points_b, dtype=float)
     if kind == "sphere":
-        return np.arccos(np.clip(a @ b.T, -1.0, 1.0))
-    if kind == "hyperbolic_ball":
+        dist = np.arccos(np.clip(a @ b.T, -1.0, 1.0))
+    elif kind == "hyperbolic_ball":
         gram = a[:, 1:] @ b[:, 1:].T - np.outer(a[:, 0], b[:, 0])
-        return np.arccosh(np.maximum(-gram, 1.0))
-    sq = np.sum(a * a, axis=1)[:, None] + np.sum(b * b, axis=1)[None, :] - 2.0 * (a @ b.T)
-    return np.sqrt(np.maximum(sq, 0.0))
+        dist = np.arccosh(np.maximum(-gram, 1.0))
+    else:
+        sq = np.sum(a * a, axis=1)[:, None] + np.sum(b * b, axis=1)[None, :] - 2.0 * (a @ b.T)
+        dist = np.sqrt(np.maximum(sq, 0.0))
+    rows, cols = np.nonzero(dist < _REFINE_BELOW)
+    if rows.size:
+        diff = a[rows] - b[cols]
+        if kind == "sphere":
+            dist[rows, cols] = 2.0 * np.arcsin(np.minimum(0.5 * np.linalg.norm(diff, axis=1), 1.0))
+        elif kind == "hyperbolic_ball":
+            sq = np.maximum(np.sum(diff[:, 1:] ** 2, axis=1) - diff[:, 0] ** 2, 0.0)
+            dist[rows, cols] = 2.0 * np.arcsinh(0.5 * np.sqrt(sq))
+        else:
+            dist[rows, cols] = np.linalg.norm(diff, axis=1)
+    return dist
 
 
 def distance_row_blocks(kind, points, block=_ROW_BLOCK):
@@ -189,7 +205,17 @@ class PublicPointSet:
         points = np.asarray(points, dtype=float).reshape((-1,) + tuple(self.manifold.point_shape))
         if self.kind == "flat_chart_ball":
             points = self.manifold.chart(points)
-        return points.reshape(len(points), -1)
+        points = points.reshape(len(points), -1)
+        if self.kind in ("flat_chart_ball", "euclidean_ball"):  # translate to the public centre (an isometry):
+            points = points - self._feature_origin  # keeps the Gram-form rounding small near the domain
+        return points
+
+    @functools.cached_property
+    def _feature_origin(self):
+        center = np.asarray(self.domain_center, dtype=float)[None]
+        if self.kind == "flat_chart_ball":
+            center = self.manifold.chart(center)
+        return center.reshape(1, -1)
 
     def distances_to(self, points):
         """Geodesic distances from ``points`` (``(m, *point_shape)``) to every public point, shape ``(m, N)``."""

@@ -98,6 +98,7 @@ _OFFSET = 1.0  # super-source offset in Dijkstra (keeps zero source costs as edg
 _MESH_REGISTRY_SIZE = 16  # LRU bound of the module-level mesh registry
 _SIGMA_CAP = 300.0  # |sigma| <= 300: phi = e^(2 sigma) stays finite (public post-processing clip)
 _MAX_NOISE_SCALE = 1e150  # largest per-vertex Laplace scale of the density sanitisation
+_MAX_HYPERBOLIC_REACH = 8.0  # point sets on H^d: dist(origin, domain_center) + domain_radius (x0 <= cosh 8 ~ 1490)
 _MAX_LAMBDA = 1e12  # lambda* above this: noise below the resolution of double-precision positions
 _FAILURE_PROBABILITY = 1e-12  # public bound on P(fixed proposal budget yields < size acceptances)
 _MIN_ACCEPTANCE = 1e-5  # smallest public lower bound of the acceptance rate the continuous sampler accepts
@@ -1134,6 +1135,16 @@ class Conformal(Mechanism):
     def _calibrate_points(self, target, sensitivity, budget, opts, eps_phi, eps_conf):
         r"""Calibration on a public point set (any dimension; see :mod:`geodp_core.mechanisms.conformal_pointset`)."""
         manifold = self.manifold
+        if manifold.name == "hyperbolic":  # hyperboloid coordinates of moderate size: distances accurate to < 1e-6
+            reach = float(manifold.dist(manifold.default_center(), opts["domain_center"], check=False)) + opts["domain_radius"]
+            if reach > _MAX_HYPERBOLIC_REACH:
+                raise InvalidParameterError(
+                    f"domain_center is at {reach - opts['domain_radius']:.4g} from the origin: the public ball reaches "
+                    f"{reach:.4g} > {_MAX_HYPERBOLIC_REACH:g}, where hyperboloid coordinates lose the 1e-6 distance "
+                    "accuracy the certified kernel bound assumes; recentre the data (an isometry) so that "
+                    f"dist(origin, domain_center) + domain_radius <= {_MAX_HYPERBOLIC_REACH:g}",
+                    param="domain_center",
+                )
         point_set = self.build_point_set(opts["n_points"], opts["graph_k"], opts["domain_radius"], opts["domain_center"])
         if point_set.kind != "sphere":
             offset = float(manifold.dist(point_set.domain_center, opts["ball_center"], check=False))

@@ -121,10 +121,13 @@ def _bound_table(n_bins, n_shifts, slack):
     upper_edges = lower_edges + 2.0 / n_bins
     t_lo = np.arange(n_shifts) / n_shifts
     t_hi = t_lo + 1.0 / n_shifts
-    arg = np.maximum(t_lo[None, :], lower_edges[:, None] - t_hi[None, :])
-    anchor = bump_profile_kernel(arg, 1.0)
-    slope = _profile_slope_sup(lower_edges[:, None] - t_hi[None, :], upper_edges[:, None] + 2.0 * slack + t_hi[None, :])
-    first_order = bump_profile_kernel(lower_edges, 1.0)[:, None] + t_hi[None, :] * slope
+    # every argument lowered by `slack` more: the KDE evaluates kappa at COMPUTED record-to-point distances, which
+    # may be up to `slack` below the true ones; B then bounds the computed sums as well
+    arg = np.maximum(t_lo[None, :], lower_edges[:, None] - t_hi[None, :]) - slack
+    anchor = bump_profile_kernel(np.maximum(arg, 0.0), 1.0)
+    reach = t_hi[None, :] + slack
+    slope = _profile_slope_sup(lower_edges[:, None] - reach, upper_edges[:, None] + 2.0 * slack + reach)
+    first_order = bump_profile_kernel(np.maximum(lower_edges - slack, 0.0), 1.0)[:, None] + reach * slope
     return np.minimum(anchor, first_order)
 
 
@@ -166,7 +169,9 @@ def point_set_kernel_mass_bound(point_set, bandwidth):
     Each term is also bounded to first order, :math:`\kappa_h(\mathrm{dist}(x_j, y)) \le \kappa_h(D_{aj}) +
     t\sup_{[D_{aj}-t,\,D_{aj}+t]}|\kappa_h'|` (since :math:`|\mathrm{dist}(x_j, y) - D_{aj}| \le t`), and the smaller of the
     two per-term bounds is used (:func:`_bound_table`; :math:`|\kappa'|` is unimodal, so its supremum over an
-    interval is exact). The computed distances are lowered by :math:`10^{-6}` (their rounding error) before binning, times
+    interval is exact). The computed distances are lowered by :math:`10^{-6}` (their rounding error) before binning, and
+    every kernel argument by another :math:`10^{-6}`, so that :math:`B` also bounds the sums the KDE actually computes
+    (at computed record-to-point distances); times
     :math:`1 + 10^{-9}` for the rounding of the sums. Cost :math:`O(N^2 d)`; the bound is tight up to the
     triangle-inequality slack (compare :attr:`PointSetKernelBound.probe_max`).
 

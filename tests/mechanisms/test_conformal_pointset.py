@@ -345,6 +345,8 @@ H3 = get_manifold("hyperbolic", 3)
     (H3, {"domain_radius": -1.0}, "domain_radius"),
     (H3, {"bandwidth": float("nan")}, "bandwidth"),
     (H3, {"radius": None}, "radius"),
+    (H3, {"domain_center": move(H3, H3.default_center(), [7.0, 0.0, 0.0]), "ball_center": move(
+        H3, H3.default_center(), [7.0, 0.0, 0.0])}, "domain_center"),
 ])
 def test_bad_inputs_name_the_parameter(manifold, extra, param):
     mech = get_mechanism("conformal", manifold)
