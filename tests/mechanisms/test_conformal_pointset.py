@@ -395,3 +395,23 @@ def test_sphere_cap_point_set_lies_in_the_cap_and_releases_follow():
 def test_spd_affine_unavailable_with_reason():
     ok, reason = get_mechanism("conformal", get_manifold("spd", 2, "affine")).available()
     assert not ok and "affine-invariant" in reason and "log-Euclidean" in reason
+
+
+@pytest.mark.parametrize("space", [("sphere", 100), ("hyperbolic", 100), ("euclidean", 50)])
+def test_pairwise_distances_accurate_to_the_bound_slack(space):
+    """The certified bound assumes computed distances within 1e-6 of the true ones, also for near pairs (where the
+    Gram forms arccos / arccosh lose ~sqrt(eps)) and far from the origin (H^d ball reaching 8)."""
+    manifold = get_manifold(*space)
+    d = manifold.dim
+    kind = {"sphere": "sphere", "hyperbolic": "hyperbolic_ball", "euclidean": "euclidean_ball"}[space[0]]
+    rng = np.random.default_rng(0)
+    c = manifold.default_center()
+    if space[0] == "hyperbolic":
+        c = move(manifold, c, np.r_[4.0, np.zeros(d - 1)])
+    base = manifold.exp(np.broadcast_to(c, (200,) + c.shape),
+                        manifold.from_frame(c, rng.standard_normal((200, d)) * 4.0 / math.sqrt(d)), check=False)
+    for s in (1e-8, 1e-5, 0.01, 0.049, 0.051, 0.3):
+        v = rng.standard_normal((200, d))
+        v /= np.linalg.norm(v, axis=1, keepdims=True)
+        y = manifold.exp(base, manifold.from_frame(base, v * s), check=False)
+        assert np.abs(np.diag(pairwise_distances(kind, base, y)) - s).max() < 1e-7
