@@ -17,6 +17,8 @@ generator explicitly.
 
 from dataclasses import dataclass
 
+import math
+
 import numpy as np
 
 from geodp_core.data import (
@@ -265,11 +267,12 @@ def summarise(manifold, points, center, radius, note="", scenario=None, p=None):
 
 
 def public_options(name, manifold, center, radius, data, noise_seed):
-    """Public calibration options of mechanism ``name`` (footpoint, anchor = the PUBLIC centre; never the data).
+    r"""Public calibration options of mechanism ``name`` (footpoint, anchor = the PUBLIC centre; never the data).
 
     The conformal mechanism sanitises its density from ``data`` inside its own privacy budget, with its own
-    noise seed; on :math:`H^2` it gets the public meshed domain, a ball around the public centre that
-    contains the public data ball :math:`B(m_0, r)`.
+    noise seed; on :math:`H^2` it gets the public meshed domain :math:`B(m_0, \max(2, 1.25r))`; for :math:`d \ge 3` and on
+    :math:`\mathbb{R}^d` the public point set lives on :math:`B(m_0, 1.5r)` (a cap on :math:`S^d`), which contains the
+    public data ball :math:`B(m_0, r)`.
     """
     if name in ("ew_laplace", "ew_gaussian"):
         return {"footpoint": center}
@@ -277,8 +280,15 @@ def public_options(name, manifold, center, radius, data, noise_seed):
         return {"anchor": center}
     if name == "conformal":
         options = {"data": data, "seed": int(noise_seed), "radius": radius}  # r: public (paper's bound, H² check)
-        if manifold.name == "hyperbolic":
+        if manifold.name == "hyperbolic" and manifold.dim == 2:
             options.update(domain_center=center, domain_radius=min(4.0, max(2.0, 1.25 * radius)), ball_center=center)
+        elif manifold.name in ("sphere", "hyperbolic") and manifold.dim >= 3 or manifold.name in ("euclidean", "spd"):
+            # public point set on the public ball B(centre, 1.5 r) around the public data ball (a cap on S^d):
+            # the resolution N^(-1/d) is spent where the summary can be
+            high = {"sphere": math.pi, "hyperbolic": 4.0, "euclidean": 100.0, "spd": 100.0}[manifold.name]
+            options.update(domain_center=center, domain_radius=min(high, 1.5 * radius))
+            if manifold.name != "sphere":
+                options.update(ball_center=center)
         return options
     return {}
 

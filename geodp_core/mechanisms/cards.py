@@ -203,18 +203,23 @@ CARDS = {
         ),
         guarantee=(
             "(ε_φ + ε_conf)-DP by composition: ε_φ for the Laplace-sanitised kernel density on a PUBLIC mesh, "
-            "ε_conf for the release with conformal sensitivity √φ_max Δ."
+            "ε_conf for the release with conformal sensitivity √φ_max Δ. On S^d, H^d, R^d (d ≥ 3, or on request "
+            "on S²/H²): the same on a PUBLIC quasi-random point set with a kNN graph, with a certified bound of the "
+            "kernel mass."
         ),
         assumptions=(
-            "Compact spaces (sphere; a public geodesic ball of the Poincaré disk). Unlike the paper, the Laplacian "
-            "is built on a PUBLIC mesh, not on the data points (which would make φ data-dependent outside the "
-            "sanitised channel)."
+            "A compact public domain: the sphere S^d, or a public geodesic ball of H^d or R^d. Surfaces (S², H²) use "
+            "a public triangle mesh; d ≥ 3 a public point set (scrambled Halton points, kNN graph). Unlike the paper, "
+            "the Laplacian is built on PUBLIC points, not on the data points (which would make φ data-dependent "
+            "outside the sanitised channel; that variant is kept, labelled 'no formal guarantee'). The output "
+            "resolution is the point spacing, ~N^(-1/d): utility degrades with the dimension at a fixed point count."
         ),
         sampler=(
             "Exact, no MCMC. Default: the continuous law ∝ φ̂(z) exp(−λ* ρ*(η, z)) by rejection from a Riemannian "
             "Laplace proposal (ρ* extended off the mesh, still √φ_max-Lipschitz in η). Option 'vertex': a vertex "
             "with probability ∝ w_j φ_j^(d/2) exp(−λ* ρ*_j) (ρ* by multi-source Dijkstra), then a uniform point of "
-            "its public cell (data-independent post-processing). The paper's MCMC is kept as a cross-check."
+            "its public cell (data-independent post-processing); on a point set, a public point with that "
+            "probability, then a public jitter. The paper's MCMC is kept as a cross-check (meshes)."
         ),
         source=("He, Tang, Rahimian & Joshi, Density-aware noise mechanisms for differential privacy on Riemannian "
                 "manifolds via conformal transformation."),

@@ -40,7 +40,7 @@ HYPER_DATA = sample_wrapped_normal_mixture(
 SPHERE_OPTS = {"data": SPHERE_DATA, "seed": 0, "mesh_size": 300, "bandwidth": 0.6}
 HYPER_OPTS = {"data": HYPER_DATA, "seed": 0, "mesh_size": 300, "bandwidth": 0.6, "domain_radius": 1.5, "radius": 1.2,
               "ball_center": ORIGIN}
-UNAVAILABLE = [("spd", 2, "affine"), ("euclidean", 2), ("sphere", 3), ("hyperbolic", 3), ("sphere", 1)]
+UNAVAILABLE = [("spd", 2, "affine"), ("sphere", 1)]
 
 
 def point_near(manifold, base, coords):
@@ -394,12 +394,14 @@ def test_hyperbolic_ball_domain_with_public_center():
     assert any("PUBLIC geodesic ball" in note for note in cal.notes)
 
 
-def test_spd_and_higher_dimensions_unavailable_with_reason():
+def test_spd_and_circle_unavailable_with_reason():
     for args in UNAVAILABLE:
         ok, reason = get_mechanism("conformal", get_manifold(*args)).available()
         assert not ok and len(reason) > 20
     _, reason = get_mechanism("conformal", get_manifold("spd", 2, "affine")).available()
-    assert "not DP" in reason and "mesh" in reason
+    assert "not DP" in reason and "discretisation" in reason
+    for args in (("sphere", 3), ("hyperbolic", 3), ("euclidean", 2)):  # public point sets (test_conformal_pointset)
+        assert get_mechanism("conformal", get_manifold(*args)).available().ok
     with pytest.raises(UnavailableError):
         get_mechanism("conformal", get_manifold("spd", 2)).calibrate(PureDP(1.0), 0.1, **SPHERE_OPTS)
 
