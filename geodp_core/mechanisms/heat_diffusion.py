@@ -598,7 +598,7 @@ class BrownianMotion(_HeatDiffusion):
                     f"({sphere2_series_terms(t) + 1} terms, truncation error ≤ {SPHERE2_CDF_TOL:g}, root "
                     "certified to |F(r) - u| ≤ 1e-13), uniform direction"
                 )
-            elif M.name == "sphere" and sphere_sampler_method(t, M.dim) == "girsanov":
+            elif M.name == "sphere" and M.dim >= 3 and sphere_sampler_method(t, M.dim) == "girsanov":
                 notes.append(
                     f"exact sampler: radius by rejection against the Euclidean Brownian radius with the exact "
                     f"{M.label} correction weight (Feynman–Kac, simulated by Poisson thinning along the path), "
