@@ -1,4 +1,4 @@
-"""Utility and runtime of the conformal mechanism by dimension and point count (public point sets; meshes on d = 2).
+"""The derivation note's table (a study, not a benchmark: timings are in benchmarks/run.py). Utility and runtime of the conformal mechanism by dimension and point count (public point sets; meshes on d = 2).
 
 Setting: n = 500 records, wrapped Gaussian around the public centre (typical radius 0.3), clipped to the public
 ball B(centre, 0.7); summary = Fréchet mean, Δ = its sensitivity; total ε = 1 (ε_φ = 0.3); 4 calibrations
@@ -8,7 +8,7 @@ the Riemannian Laplace mechanism at the same ε and Δ (exact sampler). Domains:
 B(c, 2) of H^d (as the meshes); "ball" = the public ball B(c, 1.5 r) (a cap on S^d; the pipeline's default). Times: cold calibration (builds the
 public point set, its kNN graph and the certified bound B), warm calibration (point set cached) and one release.
 
-    .venv/bin/python benchmarks/conformal_dimension.py            # writes benchmarks/conformal_dimension.json
+    .venv/bin/python docs/derivations/conformal_pointset_table.py            # writes docs/derivations/conformal_pointset_table.json
 """
 
 import json
@@ -19,7 +19,7 @@ from pathlib import Path
 
 import numpy as np
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from geodp_core.data.clipping import clip_to_ball  # noqa: E402
 from geodp_core.geometry import get_manifold  # noqa: E402
@@ -93,7 +93,7 @@ def main():
                       f"floor={row['floor']:.3f} RL={row['riemannian_laplace']:.3f} φ-ratio={row['phi_ratio']:.3g} "
                       f"cold={row['cold_s']:.2f}s warm={row['warm_s']:.3f}s release={row['release_us']:.0f}µs",
                       flush=True)
-    out = Path(__file__).with_name("conformal_dimension.json")
+    out = Path(__file__).with_name("conformal_pointset_table.json")
     out.write_text(json.dumps({"date": time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime()), "rows": rows}, indent=1))
 
 
