@@ -131,13 +131,16 @@ class RiemannianGaussian(IsotropicDistanceMechanism):
                 "underestimates μ in negative curvature (on H^d the exact μ exceeds Δ/σ). The sampler is exact. "
                 "For a proved guarantee use the log-Euclidean metric or the exponential-wrapped Gaussian"
             ))
+        return self._finish_gdp(target, budget, mu_achieved, sensitivity, sigma, label, notes, options)
+
+    def _finish_gdp(self, target, budget, mu_achieved, sensitivity, sigma, label, notes, options):
+        """Check the noise scale and finish a calibration achieved through μ-GDP (the target's notion when not GDP)."""
         self._check_noise_scale(sigma)
         achieved = GDP(mu_achieved) if isinstance(target, GDP) else budget.achieved
         if not isinstance(target, GDP):
-            notes.append(f"achieved μ = {mu_achieved:.6g} ≤ μ = {mu:.6g}: the conversion to the target notion is monotone")
-        return self._finish_calibration(
-            target, achieved, GDP(mu_achieved), sensitivity, sigma, label, notes, options
-        )
+            notes.append(f"achieved μ = {mu_achieved:.6g} ≤ μ = {budget.value:.6g}: the conversion to the target notion "
+                         "is monotone")
+        return self._finish_calibration(target, achieved, GDP(mu_achieved), sensitivity, sigma, label, notes, options)
 
     def _calibrate_bounded_diameter(self, target, sensitivity, options):
         r"""ε-DP calibration on a homogeneous space of finite diameter :math:`D` (Kendall: :math:`\pi/2`).
@@ -159,8 +162,8 @@ class RiemannianGaussian(IsotropicDistanceMechanism):
             f"ε-DP by the bounded-diameter argument on {self.manifold.label} (diameter D = π/2, homogeneous: the "
             "normaliser does not depend on η): d(η',y)² − d(η,y)² ≤ Δ(2D − Δ) (attained), so ε = Δ(π − Δ)/(2σ²) and "
             "σ = √(Δ(π − Δ)/(2ε)). A valid "
-            "but loose bound: exact GDP accounting (GDP paper Thm. 4.1 holds on this two-point homogeneous space) "
-            "is not implemented on Kendall space, so no tighter μ-GDP is claimed"
+            "but loose bound, used for ε-DP targets and above 20 landmarks; μ-GDP targets with at most 20 landmarks "
+            "get the exact GDP accounting of this two-point homogeneous space (GDP paper Thm. 4.1)"
         ))
         self._check_noise_scale(sigma)
         return self._finish_calibration(
@@ -190,13 +193,7 @@ class RiemannianGaussian(IsotropicDistanceMechanism):
             f"preserves the privacy loss, so μ(σ, Δ) = μ_S²(2σ, 2Δ) = {mu_achieved:.6g} by the sphere's deterministic "
             "quadrature (GDP-on-manifolds paper Thm. 4.1), σ chosen so that 0.99 μ ≤ μ(σ, Δ) ≤ μ"
         ))
-        self._check_noise_scale(sigma)
-        achieved = GDP(mu_achieved) if isinstance(target, GDP) else budget.achieved
-        if not isinstance(target, GDP):
-            notes.append(f"achieved μ = {mu_achieved:.6g} ≤ μ = {mu:.6g}: the conversion to the target notion is monotone")
-        return self._finish_calibration(
-            target, achieved, GDP(mu_achieved), sensitivity, sigma, LABEL_EXACT, notes, options
-        )
+        return self._finish_gdp(target, budget, mu_achieved, sensitivity, sigma, LABEL_EXACT, notes, options)
 
     def _calibrate_kendall(self, target, sensitivity, options):
         r"""Exact GDP accounting on :math:`\Sigma^k_2`, :math:`k \ge 4` (:mod:`geodp_core.mechanisms.kendall_gdp`)."""
@@ -212,10 +209,4 @@ class RiemannianGaussian(IsotropicDistanceMechanism):
             "arcs in closed form, ρ and r by Gauss–Legendre) with a 1e-5 relative safety margin, σ chosen so "
             "that 0.99 μ ≤ μ(σ, Δ) ≤ μ"
         ))
-        self._check_noise_scale(sigma)
-        achieved = GDP(mu_achieved) if isinstance(target, GDP) else budget.achieved
-        if not isinstance(target, GDP):
-            notes.append(f"achieved μ = {mu_achieved:.6g} ≤ μ = {mu:.6g}: the conversion to the target notion is monotone")
-        return self._finish_calibration(
-            target, achieved, GDP(mu_achieved), sensitivity, sigma, LABEL_EXACT, notes, options
-        )
+        return self._finish_gdp(target, budget, mu_achieved, sensitivity, sigma, LABEL_EXACT, notes, options)
