@@ -100,6 +100,12 @@ __all__ = [
     "reproduce_gdp_curve",
     "reproduce_heat_escape",
     "reproduce_ew_dimensions",
+    "reproduce_conformal_figure",
+    "reproduce_conformal_images",
+    "CONFORMAL_FIGURES",
+    "CONFORMAL_FIGURE_GRIDS",
+    "CONFORMAL_IMAGE_DATASETS",
+    "CONFORMAL_PAPER_IMAGE_EPS",
     "GDP_PAPER_CURVE_SIGMAS",
     "GDP_PAPER_CURVE_REPLICATES",
     "GDP_CURVE_SPACES",
@@ -2196,6 +2202,35 @@ COMMANDS = {
                          "heterogeneous S² data at ε-DP",
                          quick=dict(eps_values=(0.5, 2.0), n_calibrations=2, n_reps=50),
                          full=dict(n_calibrations=16, n_reps=1000)),
+    "conformal_dimension": Command(reproduce_conformal_figure, "Conformal paper Fig. 2 (both panels): mean distance "
+                                   "vs ambient dimension d (S^(d−1)), conformal vs Riemannian Laplace vs tangent "
+                                   "Gaussian on the vMF mixture",
+                                   default=dict(figure="dimension"),
+                                   quick=dict(figure="dimension", values=(3, 10), n_calibrations=2, n_reps=40),
+                                   full=dict(figure="dimension", values=(3, 5, 10, 20, 50), n_calibrations=8,
+                                             n_reps=500)),
+    "conformal_n": Command(reproduce_conformal_figure, "Conformal paper Fig. 3 (both panels, d = 3 and 10): mean "
+                           "distance vs the number of records n",
+                           default=dict(figure="n"),
+                           quick=dict(figure="n", values=(100, 1000), n_calibrations=2, n_reps=40),
+                           full=dict(figure="n", n_calibrations=8, n_reps=500)),
+    "conformal_spread": Command(reproduce_conformal_figure, "Conformal paper Fig. 4 (both panels, d = 3 and 10): mean "
+                                "distance vs the data spread (vMF std)",
+                                default=dict(figure="spread"),
+                                quick=dict(figure="spread", values=(0.1, 1.0), n_calibrations=2, n_reps=40),
+                                full=dict(figure="spread", n_calibrations=8, n_reps=500)),
+    "conformal_eps": Command(reproduce_conformal_figure, "Conformal paper Fig. 5 (both panels, d = 3 and 10): mean "
+                             "distance vs the total ε",
+                             default=dict(figure="eps"),
+                             quick=dict(figure="eps", values=(0.3, 2.0), n_calibrations=2, n_reps=40),
+                             full=dict(figure="eps", values=(0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0), n_calibrations=8,
+                                       n_reps=500)),
+    "conformal_images": Command(reproduce_conformal_images, "Conformal paper Figs. 7–8: private mean of one class of "
+                                "image covariance descriptors (SPD(11), SPD(9); log-Euclidean) vs ε",
+                                quick=dict(eps_values=(0.5, 2.0), n_calibrations=2, n_reps=30),
+                                full=dict(eps_values=tuple(round(0.1 * k, 1) for k in (1, 2, 3, 5, 7, 10, 12, 15, 17,
+                                                                                         20)),
+                                          n_calibrations=8, n_reps=500)),
     "kng": Command(reproduce_kng_regression, "DP geodesic regression Fig. 1 (bottom): KNG fits on S² vs the "
                    "non-private fit, equal budget split",
                    quick=dict(eps_values=(2.0,), n_fits=2, chain_length=100),
