@@ -1342,7 +1342,7 @@ def reproduce_conformal(eps_values=CONFORMAL_PAPER_EPS, n=CONFORMAL_PAPER_N, spr
 #: The paper's "dim" is the ambient dimension: points on S^{dim-1} ⊂ R^dim (§VII-A, "S^{d-1}(R) ⊂ R^d").
 #: Its std 5 and 10 (nearly uniform) become our widest mixture spread 1.0 (data clipped to the public ball).
 CONFORMAL_FIGURES = {
-    "dimension": dict(figure="Fig. 2", x="dim", label="ambient dimension d (points on S^{d−1})",
+    "dimension": dict(figure="Fig. 2", x="dim", label="ambient dimension d (points on S^(d−1))",
                       panels=(dict(dim=None, spread=0.1, n=500), dict(dim=None, spread=1.0, n=500)),
                       paper_panels="(a) std = 0.1, N = 500; (b) std = 10, N = 500; ε_total = 0.3; d from 3 to 1000"),
     "n": dict(figure="Fig. 3", x="n", label="records n",
@@ -1609,8 +1609,10 @@ def _panel_text(panel):
 
 #: Figs. 7–8 of the conformal paper: our stand-ins for CIFAR-10 (Fig. 7) and Fashion-MNIST (Fig. 8).
 CONFORMAL_IMAGE_DATASETS = {
-    "image_patches_covariance": dict(figure="Fig. 7", paper="CIFAR-10", label=0),
-    "digits_covariance": dict(figure="Fig. 8", paper="Fashion-MNIST", label=3),
+    "image_patches_covariance": dict(figure="Fig. 7", paper="CIFAR-10", label=0,
+                                     name="colour-patch covariance descriptors"),
+    "digits_covariance": dict(figure="Fig. 8", paper="Fashion-MNIST", label=3,
+                              name="handwritten-digit covariance descriptors"),
 }
 #: Appendix I: "ε ∈ {0.1, 0.2, ···, 2.0} and δ = 10⁻⁹".
 CONFORMAL_PAPER_IMAGE_EPS = (0.1, 0.2, 0.5, 1.0, 1.5, 2.0)
@@ -1690,7 +1692,7 @@ def reproduce_conformal_images(eps_values=CONFORMAL_PAPER_IMAGE_EPS, datasets=tu
                         f"{name}_conformal_min": float(conf["mean"].min()) if len(conf) else np.nan,
                         f"{name}_laplace_min": float(lap["mean"].min()) if len(lap) else np.nan})
         status_rank.append(2 if b_l == len(eps_grid) else 1 if b_l or b_t == len(eps_grid) else 0)
-        parts.append(f"{info['figure']} ({info['paper']} stand-in: {name}, class {info['label']}, n = {n}, SPD("
+        parts.append(f"{info['figure']} ({info['paper']} stand-in: {info['name']}, class {info['label']}, n = {n}, SPD("
                      f"{DESCRIPTOR_SIZES[name]}) of dimension {dim}): conformal clearly better than Riemannian Laplace "
                      f"at {b_l}/{len(eps_grid)} ε (clearly worse at {w_l}), than the tangent Gaussian at "
                      f"{b_t}/{len(eps_grid)}; conformal {conf['mean'].min():.3g}–{conf['mean'].max():.3g} vs Laplace "
@@ -1712,7 +1714,8 @@ def reproduce_conformal_images(eps_values=CONFORMAL_PAPER_IMAGE_EPS, datasets=tu
         PaperClaim("“distance decreases as ε increases, and Conformal-Laplace DP stays below the other two "
                    "mechanisms across all privacy levels.”", "§VII-B, Figure 7"),
     )
-    setup = (f"One class of each image-descriptor dataset ({', '.join(names)}) on SPD(m) with the log-Euclidean "
+    setup = (f"One class of each image-descriptor dataset "
+             f"({', '.join(CONFORMAL_IMAGE_DATASETS[k]['name'] for k in names)}) on SPD(m) with the log-Euclidean "
              f"metric, clipped to the public ball B(cI, {DESCRIPTOR_BALL_RADIUS:g}) (centre fixed by the descriptor's "
              f"definition); Δ = 2r/n. ONE target ε-DP, ε in {_fmt_budgets(eps_grid)}: conformal ({n_cal} "
              f"sanitisations × {n_reps} releases, 1000-point public point set) vs Riemannian Laplace "

@@ -587,7 +587,7 @@ def reproduction_figures(result):
     if key == "conformal_images":
         from geodp_core.reproduce import CONFORMAL_IMAGE_DATASETS  # noqa: PLC0415
 
-        titles = {name: f"{info['figure']}: {name} ({info['paper']} stand-in), class {info['label']}"
+        titles = {name: f"{info['figure']}: {info['name']} ({info['paper']} stand-in), class {info['label']}"
                   for name, info in CONFORMAL_IMAGE_DATASETS.items()}
         return [conformal_panels_figure(result.table, result.tables["floor"], "dataset", "budget", "total ε", titles)]
     raise InvalidParameterError(f"no figure for the reproduction {key!r}", param="result")
