@@ -59,11 +59,20 @@ from geodp_core._validation import (
     check_option,
     check_real,
 )
-from geodp_core.data import DESCRIPTOR_BALL_RADIUS, DESCRIPTOR_SIZES, sample_uniform_ball
+from geodp_core.data import (
+    DESCRIPTOR_BALL_RADIUS,
+    DESCRIPTOR_SIZES,
+    sample_uniform_ball,
+)
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.geometry.radial import get_radial_law
 from geodp_core.mechanisms.registry import MECHANISM_NAMES, get_mechanism
-from geodp_core.pipeline import evaluate, mean_and_standard_error, prepare, scenario_options
+from geodp_core.pipeline import (
+    evaluate,
+    mean_and_standard_error,
+    prepare,
+    scenario_options,
+)
 from geodp_core.privacy import GDP, RDP, ApproxDP, PureDP
 from geodp_core.scenario import Scenario
 
@@ -1372,7 +1381,7 @@ def _conformal_options(prepared, stream):
 
 def _conformal_cells(prepared, eps, n_cal, n_reps, seed, index):
     """Conformal (``n_cal`` sanitisations × ``n_reps``), Riemannian Laplace and tangent Gaussian rows at one ε."""
-    manifold, data, true_mean, delta = prepared.manifold, prepared.data, prepared.true_mean, prepared.sensitivity
+    manifold, true_mean, delta = prepared.manifold, prepared.true_mean, prepared.sensitivity
     target = PureDP(eps)
     conformal = get_mechanism("conformal", manifold)
     ok, why = conformal.available()
@@ -1481,7 +1490,7 @@ def reproduce_conformal_figure(figure="eps", values=None, n_calibrations=3, n_re
     grid = _check_grid(CONFORMAL_FIGURE_GRIDS[figure] if values is None else values, "values", low=bounds[0],
                        high=bounds[1], **closed)
     if figure in ("dimension", "n"):
-        grid = tuple(sorted({int(round(v)) for v in grid}))
+        grid = tuple(sorted({round(v) for v in grid}))
     n_cal = check_int(n_calibrations, "n_calibrations", low=2, high=50)
     n_reps = check_int(n_reps, "n_reps", low=10, high=5000)
     seed = _check_seed(seed)
@@ -1512,7 +1521,7 @@ def reproduce_conformal_figure(figure="eps", values=None, n_calibrations=3, n_re
     for name in ("a", "b"):
         wins = _conformal_panel_wins(table, name, "x")
         b_l, w_l, _, n_l = wins["riemannian_laplace"]
-        b_t, w_t, _, n_t = wins["tangent_gaussian"]
+        b_t, _, _, n_t = wins["tangent_gaussian"]
         total_cells += n_l
         all_better_lap += b_l
         all_better_tg += b_t
@@ -1708,7 +1717,7 @@ def reproduce_conformal_images(eps_values=CONFORMAL_PAPER_IMAGE_EPS, datasets=tu
         _, diff, se = _compare(sub, "conformal", "riemannian_laplace")
         b_l, w_l, _ = _wins(diff, se)
         _, diff, se = _compare(sub, "conformal", "tangent_gaussian")
-        b_t, w_t, _ = _wins(diff, se)
+        b_t, _, _ = _wins(diff, se)
         lap = sub[(sub["mechanism"] == "riemannian_laplace") & (sub["status"] == "ok")]
         conf = sub[(sub["mechanism"] == "conformal") & (sub["status"] == "ok")]
         below = int(np.sum(lap["mean"] < fl))
