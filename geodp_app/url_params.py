@@ -239,6 +239,11 @@ REPRODUCE_FIGURES = {
     "kng_noise": "Geodesic regression: noise levels on the sphere (Figure 6)",
     "kng_spd": "Geodesic regression: unequal budget splits on SPD(2) (Figure 7, top)",
     "kng_sensitivity": "Geodesic regression: sensitivity ratios (Figures 9–10)",
+    "conformal_dimension": "Conformal: accuracy against the dimension on spheres (Figure 2)",
+    "conformal_n": "Conformal: accuracy against the number of records (Figure 3)",
+    "conformal_spread": "Conformal: accuracy against the data spread (Figure 4)",
+    "conformal_eps": "Conformal: accuracy against ε in dimensions 3 and 10 (Figure 5)",
+    "conformal_images": "Conformal: image covariance descriptors (Figures 7–8)",
 }
 #: The Reproduce page's choices: key -> (options, labels or None). The page reads its options from here.
 REPRODUCE_CHOICES = {
@@ -272,6 +277,8 @@ REPRODUCE_CHOICES = {
     "reproduce_more_kng_fits": ((3, 10, 20), None),
     "reproduce_more_kng_chain": ((100, 300, 1000), None),
     "reproduce_more_kng_pairs": ((10, 20, 50), None),
+    "reproduce_more_conformal_cal": ((2, 3, 8), None),
+    "reproduce_more_conformal_reps": ((30, 100, 500), None),
 }
 
 

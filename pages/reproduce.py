@@ -28,6 +28,7 @@ from geodp_core.viz.reproduce import (
     kng_noise_figure,
     kng_sensitivity_figure,
     kng_split_figure,
+    reproduction_figures,
 )
 
 clean_url("reproduce")  # bad URL values are reported beside their controls, never crash the page
@@ -66,7 +67,8 @@ def _url_notes(prefix):
         if key.startswith(prefix):
             url_note(key, st.session_state.get(key))
 UTILITY_VIEW = {"title": "mechanism", "budget": "budget", "mean": "mean distance", "se": "s.e.", "n_reps": "releases",
-                "label": "honesty label", "noise": "noise", "target": "target", "reason": "why unavailable"}
+                "label": "honesty label", "noise": "noise", "target": "target", "reason": "why unavailable",
+                "dim": "dimension d", "n": "records n"}
 
 
 # ------------------------------------------------------------------------------------------- cached core calls
@@ -123,6 +125,14 @@ def _kng_split(space, n, n_fits, chain_length, seed):
 @st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16, ttl=CACHE_TTL)
 def _kng_noise(n, n_fits, chain_length, seed):
     return rp.reproduce_kng_noise(n=n, n_fits=n_fits, chain_length=chain_length, seed=seed)
+
+
+@st.cache_data(show_spinner="Rerunning the conformal paper's figure…", max_entries=16, ttl=CACHE_TTL)
+def _conformal_more(figure, n_calibrations, n_reps, seed):
+    if figure == "conformal_images":
+        return rp.reproduce_conformal_images(n_calibrations=n_calibrations, n_reps=n_reps, seed=seed)
+    return rp.reproduce_conformal_figure(figure.split("_", 1)[1], n_calibrations=n_calibrations, n_reps=n_reps,
+                                         seed=seed)
 
 
 @st.cache_data(show_spinner="Comparing neighbouring datasets…", max_entries=16, ttl=CACHE_TTL)
@@ -423,6 +433,13 @@ with tab["more"]:
                 n_pairs = st.select_slider("Neighbouring pairs per n", _options("reproduce_more_kng_pairs"), value=20,
                                            key="reproduce_more_kng_pairs", **_BIND, help="The paper: 20.")
                 settings = (figure, int(n_pairs))
+            elif figure.startswith("conformal_"):
+                n_cal = st.select_slider("Independent sanitisations per point", _options("reproduce_more_conformal_cal"),
+                                         value=3, key="reproduce_more_conformal_cal", **_BIND,
+                                         help="Each draws a fresh private density; the error bars come from them.")
+                n_reps = st.select_slider("Releases per sanitisation", _options("reproduce_more_conformal_reps"),
+                                          value=100, key="reproduce_more_conformal_reps", **_BIND)
+                settings = (figure, int(n_cal), int(n_reps))
             else:
                 family = st.selectbox("Spaces", _options("reproduce_more_ew_family"), key="reproduce_more_ew_family",
                                       **_BIND, format_func=_labels("reproduce_more_ew_family").get,
@@ -455,6 +472,8 @@ with tab["more"]:
                     result = _kng_noise(*settings[1:])
                 elif figure == "kng_sensitivity":
                     result = _kng_sensitivity(*settings[1:])
+                elif figure.startswith("conformal_"):
+                    result = _conformal_more(*settings)
                 else:
                     result = _ew_dimensions(settings[1], (0.5, 1.0, 2.0), settings[2], 200, settings[3], settings[-1])
         with main:
@@ -488,6 +507,11 @@ with tab["more"]:
                 elif figure == "kng_sensitivity":
                     st.plotly_chart(kng_sensitivity_figure(result.table), key="reproduce_more_chart", width="stretch")
                     _more_table(result.tables["summary"])
+                elif figure.startswith("conformal_"):
+                    for i, chart in enumerate(reproduction_figures(result)):
+                        st.plotly_chart(chart, key=f"reproduce_more_chart_{i}", width="stretch")
+                    extra = ("dataset",) if figure == "conformal_images" else ("panel", "dim", "n", "spread")
+                    _utility_table(result.table, "ε", extra=extra)
                 else:
                     st.plotly_chart(ew_dimension_figure(result.table), key="reproduce_more_chart", width="stretch")
                     _utility_table(result.table, "μ", extra=("space",))

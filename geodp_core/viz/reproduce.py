@@ -26,7 +26,7 @@ from geodp_core.viz.curves import chart_layout
 
 __all__ = ["gdp_mu_figure", "kng_mspe_figure", "gdp_curve_figure", "heat_escape_disk_figure", "heat_escape_growth_figure",
            "ew_dimension_figure", "ew_runtime_figure", "kng_split_figure", "kng_noise_figure",
-           "kng_sensitivity_figure", "reproduction_figures"]
+           "kng_sensitivity_figure", "conformal_panels_figure", "reproduction_figures"]
 
 _VERSION_STYLE = {
     "rigorous": ("#2ca02c", "rigorous KNG (ε-DP, approximate sampler)"),
@@ -454,6 +454,87 @@ def ew_runtime_figure(runtime, height=None):
     return fig
 
 
+_CONFORMAL_COLORS = {"conformal": "#2ca02c", "riemannian_laplace": "#d62728", "tangent_gaussian": "#ff7f0e"}
+
+
+def conformal_panels_figure(table, floor, group, x, x_label, titles, log_x=False, height=None):
+    """Mean distance (± s.e.) against ``x``, one panel per value of ``group``, with the conformal floor.
+
+    Used by the conformal paper's Figs. 2–5 (``group="panel"``) and 7–8 (``group="dataset"``): one line per
+    mechanism, and the conformal mechanism's mean distance at a very large ε (its discretisation floor) as a
+    dashed grey line — no ε brings the conformal line below it.
+
+    Parameters
+    ----------
+    table : pandas.DataFrame
+        ``reproduce_conformal_figure(...).table`` or ``reproduce_conformal_images(...).table``.
+    floor : pandas.DataFrame
+        The result's ``tables["floor"]`` (``group``, ``dim`` and ``floor`` columns).
+    group, x : str
+        Columns of ``table``: the panel and the x axis.
+    x_label : str
+    titles : dict
+        Panel title by group value.
+    log_x : bool
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    from plotly.subplots import make_subplots  # noqa: PLC0415
+
+    _check_frame(table, (group, x, "dim", "mechanism", "title", "mean", "se", "status"), "a conformal reproduction table")
+    groups = list(dict.fromkeys(table[group]))
+    fig = make_subplots(rows=max(1, len(groups)), cols=1, vertical_spacing=0.12,
+                        subplot_titles=[titles.get(g, str(g)) for g in groups])
+    shown = set()
+    for i, value in enumerate(groups, start=1):
+        sub = table[(table[group] == value) & (table["status"] == "ok")]
+        for name in dict.fromkeys(table["mechanism"]):
+            rows = sub[sub["mechanism"] == name].sort_values(x)
+            if not len(rows):
+                continue
+            fig.add_trace(go.Scatter(
+                x=rows[x], y=rows["mean"], mode="lines+markers", name=str(rows["title"].iloc[0]), legendgroup=name,
+                showlegend=name not in shown, line=dict(color=_CONFORMAL_COLORS.get(name, "#444")),
+                error_y=dict(type="data", array=rows["se"].to_numpy(dtype=float), visible=True),
+                hovertemplate=f"{x_label} = %{{x}}<br>mean distance = %{{y:.4g}}<extra></extra>"), row=i, col=1)
+            shown.add(name)
+        fl = floor[floor[group] == value] if group in floor else floor.iloc[0:0]
+        levels = dict(zip(fl["dim"], fl["floor"]))
+        cells = sub.drop_duplicates(x).sort_values(x)
+        ys = [levels.get(d, np.nan) for d in cells["dim"]]
+        if np.any(np.isfinite(ys)):
+            fig.add_trace(go.Scatter(
+                x=cells[x], y=ys, mode="lines", name="conformal floor (mean distance at ε = 50)",
+                legendgroup="floor", showlegend="floor" not in shown, line=dict(color="#7f7f7f", dash="dash"),
+                hovertemplate="floor = %{y:.4g}<extra></extra>"), row=i, col=1)
+            shown.add("floor")
+        fig.update_yaxes(type="log", title_text="mean distance", row=i, col=1)
+        fig.update_xaxes(title_text=x_label, type="log" if log_x else None, row=i, col=1)
+    chart_layout(fig, "Mean distance of the release to the true mean ± s.e.", None, None, height=height,
+                 plot_px=240 * max(1, len(groups)), legend_title="mechanism")
+    return fig
+
+
+def _conformal_figure_panels(result):
+    from geodp_core.reproduce import CONFORMAL_FIGURES  # noqa: PLC0415
+
+    figure = result.key.split("_", 1)[1]
+    spec = CONFORMAL_FIGURES[figure]
+    titles = {}
+    for name, panel in zip("ab", spec["panels"]):
+        sub = result.table[result.table["panel"] == name]
+        dims = sorted(dict.fromkeys(int(d) for d in sub["dim"]))
+        parts = [f"d = {dims[0]} (S^{dims[0] - 1})" if len(dims) == 1 else None,
+                 None if panel["spread"] is None else f"std {panel['spread']:g}",
+                 None if panel["n"] is None else f"n = {panel['n']}"]
+        titles[name] = f"({name}) " + ", ".join(p for p in parts if p)
+    return [conformal_panels_figure(result.table, result.tables["floor"], "panel", "x", spec["label"], titles,
+                                    log_x=figure == "n")]
+
+
 def _utility_space(result):
     setup = result.setup
     return "spd" if setup.startswith("SPD") else "sphere" if setup.startswith("S") else "hyperbolic"
@@ -501,4 +582,12 @@ def reproduction_figures(result):
         return [kng_sensitivity_figure(result.table)]
     if key == "ew_dimensions":
         return [ew_dimension_figure(result.table), ew_runtime_figure(result.tables["runtime"])]
+    if key in ("conformal_dimension", "conformal_n", "conformal_spread", "conformal_eps"):
+        return _conformal_figure_panels(result)
+    if key == "conformal_images":
+        from geodp_core.reproduce import CONFORMAL_IMAGE_DATASETS  # noqa: PLC0415
+
+        titles = {name: f"{info['figure']}: {info['name']} ({info['paper']} stand-in), class {info['label']}"
+                  for name, info in CONFORMAL_IMAGE_DATASETS.items()}
+        return [conformal_panels_figure(result.table, result.tables["floor"], "dataset", "budget", "total ε", titles)]
     raise InvalidParameterError(f"no figure for the reproduction {key!r}", param="result")

@@ -269,7 +269,8 @@ def test_reproduce_tabs_text_is_human(tab):
 
 
 
-@pytest.mark.parametrize("figure", ["gdp_curve", "heat_escape", "ew_dimensions", "kng_split", "kng_sensitivity"])
+@pytest.mark.parametrize("figure", ["gdp_curve", "heat_escape", "ew_dimensions", "kng_split", "kng_sensitivity",
+                                    "conformal_eps", "conformal_images"])
 def test_reproduce_further_figures_text_is_human(figure):
     from geodp_app.url_params import REPRODUCE_FIGURES
 
@@ -277,7 +278,8 @@ def test_reproduce_further_figures_text_is_human(figure):
                              "reproduce_more_gdp_seeds": "3", "reproduce_more_escape_paths": "100",
                              "reproduce_more_ew_reps": "50", "reproduce_more_ew_mcmc": "200",
                              "reproduce_more_kng_fits": "3", "reproduce_more_kng_chain": "100",
-                             "reproduce_more_kng_pairs": "10"})
+                             "reproduce_more_kng_pairs": "10", "reproduce_more_conformal_cal": "2",
+                             "reproduce_more_conformal_reps": "30"})
     at.button(key="reproduce_more_run").click().run()
     assert at.get("plotly_chart"), figure
     _assert_clean(at, figure)
