@@ -411,7 +411,7 @@ def ew_dimension_figure(table, mu=None, height=None):
             shown.add(name)
         fig.update_yaxes(type="log", row=i, col=1)
     chart_layout(fig, f"Mean distance to the true mean ± s.e. by dimension, μ = {mu:g} (μ-GDP target, n = 40)",
-                 None, None, height=height, plot_px=130 * max(1, len(families)),
+                 None, None, height=height, plot_px=175 * max(1, len(families)),
                  legend_title="missing points: no Riemannian Laplace law at that (d, μ)")
     fig.update_xaxes(tickvals=sorted(dict.fromkeys(int(d) for d in table["dim"])), title_text="intrinsic dimension d")
     fig.update_yaxes(title_text="mean distance")
