@@ -267,7 +267,7 @@ def gdp_curve_figure(table, height=None):
     _check_frame(table, ("space", "sigma", "mu_exact", "mu_flat", "mu_mc_mean", "mu_mc_min", "mu_mc_max"),
                  "geodp_core.reproduce.reproduce_gdp_curve().table")
     spaces = list(dict.fromkeys(table["space"]))
-    fig = make_subplots(rows=len(spaces), cols=1, shared_xaxes=True, vertical_spacing=0.08,
+    fig = make_subplots(rows=len(spaces), cols=1, shared_xaxes=True, vertical_spacing=0.3,  # room for each x title
                         subplot_titles=[_SPACE_LABEL.get(s, str(s)) for s in spaces])
     for i, space in enumerate(spaces, start=1):
         rows = table[table["space"] == space].sort_values("sigma")
@@ -290,8 +290,8 @@ def gdp_curve_figure(table, height=None):
                 showlegend=first, hovertemplate="σ = %{x:g}<br>exact μ = %{y:.4f}<extra></extra>"), row=i, col=1)
         fig.update_yaxes(type="log", title_text="μ", row=i, col=1)
     chart_layout(fig, "GDP parameter μ against the rate σ (Δ = 1): exact vs the Monte Carlo Algorithm 2",
-                 None, None, height=height, plot_px=170 * len(spaces))
-    fig.update_xaxes(type="log", title_text="rate σ")
+                 None, None, height=height, plot_px=210 * len(spaces))
+    fig.update_xaxes(type="log", title_text="rate σ", showticklabels=True)
     return fig
 
 
@@ -394,7 +394,7 @@ def ew_dimension_figure(table, mu=None, height=None):
     if mu is None:
         mu = budgets[len(budgets) // 2] if budgets else 1.0
     families = list(dict.fromkeys(table["family"]))
-    fig = make_subplots(rows=max(1, len(families)), cols=1, shared_xaxes=True, vertical_spacing=0.07,
+    fig = make_subplots(rows=max(1, len(families)), cols=1, shared_xaxes=True, vertical_spacing=0.12,
                         subplot_titles=[EW_DIM_FAMILIES.get(f, str(f)) for f in families])
     shown = set()
     for i, family in enumerate(families, start=1):
@@ -413,7 +413,8 @@ def ew_dimension_figure(table, mu=None, height=None):
     chart_layout(fig, f"Mean distance to the true mean ± s.e. by dimension, μ = {mu:g} (μ-GDP target, n = 40)",
                  None, None, height=height, plot_px=175 * max(1, len(families)),
                  legend_title="missing points: no Riemannian Laplace law at that (d, μ)")
-    fig.update_xaxes(tickvals=sorted(dict.fromkeys(int(d) for d in table["dim"])), title_text="intrinsic dimension d")
+    fig.update_xaxes(tickvals=sorted(dict.fromkeys(int(d) for d in table["dim"])), title_text="intrinsic dimension d",
+                     showticklabels=True)
     fig.update_yaxes(title_text="mean distance")
     return fig
 
