@@ -5,6 +5,8 @@ positive-definite arrays and tangent vectors symmetric matrices, as in geomstats
 Closed forms via batched ``eigh``/``cholesky``; geomstats is the test reference.
 """
 
+import functools
+
 import numpy as np
 
 from geodp_core.geometry.base import Manifold
@@ -37,8 +39,9 @@ def _frechet_derivative(matrix, direction, func, dfunc):
     return eigvecs @ (weights * (ut @ direction @ eigvecs)) @ ut
 
 
+@functools.lru_cache(maxsize=32)
 def symmetric_basis(m):
-    r"""Frobenius-orthonormal basis of symmetric ``m x m`` matrices, shape ``(m(m+1)/2, m, m)``.
+    r"""Frobenius-orthonormal basis of symmetric ``m x m`` matrices, shape ``(m(m+1)/2, m, m)`` (cached, read-only).
 
     :math:`E_{ii}` then :math:`(E_{ij} + E_{ji})/\sqrt2` for :math:`i < j`.
     """
@@ -52,7 +55,9 @@ def symmetric_basis(m):
             e = np.zeros((m, m))
             e[i, j] = e[j, i] = 1.0 / np.sqrt(2.0)
             basis.append(e)
-    return np.array(basis)
+    basis = np.array(basis)
+    basis.setflags(write=False)
+    return basis
 
 
 class _SPDBase(Manifold):
@@ -145,6 +150,18 @@ class SPDAffine(_SPDBase):
         sqrt, _ = self._sqrt_and_invsqrt(base_point)
         basis = symmetric_basis(self.m)
         return sqrt[..., None, :, :] @ basis @ sqrt[..., None, :, :]
+
+    def from_frame(self, base_point, coords):
+        r""":math:`\sum_k c_k P^{1/2}E_kP^{1/2} = P^{1/2}\big(\sum_k c_k E_k\big)P^{1/2}` (two products, not one per k)."""
+        sqrt, _ = self._sqrt_and_invsqrt(base_point)
+        inner = np.einsum("...k,kij->...ij", np.asarray(coords, dtype=float), symmetric_basis(self.m))
+        return sqrt @ inner @ sqrt
+
+    def to_frame(self, base_point, tangent_vec):
+        r""":math:`\langle P^{1/2}E_kP^{1/2}, V\rangle_P = \langle E_k, P^{-1/2}VP^{-1/2}\rangle_F` for every k at once."""
+        _, invsqrt = self._sqrt_and_invsqrt(base_point)
+        whitened = invsqrt @ np.asarray(tangent_vec, dtype=float) @ invsqrt
+        return np.einsum("...ij,kij->...k", whitened, symmetric_basis(self.m))
 
     def log_volume_jacobian(self, base_point, tangent_vec):
         r""":math:`\sum_{i<j}\log\frac{\sinh(|\lambda_i-\lambda_j|/2)}{|\lambda_i-\lambda_j|/2}`,

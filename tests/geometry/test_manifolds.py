@@ -222,3 +222,19 @@ class TestKendall3(ManifoldContract):
 class TestKendall6(ManifoldContract):
     args = ("kendall", 6)
     max_radius = 1.3
+
+
+@pytest.mark.parametrize("m", [2, 3, 6])
+def test_fast_spd_affine_frame_maps_equal_the_frame_matrix(m):
+    """SPD affine-invariant from_frame/to_frame (two products) agree with the frame matrix P^½ E_k P^½."""
+    from geodp_core.geometry.base import Manifold
+
+    manifold = get_manifold("spd", m, "affine")
+    rng = np.random.default_rng(m)
+    origin = manifold.default_center()
+    bases = manifold.exp(np.broadcast_to(origin, (4,) + origin.shape), 0.8 * manifold.random_unit_tangent(origin, 4, rng),
+                         check=False)
+    for base, coords in ((bases, rng.standard_normal((4, manifold.dim))), (bases[0], rng.standard_normal((3, manifold.dim)))):
+        fast = manifold.from_frame(base, coords)
+        np.testing.assert_allclose(fast, Manifold.from_frame(manifold, base, coords), atol=1e-13)
+        np.testing.assert_allclose(manifold.to_frame(base, fast), coords, atol=1e-12)
