@@ -12,8 +12,6 @@ from geodp_core.geometry.spd_polar import sample_spd_polar, spd_laplace_scale_li
 from geodp_core.geometry.sphere import Sphere
 
 __all__ = [
-    "ALL_MANIFOLD_NAMES",
-    "CORE_ONLY_MANIFOLD_NAMES",
     "MANIFOLD_NAMES",
     "SPD_METRICS",
     "Euclidean",
@@ -35,10 +33,6 @@ __all__ = [
 
 #: Manifolds offered by the app (scenario validation, sidebar): fully supported end to end.
 MANIFOLD_NAMES = ("sphere", "hyperbolic", "spd", "euclidean", "kendall")
-#: Manifolds available in ``geodp_core`` only (none: the app offers every manifold).
-CORE_ONLY_MANIFOLD_NAMES = ()
-#: Every name :func:`get_manifold` accepts.
-ALL_MANIFOLD_NAMES = MANIFOLD_NAMES + CORE_ONLY_MANIFOLD_NAMES
 #: Largest intrinsic dimension d of S^d, H^d, R^d (the papers go to S^999) and matrix size m of SPD(m).
 MAX_DIMENSION = 1000
 SPD_METRICS = {"affine": SPDAffine, "log_euclidean": SPDLogEuclidean, "log_cholesky": SPDLogCholesky}
@@ -62,7 +56,7 @@ def get_manifold(name, dim, metric=None):
     -------
     Manifold
     """
-    name = check_option(name, "name", ALL_MANIFOLD_NAMES)
+    name = check_option(name, "name", MANIFOLD_NAMES)
     if name == "kendall":
         dim = check_int(dim, "dim", low=3, high=MAX_DIMENSION)  # number of landmarks k
     else:

@@ -25,6 +25,7 @@ from scipy import special
 
 from geodp_core._validation import check_finite_array, check_int, check_real
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
+from geodp_core.geometry import MANIFOLD_NAMES
 from geodp_core.privacy import (
     GDP,
     RDP,
@@ -194,7 +195,6 @@ def _check_bool(value, name):
 
 # =============================================================================== utility curves
 _REQUIRED = ("mechanism", "mean", "se", "label", "status", "reason", "bound")
-_MANIFOLD_NAMES = ("sphere", "hyperbolic", "spd", "euclidean", "kendall")
 RANDOM_GUESS_LABEL = "random guess (π/2)"
 UNINFORMATIVE_LABEL = "bound above the diameter: uninformative"
 _DISTANCE_UNITS = {
@@ -211,9 +211,9 @@ def _manifold_name(manifold):
     if manifold is None:
         return None
     name = manifold if isinstance(manifold, str) else getattr(manifold, "name", None)
-    if name not in _MANIFOLD_NAMES:
+    if name not in MANIFOLD_NAMES:
         raise InvalidParameterError(
-            f"manifold must be None, one of {list(_MANIFOLD_NAMES)} or a geodp_core Manifold; got {manifold!r:.60}",
+            f"manifold must be None, one of {list(MANIFOLD_NAMES)} or a geodp_core Manifold; got {manifold!r:.60}",
             param="manifold",
         )
     return name
