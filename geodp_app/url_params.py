@@ -48,10 +48,18 @@ X_AXES = {"budget": "privacy budget", "n": "records n", "dim": "dimension d", "s
           "p": "summary exponent p"}
 
 
+def _code(value, labels, default):
+    """The internal name of a URL value that may be the name itself or its label (links hold labels)."""
+    if value in labels:
+        return value
+    return next((code for code, label in labels.items() if label == value), default)
+
+
 def _dim_bounds(params):
-    manifold = params.get("manifold", "sphere")
+    manifold = _code(params.get("manifold", "sphere"), SPACE_LABELS, "sphere")
     low, high = dim_range(manifold)
-    return low, high, f"SPD matrices: m from {low} to {high}" if manifold == "spd" else ""
+    note = {"spd": f"SPD matrices: m from {low} to {high}", "kendall": f"Kendall shapes: k from {low} to {high} landmarks"}
+    return low, high, note.get(manifold, "")
 
 
 def _radius_bounds(params):
@@ -59,9 +67,11 @@ def _radius_bounds(params):
         dim = int(float(params.get("dim", 2)))
     except ValueError:
         dim = 2
-    manifold = params.get("manifold", "sphere")
-    high = radius_max(manifold, dim, params.get("metric", "") if manifold == "spd" else "")
-    return 0.05, high, "on the sphere r must stay below r* = π/4" if manifold == "sphere" else ""
+    manifold = _code(params.get("manifold", "sphere"), SPACE_LABELS, "sphere")
+    metric = _code(params.get("metric", ""), METRIC_LABELS, "") if manifold == "spd" else ""
+    high = radius_max(manifold, dim, metric)
+    notes = {"sphere": "on the sphere r must stay below r* = π/4", "kendall": "on Kendall shapes r must stay below π/8"}
+    return 0.05, high, notes.get(manifold, "")
 
 
 def _choice(labels, display=None):

@@ -229,3 +229,15 @@ def test_kendall_shapes_from_the_selector_and_from_a_link():
                     "resampled to k landmarks", "radius": "0.35"}).run()
     assert not at.exception and not at.error
     assert any("cell" in c.value for c in at.caption)
+
+
+def test_links_with_manifold_labels_get_that_manifolds_ranges():
+    """Links hold labels ("SPD(m) matrices"): the radius and dimension ranges of a link are those of the labelled
+    manifold (an SPD radius of 8 is kept; a Kendall link with k = 2 landmarks is refused beside the control)."""
+    at = _explorer({"manifold": "SPD(m) matrices", "dim": "9", "radius": "8",
+                    "data": "real: handwritten digits as 9×9 covariance descriptors (scikit-learn)"}).run()
+    assert not at.exception and at.slider(key="radius").value == 8.0
+    assert not any("radius" in w.value for w in at.warning)
+    at = _explorer({"manifold": "Kendall shapes Σᵏ₂", "dim": "2"}).run()
+    assert not at.exception and at.number_input(key="dim").value >= 3
+    assert any("dim" in w.value and "3" in w.value for w in at.warning)
