@@ -34,7 +34,7 @@ from geodp_core._validation import check_int, check_real
 from geodp_core.exceptions import ConvergenceError
 from geodp_core.mechanisms.gaussian_gdp import (
     _combine_profile,
-    _reference_nodes,
+    _quadrature,
     _search_mu,
 )
 
@@ -67,15 +67,6 @@ def _radial_slope(d, sigma, r):
         return (d - 1) / np.tan(r) - np.tan(r) - r / sigma**2
 
 
-def _pieces(breakpoints, n_nodes):
-    """Mapped Gauss–Legendre nodes/weights on consecutive pieces of sorted ``breakpoints`` (last axis)."""
-    position, weight = _reference_nodes(n_nodes)
-    length = np.diff(breakpoints, axis=-1)[..., None]
-    nodes = breakpoints[..., :-1, None] + length * position
-    shape = breakpoints.shape[:-1] + (-1,)
-    return nodes.reshape(shape), (length * weight).reshape(shape)
-
-
 @functools.lru_cache(maxsize=64)
 def _radial_law(d, sigma, delta):
     r"""``(mode, low, core_high, high, log_normaliser, fixed_breakpoints)`` of the radial law on [0, pi/2].
@@ -93,7 +84,7 @@ def _radial_law(d, sigma, delta):
     width = ((d - 1) / math.sin(mode) ** 2 + 1.0 / math.cos(mode) ** 2 + 1.0 / sigma**2) ** -0.5
     # width <= sigma; by concavity the density is below e^-512 of its peak beyond mode +- 32 width
     points = np.sort(np.clip(np.concatenate([[low, core_high, high, mode], mode + width * _RADIAL_STEPS]), low, high))
-    nodes, weights = _pieces(points[None, :], 4 * _R_NODES)
+    nodes, weights = _quadrature(points[None, :], 4 * _R_NODES)
     with np.errstate(divide="ignore"):
         log_norm = float(special.logsumexp(np.log(weights) + _log_radial(d, sigma, nodes)))
     return mode, low, core_high, high, log_norm, points
@@ -188,7 +179,7 @@ def _inner(n, sigma, delta, eps, r):
         scale = np.clip(_RHO_SCALE_STEPS / math.sqrt(2.0 * n - 3.0), 0.0, 1.0)
         kinks = np.sort(np.concatenate([kinks, np.broadcast_to(scale, kinks.shape[:-1] + scale.shape)], axis=-1),
                         axis=-1)
-    nodes, weights = _pieces(kinks, _RHO_NODES)
+    nodes, weights = _quadrature(kinks, _RHO_NODES)
     density = 2.0 * (n - 1) * nodes * (1.0 - nodes**2) ** (n - 2)  # law of ρ: ρ² ~ Beta(1, n - 1)
     probs = _conditional(n, sigma, delta, eps[:, None], r[:, None], nodes)
     return tuple(np.sum(weights * density * p, axis=-1) for p in probs)
@@ -224,7 +215,7 @@ def _log_tails(n, sigma, delta, eps):
     scale = np.nan_to_num(-1.0 / slope, nan=0.0, posinf=0.0, neginf=0.0)
     decay = (kinks[..., None] + scale[..., None] * _DECAY_STEPS).reshape(eps.shape + (-1,))
     points = np.concatenate([np.broadcast_to(fixed, eps.shape + fixed.shape), kinks, decay], axis=-1)
-    nodes, weights = _pieces(np.sort(np.clip(points, low, high), axis=-1), _R_NODES)
+    nodes, weights = _quadrature(np.sort(np.clip(points, low, high), axis=-1), _R_NODES)
     live = weights > 0.0
     eps_live = np.broadcast_to(eps[:, None], nodes.shape)[live]
     inner = _inner(n, sigma, delta, eps_live, nodes[live])
