@@ -32,7 +32,6 @@ from dataclasses import dataclass
 
 import numpy as np
 import scipy.sparse as sp
-from scipy.sparse.csgraph import dijkstra
 from scipy.sparse.linalg import spsolve
 
 from geodp_core._validation import check_finite_array, check_int, check_option, check_real, check_rng
@@ -49,8 +48,13 @@ from geodp_core.geometry.mesh import (
     triangle_covering_radius,
 )
 from geodp_core.geometry.point_sets import GRAPH_K_RANGE, POINT_COUNT_RANGE, point_set_kind, public_point_set
-from geodp_core.mechanisms.conformal_pointset import build_point_set_fields
 from geodp_core.mechanisms.base import LABEL_EXACT, LABEL_NO_GUARANTEE, Availability, Mechanism
+from geodp_core.mechanisms.conformal_pointset import (
+    build_point_set_fields,
+    conformal_edge_graph,
+    graph_conformal_distance,
+    normalised_probabilities,
+)
 from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
 from geodp_core.privacy import PureDP, pure_dp_budget
 
@@ -94,7 +98,6 @@ _PAIRS_PER_CHUNK = 2_000_000
 _MAX_PROBES = 150_000
 _ENVELOPE_GRID = 20_001
 _ENVELOPE_SLOPE = 400.0  # > 2 x the largest slope (186.4) of the tabulated Hessian profile
-_OFFSET = 1.0  # super-source offset in Dijkstra (keeps zero source costs as edges)
 _MESH_REGISTRY_SIZE = 16  # LRU bound of the module-level mesh registry
 _SIGMA_CAP = 300.0  # |sigma| <= 300: phi = e^(2 sigma) stays finite (public post-processing clip)
 _MAX_NOISE_SCALE = 1e150  # largest per-vertex Laplace scale of the density sanitisation
@@ -381,11 +384,7 @@ class ConformalFields:
 
     @functools.cached_property
     def _edge_graph(self):
-        mesh = self.mesh
-        root = np.sqrt(self.phi)
-        i, j = mesh.edges[:, 0], mesh.edges[:, 1]
-        weight = mesh.edge_lengths * 0.5 * (root[i] + root[j])
-        return np.concatenate([i, j]), np.concatenate([j, i]), np.concatenate([weight, weight])
+        return conformal_edge_graph(self.mesh.edges, self.mesh.edge_lengths, self.phi)
 
     def rho_star(self, center):
         r"""Conformal distance :math:`\rho^*(\eta, x_j)` from ``center`` to every vertex.
@@ -408,16 +407,8 @@ class ConformalFields:
         """
         manifold = self.manifold
         center = manifold.validate_points(center, "center", single=True)
-        n = self.mesh.n_vertices
-        rows, cols, weights = self._edge_graph
-        source = np.sqrt(self.phi) * manifold.dist(center, self.mesh.vertices, check=False)
-        graph = sp.csr_matrix(
-            (np.concatenate([weights, source + _OFFSET]),
-             (np.concatenate([rows, np.full(n, n)]), np.concatenate([cols, np.arange(n)]))),
-            shape=(n + 1, n + 1),
-        )
-        dist = dijkstra(graph, directed=True, indices=n)
-        return dist[:n] - _OFFSET
+        distances = manifold.dist(center, self.mesh.vertices, check=False)
+        return graph_conformal_distance(self._edge_graph, self.phi, distances)
 
     def log_vertex_weights(self, center, lambda_star):
         r"""Unnormalised log-probabilities :math:`\log w_j + \frac d2\log\phi_j - \lambda^*\rho^*(\eta, x_j)`."""
@@ -425,9 +416,7 @@ class ConformalFields:
 
     def vertex_probabilities(self, center, lambda_star):
         """Probability of each vertex in stage 2 (before the jitter in its cell)."""
-        logw = self.log_vertex_weights(center, lambda_star)
-        p = np.exp(logw - logw.max())
-        return p / p.sum()
+        return normalised_probabilities(self.log_vertex_weights(center, lambda_star))
 
     def sample_vertices(self, center, lambda_star, size, rng):
         """``size`` vertex indices drawn from :meth:`vertex_probabilities`."""

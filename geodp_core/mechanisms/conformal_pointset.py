@@ -231,6 +231,40 @@ def _knn_data_sigma(point_set, data, u, c_tilde, upsilon, bandwidth, knn):
     return sigma_data[np.argmin(to_points, axis=0)]
 
 
+def conformal_edge_graph(edges, edge_lengths, phi):
+    r"""Directed edge list ``(rows, cols, weights)`` of a public graph weighted
+    :math:`\ell_{ij}(\sqrt{\phi_i}+\sqrt{\phi_j})/2` (both directions), for :func:`graph_conformal_distance`."""
+    root = np.sqrt(phi)
+    i, j = edges[:, 0], edges[:, 1]
+    weight = edge_lengths * 0.5 * (root[i] + root[j])
+    return np.concatenate([i, j]), np.concatenate([j, i]), np.concatenate([weight, weight])
+
+
+def graph_conformal_distance(edge_graph, phi, source_distances):
+    r""":math:`\rho^*(\eta, x_j) = \min_k[\sqrt{\phi_k}\,\mathrm{dist}(\eta, x_k) + G_{kj}]` for every node :math:`j`.
+
+    :math:`G` is the shortest-path distance of ``edge_graph`` (:func:`conformal_edge_graph`); Dijkstra runs from a
+    super-source joined to node :math:`k` with cost :math:`\sqrt{\phi_k}\,\mathrm{dist}(\eta, x_k)` (``source_distances``),
+    shifted by a constant so that zero costs stay edges. Each bracket is :math:`\sqrt{\phi_k}`-Lipschitz in
+    :math:`\eta`, so :math:`\rho^*` is :math:`\sqrt{\phi_{\max}}`-Lipschitz (the mesh and the point set share it).
+    """
+    n = len(phi)
+    rows, cols, weights = edge_graph
+    source = np.sqrt(phi) * source_distances
+    graph = sp.csr_matrix(
+        (np.concatenate([weights, source + _OFFSET]),
+         (np.concatenate([rows, np.full(n, n)]), np.concatenate([cols, np.arange(n)]))),
+        shape=(n + 1, n + 1),
+    )
+    return dijkstra(graph, directed=True, indices=n)[:n] - _OFFSET
+
+
+def normalised_probabilities(log_weights):
+    """Probabilities proportional to ``exp(log_weights)`` (shifted by the maximum first)."""
+    p = np.exp(log_weights - log_weights.max())
+    return p / p.sum()
+
+
 @dataclass(frozen=True, eq=False)
 class PointSetFields:
     r"""Every intermediate field of the conformal mechanism at the public points (cf. ``ConformalFields``).
@@ -271,10 +305,7 @@ class PointSetFields:
 
     @functools.cached_property
     def _edge_graph(self):
-        root = np.sqrt(self.phi)
-        i, j = self.point_set.edges[:, 0], self.point_set.edges[:, 1]
-        weight = self.point_set.edge_lengths * 0.5 * (root[i] + root[j])
-        return np.concatenate([i, j]), np.concatenate([j, i]), np.concatenate([weight, weight])
+        return conformal_edge_graph(self.point_set.edges, self.point_set.edge_lengths, self.phi)
 
     def project_to_domain(self, center):
         r"""Metric projection :math:`\Pi` onto the closed public ball :math:`B(c, R)` (identity on :math:`S^d`); 1-Lipschitz
@@ -296,15 +327,8 @@ class PointSetFields:
         r"""Conformal distance :math:`\rho^*(\eta, x_j) = \min_k[\sqrt{\phi_k}\,\mathrm{dist}(\eta, x_k) + G_{kj}]` to every
         public point (:math:`G` the shortest-path distance of the weighted kNN graph); :math:`\sqrt{\phi_{\max}}`-Lipschitz
         in :math:`\eta`."""
-        n = self.point_set.n_points
-        rows, cols, weights = self._edge_graph
-        source = np.sqrt(self.phi) * self.point_set.distances_to(np.asarray(center, dtype=float)[None])[0]
-        graph = sp.csr_matrix(
-            (np.concatenate([weights, source + _OFFSET]),
-             (np.concatenate([rows, np.full(n, n)]), np.concatenate([cols, np.arange(n)]))),
-            shape=(n + 1, n + 1),
-        )
-        return dijkstra(graph, directed=True, indices=n)[:n] - _OFFSET
+        distances = self.point_set.distances_to(np.asarray(center, dtype=float)[None])[0]
+        return graph_conformal_distance(self._edge_graph, self.phi, distances)
 
     def log_point_weights(self, center, lambda_star):
         r""":math:`\log w_j + \frac d2\log\phi_j - \lambda^*\rho^*(\eta, x_j)` (unnormalised)."""
@@ -313,9 +337,7 @@ class PointSetFields:
 
     def vertex_probabilities(self, center, lambda_star):
         """Release probability of each public point for the (projected) summary ``center``."""
-        logw = self.log_point_weights(center, lambda_star)
-        p = np.exp(logw - logw.max())
-        return p / p.sum()
+        return normalised_probabilities(self.log_point_weights(center, lambda_star))
 
     def sample(self, center, lambda_star, size, rng):
         """``size`` releases: a public point drawn from :meth:`vertex_probabilities`, then the public jitter."""
