@@ -41,6 +41,7 @@ __all__ = [
     "p_mean",
     "frechet_mean_sensitivity",
     "p_mean_sensitivity",
+    "p_mean_sensitivity_theorem",
     "validate_public_ball",
     "empirical_sensitivity",
     "EmpiricalSensitivity",
@@ -665,6 +666,14 @@ def frechet_mean_sensitivity(n, radius, curvature_upper):
     h = _b_kappa_checked(2.0 * radius, kappa, radius)
     log_delta = math.log(2.0) + math.log(radius) + math.log(2.0 - h) - math.log(n) - math.log(h)
     return _exp_sensitivity(log_delta, n, radius)
+
+
+def p_mean_sensitivity_theorem(p, curvature_upper):
+    """Which theorem of the heat-diffusion paper :func:`p_mean_sensitivity` applies: ``"13"`` for p ≤ 2, ``"15"`` for
+    p > 2 on Hadamard spaces (curvature ≤ 0), ``"16"`` for p > 2 in positive curvature."""
+    if p <= 2.0:
+        return "13"
+    return "15" if curvature_upper <= 0 else "16"
 
 
 def p_mean_sensitivity(n, radius, p, curvature_upper):

@@ -18,6 +18,7 @@ from geodp_app.ui import (
 from geodp_app.url_params import clean_url, remember_page
 from geodp_app.urlstate import url_note
 from geodp_core.explorer import resample_releases, results_table
+from geodp_core.summaries import p_mean_sensitivity_theorem
 from geodp_core.viz import (
     CAMERA_PRESETS,
     scene_figure,
@@ -75,7 +76,7 @@ if result.n_clipped > len(result.data) / 2:
 if scenario.p == 2.0:
     sensitivity_help = "Global sensitivity of the Fréchet mean over datasets in the public ball (Reimherr et al.)."
 else:
-    theorem = "13" if scenario.p <= 2.0 else ("15" if result.manifold.curvature_bounds[1] <= 0 else "16")
+    theorem = p_mean_sensitivity_theorem(scenario.p, result.manifold.curvature_bounds[1])
     sensitivity_help = (f"Global sensitivity of the Fréchet p-mean (p = {scenario.p:g}) over datasets in the public ball "
                         f"(heat-diffusion paper, Theorem {theorem}); for p > 2 it decays only like n^(−1/(p−1)).")
 c3.metric("Sensitivity Δ", f"{result.sensitivity:.4g}", help=sensitivity_help)
