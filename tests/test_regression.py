@@ -18,6 +18,8 @@ SPACES = [
     ("spd", 2, "log_euclidean"),
     ("spd", 2, "log_cholesky"),
     ("euclidean", 2),
+    ("kendall", 4),
+    ("kendall", 6),
 ]
 
 
@@ -56,7 +58,7 @@ def test_gradients_match_finite_differences(args, tau):
         assert fd_v == pytest.approx(float(manifold.inner(p, g_v, u)), abs=1e-7)
 
 
-@pytest.mark.parametrize("args", [("sphere", 2), ("hyperbolic", 2), ("spd", 2, "affine")], ids=_ids)
+@pytest.mark.parametrize("args", [("sphere", 2), ("hyperbolic", 2), ("spd", 2, "affine"), ("kendall", 5)], ids=_ids)
 def test_exp_adjoints_are_adjoint_of_forward_differentials(args):
     """<d_w Exp(p, w)[u], e> = <u, d_w Exp^dagger e> with the forward differential by finite differences."""
     manifold = get_manifold(*args)
@@ -72,7 +74,7 @@ def test_exp_adjoints_are_adjoint_of_forward_differentials(args):
         assert float(manifold.inner(q, forward, e)) == pytest.approx(float(manifold.inner(p, u, adj_w)), abs=1e-6)
 
 
-@pytest.mark.parametrize("args", [("sphere", 2), ("hyperbolic", 3), ("spd", 2, "affine")], ids=_ids)
+@pytest.mark.parametrize("args", [("sphere", 2), ("hyperbolic", 3), ("spd", 2, "affine"), ("kendall", 5)], ids=_ids)
 def test_transport_along_geodesic_is_isometric_and_matches_adapter(args):
     manifold = get_manifold(*args)
     rng = np.random.default_rng(SEED)
@@ -95,7 +97,8 @@ def test_sphere_transport_follows_long_geodesic():
 
 
 # ---------------------------------------------------------------- the fit
-@pytest.mark.parametrize("args", [("sphere", 2), ("spd", 2, "affine"), ("hyperbolic", 2)], ids=_ids)
+@pytest.mark.parametrize("args", [("sphere", 2), ("spd", 2, "affine"), ("hyperbolic", 2), ("kendall", 4),
+                                  ("kendall", 12)], ids=_ids)
 def test_fit_recovers_noise_free_geodesic_exactly(args):
     manifold = get_manifold(*args)
     _, p0, v0, x, y = _data(manifold, n=12, noise=0.0, speed=0.8)
@@ -188,7 +191,8 @@ def _neighbour_ratios(manifold, n, n_pairs, rng, noise):
 
 
 @pytest.mark.parametrize("args, noise", [(("sphere", 2), np.sqrt(0.001)), (("spd", 2, "affine"), 0.01),
-                                         (("hyperbolic", 2), 0.05)], ids=["S2", "SPD2", "H2"])
+                                         (("hyperbolic", 2), 0.05), (("kendall", 5), 0.02)],
+                         ids=["S2", "SPD2", "H2", "Kendall5"])
 def test_sensitivity_validity_ratio_at_least_one(args, noise):
     """Appendix G: r = Delta_theory / Delta_observed >= 1 for 3 x 8 neighbouring pairs x 2 evaluation points.
 
@@ -234,6 +238,60 @@ def test_sensitivity_bound_is_attained_by_worst_pair(args):
         d1 = R.paper_sensitivities(n, tau, -1.0, data_radius=speed / 2 - tau)["shooting_theorem_d1"]
         assert d1 < obs_v
     assert obs_p <= sens.footpoint * (1 + 1e-12) and obs_v <= sens.shooting * (1 + 1e-12)
+
+
+def test_kendall_lean_gradients_equal_the_jacobi_field_adjoints():
+    """The matrix-product Kendall gradients equal -(1/n) sum of the closed-form Exp adjoints of the clipped
+    residuals (the generic path through the geodesic's transport), for several chains at once."""
+    manifold = get_manifold("kendall", 7)
+    rng, p0, _, x, y = _data(manifold, n=25, noise=0.3, speed=0.9)
+    p = manifold.exp(np.broadcast_to(p0, (3,) + p0.shape),
+                     manifold.from_frame(p0, rng.normal(size=(3, manifold.dim)) * 0.4), check=False)
+    v = manifold.from_frame(p, rng.normal(size=(3, manifold.dim)) * np.array([0.0, 0.7, 1.4])[:, None])
+    for tau in (None, 0.1):
+        grads = R._gradients(manifold, p, v, x, y, tau)
+        for j in range(3):
+            w = x[:, None, None] * v[j]
+            q = manifold.exp(np.broadcast_to(p[j], w.shape), w, check=False)
+            e = manifold.log(q, y, check=False)
+            d = manifold.norm(q, e)
+            if tau is not None:
+                e = e * np.minimum(1.0, tau / d)[:, None, None]
+            adj_p, adj_w = R.exp_adjoints(manifold, np.broadcast_to(p[j], w.shape), w, e)
+            np.testing.assert_allclose(grads.footpoint[j], -adj_p.mean(axis=0), atol=1e-12)
+            np.testing.assert_allclose(grads.shooting[j], -(x[:, None, None] * adj_w).mean(axis=0), atol=1e-12)
+            np.testing.assert_allclose(grads.residual_norms[j], d, atol=1e-7)
+
+
+def test_kendall_worst_pair_factors_are_the_jacobi_fields():
+    """On Kendall space the Jacobi factors are cos(2L) along i*velocity (curvature 4) and cos(L) along the rest
+    (curvature 1): a residual flip in either direction moves the gradient by exactly 2 tau/n times them, within
+    the bound 2 tau/n (lower curvature bound 1 >= 0)."""
+    manifold = get_manifold("kendall", 5)
+    n, tau, speed = 20, 0.2, 1.0
+    p = manifold.default_center()
+    frame = manifold.tangent_frame(p)
+    v = speed * frame[0]
+    x = np.linspace(0.0, 1.0, n)
+    on = manifold.exp(np.broadcast_to(p, (n,) + p.shape), x[:, None, None] * v, check=False)
+    q = on[-1]
+    sens = R.regression_sensitivities(n, tau, manifold.curvature_bounds[0], speed)
+    i_velocity = np.stack([-v[:, 1], v[:, 0]], axis=-1) / speed  # i u, curvature-4 direction
+    other = frame[2] - np.sum(frame[2] * i_velocity) * i_velocity  # curvature-1 direction (orthogonal to u, iu)
+    other /= np.linalg.norm(other)
+    for direction, factor_p, factor_v in ((i_velocity, np.cos(2 * speed), np.sin(2 * speed) / (2 * speed)),
+                                          (other, np.cos(speed), np.sin(speed) / speed)):
+        normal = R.transport_along_geodesic(manifold, p, v, direction)
+        y_d, y_e = on.copy(), on.copy()
+        y_d[-1] = manifold.exp(q, 3 * tau * normal, check=False)
+        y_e[-1] = manifold.exp(q, -3 * tau * normal, check=False)
+        g_d = R.energy_gradients(manifold, p, v, x, y_d, tau=tau)
+        g_e = R.energy_gradients(manifold, p, v, x, y_e, tau=tau)
+        obs_p = float(manifold.norm(p, g_d[0] - g_e[0]))
+        obs_v = float(manifold.norm(p, g_d[1] - g_e[1]))
+        assert obs_p == pytest.approx(2 * tau / n * abs(factor_p), rel=1e-9)
+        assert obs_v == pytest.approx(2 * tau / n * abs(factor_v), rel=1e-9)
+        assert obs_p <= sens.footpoint and obs_v <= sens.shooting
 
 
 def test_jacobi_bounds():

@@ -29,7 +29,7 @@ from geodp_core.exceptions import CutLocusError, InvalidParameterError
 from geodp_core.geometry.base import CUT_LOCUS_ATOL, Manifold
 from geodp_core.geometry.functions import sinc as _sinc
 
-__all__ = ["MAX_LANDMARKS", "KendallShapeSpace", "helmert_submatrix"]
+__all__ = ["MAX_LANDMARKS", "KendallShapeSpace", "helmert_submatrix", "quarter_turn"]
 
 #: Largest number of landmarks accepted (same bound as the other spaces' dimension).
 MAX_LANDMARKS = 1000
@@ -47,6 +47,16 @@ def helmert_submatrix(k):
         h[j - 1, j] = -float(j)
         h[j - 1] /= np.sqrt(j * (j + 1.0))
     return h
+
+
+def quarter_turn(vectors):
+    r"""The complex structure :math:`v \mapsto iv` on ``k x 2`` arrays: each row :math:`(x, y) \mapsto (-y, x)`.
+
+    Real-valued Hermitian products follow: :math:`\mathrm{Re}\langle a, b\rangle = \langle a, b\rangle_F`,
+    :math:`\mathrm{Im}\langle a, b\rangle = \langle ia, b\rangle_F` (Frobenius products).
+    """
+    vectors = np.asarray(vectors, dtype=float)
+    return np.stack([-vectors[..., 1], vectors[..., 0]], axis=-1)
 
 
 def _complex(points):
@@ -192,6 +202,17 @@ class KendallShapeSpace(Manifold):
         landmarks = cols @ self._helmert  # (..., k-2, k)
         both = np.stack([landmarks, 1j * landmarks], axis=-2)  # (..., k-2, 2, k)
         return _real(both.reshape(both.shape[:-3] + (self.dim, self.k)))
+
+    def horizontal_projection(self, base_point, vectors):
+        r"""Orthogonal projection of ``k x 2`` arrays onto the horizontal space at the preshape ``z``.
+
+        Centre, then remove the complex component along :math:`z`: :math:`v - \langle z, v\rangle z`
+        (the scale direction :math:`z` and the rotation direction :math:`iz`).
+        """
+        vec = np.asarray(vectors, dtype=float)
+        vec = vec - vec.mean(axis=-2, keepdims=True)
+        z = _complex(base_point)
+        return _real(_complex(vec) - _hermitian(z, _complex(vec))[..., None] * z)
 
     def _belongs(self, point, atol):
         point = np.asarray(point, dtype=float)

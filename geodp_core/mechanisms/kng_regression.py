@@ -103,6 +103,7 @@ OPTION_DEFAULTS = {
 _VELOCITY_STEP_RATIO = 2.0  # velocity steps are this many times the footpoint steps (E is flatter in v)
 _TARGET_ACCEPTANCE = 0.3
 _LOW_ACCEPTANCE = 0.02
+_MAX_START_AXES = 8  # dispersed public starts along at most this many frame axes (both signs)
 _MIN_AUTO_LENGTH = 250  # first candidate chain length of the public proxy check (then doubled)
 _PROXY_SEED = 20261121  # fixed PUBLIC seed of the proxy dataset and of its chains
 
@@ -156,7 +157,7 @@ class KNGRegressionResult:
         The sensitivities used (:math:`\Delta_{p,v}` or :math:`\Delta_p`, and :math:`\Delta_v`).
     tau, max_speed : float
     footpoint_radius : float or None
-        Public footpoint domain radius around ``center`` (``None`` = the whole sphere).
+        Public footpoint domain radius around ``center`` (``None`` = the whole space: sphere or shape space).
     center : ndarray
     x : ndarray
         Covariates after the (public) rescaling to [0, 1].
@@ -245,8 +246,7 @@ def _parse_options(manifold, options):
         )
     center = manifold.default_center() if opts["center"] is None else opts["center"]
     opts["center"] = manifold.validate_points(center, "center", single=True)
-    compact = manifold.name == "sphere"
-    high = np.pi if compact else None
+    high = _diameter(manifold)
     for name in ("data_radius", "footpoint_radius", "max_speed"):
         if opts[name] is not None:
             opts[name] = check_real(opts[name], name, low=0.0, high=high, high_closed=True)
@@ -372,7 +372,7 @@ def _domain_representable(manifold, center, radius):
     r"""Whether the PUBLIC footpoint ball :math:`B(m_0, R)` is numerically representable (public inputs only):
     the points :math:`\mathrm{Exp}_{m_0}(R u)` for the frame directions :math:`u = \pm e_j, (\pm e_i \pm e_j)/\sqrt2`
     must be finite, on the manifold and well conditioned."""
-    if radius is None or manifold.name == "sphere" or manifold.name == "euclidean":
+    if radius is None or manifold.name in ("sphere", "kendall", "euclidean"):
         return True
     dim = manifold.dim
     eye = np.eye(dim)
@@ -423,9 +423,17 @@ def _nonprivate_fit(manifold, x, y):
                        gradient_norm=fit.gradient_norm, n_iter=fit.n_iter, converged=False)
 
 
+def _diameter(manifold):
+    r"""Diameter of a compact space (:math:`\pi` on :math:`S^d`, :math:`\pi/2` on Kendall shape space), else ``None``.
+
+    On these spaces the footpoint domain may be the whole space, radii are capped at the diameter and
+    :math:`|v|` at the diameter (a longer geodesic only wraps around)."""
+    return {"sphere": np.pi, "kendall": np.pi / 2.0}.get(manifold.name)
+
+
 def _step_cap(manifold, max_speed, radius):
-    if manifold.name == "sphere":
-        return np.pi / 2.0
+    if _diameter(manifold) is not None:
+        return _diameter(manifold) / 2.0
     return max(max_speed, radius if radius is not None else max_speed)
 
 
@@ -484,16 +492,18 @@ def _public_starts(manifold, center, radius, max_speed):
     r"""Dispersed PUBLIC starting states of the tangent-bundle chains (never the data's fit).
 
     :math:`(m_0, 0)` and, for every frame direction :math:`\pm e_j` of :math:`T_{m_0}M`, the point
-    :math:`\mathrm{Exp}_{m_0}(\pm r e_j)` at the public distance :math:`r = 0.6 R` (:math:`\pi/2` on the whole
-    sphere) with the public velocity :math:`v_{\max}/2` along the next frame direction there. Also the
+    :math:`\mathrm{Exp}_{m_0}(\pm r e_j)` at the public distance :math:`r = 0.6 R` (half the diameter on the whole
+    sphere or shape space) with the public velocity :math:`v_{\max}/2` along the next frame direction there. Also the
     stage-2 starts: frame coordinates :math:`0` and :math:`\pm (v_{\max}/2) e_j`.
-    Returns ``(points, velocities, shooting_coords)`` with ``1 + 2 dim`` rows each.
+    Only the first :data:`_MAX_START_AXES` frame directions are used (``dim`` can reach 96 on shape space,
+    where ``1 + 2 dim`` chains per check would dominate the cost without adding evidence).
+    Returns ``(points, velocities, shooting_coords)`` with ``1 + 2 min(dim, 8)`` rows each.
     """
     dim = manifold.dim
-    reach = np.pi / 2.0 if radius is None else 0.6 * radius
+    reach = _diameter(manifold) / 2.0 if radius is None else 0.6 * radius
     eye = np.eye(dim)
     points, velocities, coords = [center], [np.zeros_like(center)], [np.zeros(dim)]
-    for j in range(dim):
+    for j in range(min(dim, _MAX_START_AXES)):
         for sign in (1.0, -1.0):
             p = manifold.exp(center, manifold.from_frame(center, sign * reach * eye[j]), check=False)
             points.append(p)
@@ -531,7 +541,7 @@ def _proxy_check(manifold, n, tau, tau_clip, sigma_p, sigma_v, center, radius, m
                  lengths, burn_in, step_scale, threshold):
     r"""Run the convergence check on the PUBLIC proxy dataset (a function of public inputs only; cached).
 
-    For each candidate chain length (in order) run ``2 (1 + 2 dim)`` stage-1 chains and as many stage-2 chains
+    For each candidate chain length (in order) run ``2 (1 + 2 min(dim, 8))`` stage-1 chains and as many stage-2 chains
     (at the proxy's public footpoint) from the dispersed public starts, with burn-in ``burn_in`` (``None`` =
     the chain length), and compute split-:math:`\hat R` of the scalar summaries; stop at the first length whose
     largest :math:`\hat R` is below ``threshold``. Returns a dict (all entries public).
@@ -720,12 +730,12 @@ def _shooting_chain(manifold, x, y, footpoints, sigma, tau, max_speed, init_v, n
 
 
 # ---------------------------------------------------------------- mechanism
-_AVAILABLE_SPACES = ("sphere", "hyperbolic", "spd", "euclidean")
+_AVAILABLE_SPACES = ("sphere", "hyperbolic", "spd", "euclidean", "kendall")
 
 
-def _public_init_text(n_starts, radius, max_speed):
+def _public_init_text(manifold, n_starts, radius, max_speed):
     return (f"release chain i starts at public start i mod {n_starts}: (m0, 0) and the points at public "
-            f"distance {(np.pi / 2 if radius is None else 0.6 * radius):.4g} from m0 along +-frame "
+            f"distance {(_diameter(manifold) / 2 if radius is None else 0.6 * radius):.4g} from m0 along +-frame "
             f"directions with |v| = {0.5 * max_speed:.4g} (never at the non-private fit)")
 
 
@@ -755,7 +765,8 @@ def _public_state(manifold, n, eps_p, eps_v, tau, opts, tau_from_data=False):
 
     # ------------------------------------------------------ public domain
     center = opts["center"]
-    compact = manifold.name == "sphere"
+    diameter = _diameter(manifold)
+    compact = diameter is not None
     data_radius, radius, max_speed = opts["data_radius"], opts["footpoint_radius"], opts["max_speed"]
     if not compact and data_radius is None and (radius is None or max_speed is None):
         raise InvalidParameterError(
@@ -765,11 +776,11 @@ def _public_state(manifold, n, eps_p, eps_v, tau, opts, tau_from_data=False):
             param="data_radius",
         )
     if radius is None and data_radius is not None:
-        radius = data_radius + tau if not compact else (data_radius + tau if data_radius + tau < np.pi else None)
+        radius = data_radius + tau if not compact or data_radius + tau < diameter else None
     if max_speed is None:
-        max_speed = 2.0 * (data_radius + tau) if data_radius is not None else np.pi
+        max_speed = 2.0 * (data_radius + tau) if data_radius is not None else diameter
         if compact:
-            max_speed = min(max_speed, np.pi)
+            max_speed = min(max_speed, diameter)
     if not _domain_representable(manifold, center, radius):
         # A function of public inputs only, except with tau="data" (then the data-derived part of the radius is
         # cut back instead of raising, so that a crash never depends on the private data).
@@ -807,7 +818,7 @@ def _public_state(manifold, n, eps_p, eps_v, tau, opts, tau_from_data=False):
     sigma_p = factor * delta_first / eps_p
     sigma_v = factor * sens.shooting / eps_v
     tau_clip = tau if opts["clip_residuals"] else None
-    if not opts["clip_residuals"] and not (compact and tau >= np.pi):
+    if not opts["clip_residuals"] and not (compact and tau >= diameter):
         not_dp.append("unclipped residuals (the paper): the sensitivity bound needs |e_i| <= tau at every sampled "
                       "(p, v), which the sampling domain does not ensure")
     if not joint:
@@ -831,7 +842,7 @@ def _public_state(manifold, n, eps_p, eps_v, tau, opts, tau_from_data=False):
     if opts["clip_residuals"]:
         notes.append("Residuals are clipped at tau (gradient of the Huber energy), so these bounds hold for every "
                      "dataset and every (p, v) in the domain, whatever the data.")
-    domain = "the whole sphere" if radius is None else f"d(m0, p) <= {radius:.4g}"
+    domain = f"all of {manifold.label}" if radius is None else f"d(m0, p) <= {radius:.4g}"
     if joint:
         notes.append(
             f"Stage 1 (eps_p = {eps_p:g}): (p, v) drawn jointly from exp(-|(grad_p E, grad_v E)|/sigma_p) on the public "
@@ -980,7 +991,7 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
         init_text = "chains start at the non-private fit (p_hat, v_hat) (the paper's choice)"
     else:
         rel_p, rel_v = starts_p[pick], starts_v[pick]
-        init_text = _public_init_text(n_starts, radius, max_speed)
+        init_text = _public_init_text(manifold, n_starts, radius, max_speed)
         if opts["init"] == "nonprivate":
             init_text += "; init='nonprivate' was asked for but the non-private fit lies outside the domain"
             owner.append(OWNER_ONLY + "the non-private fit lies outside the public domain, so the chains started "
@@ -1156,11 +1167,11 @@ class KNGGeodesicRegression(Mechanism):
 
     @classmethod
     def availability(cls, manifold):
-        """Available on spheres, hyperbolic spaces, SPD(m) (any metric) and Euclidean spaces."""
+        """Available on spheres, hyperbolic spaces, SPD(m) (any metric), Euclidean and Kendall shape spaces."""
         if getattr(manifold, "name", None) in _AVAILABLE_SPACES:
             return Availability(True, "")
         return Availability(False, "private geodesic regression is implemented on spheres, hyperbolic spaces, "
-                                   "SPD(m) and Euclidean spaces only")
+                                   "SPD(m), Euclidean and Kendall shape spaces only")
 
     # ------------------------------------------------------------- calibration
     def calibrate(self, target, n, tau, **options):
@@ -1230,7 +1241,8 @@ class KNGGeodesicRegression(Mechanism):
             init_text = ("chains start at the non-private fit (p_hat, v_hat) (the paper's choice) when it lies in "
                          "the public domain, else at the public starts")
         else:
-            init_text = _public_init_text(state["proxy"]["n_starts"], state["radius"], state["max_speed"])
+            init_text = _public_init_text(self.manifold, state["proxy"]["n_starts"], state["radius"],
+                                          state["max_speed"])
         notes = ([f"target met through ε-DP: {how}"] + list(state["notes"])
                  + [_sampler_note(1, state, init_text)] + ["NOT DP: " + m + "." for m in state["not_dp"]])
         proxy = state["proxy"]
@@ -1325,7 +1337,8 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
     Parameters
     ----------
     manifold : Manifold
-        Sphere, hyperbolic space, SPD(m) (any metric) or Euclidean space.
+        Sphere, hyperbolic space, SPD(m) (any metric), Euclidean space or Kendall shape space
+        (curvature in [1, 4]: the sensitivities are those of a space of curvature >= 1).
     x : array_like, shape ``(n,)``
         Covariates; must lie in the PUBLIC range ``x_range`` (rescaled affinely to [0, 1]).
     y : array_like, shape ``(n, *point_shape)``
@@ -1344,7 +1357,7 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
             Post-burn-in Metropolis steps per chain. ``"auto"``: chosen PUBLICLY by a convergence check on a
             public proxy dataset built from public inputs only (same n, x = linspace(0, 1, n), responses
             around a public geodesic through ``center`` with residuals of size about min(tau, 1)/2, fixed
-            public seed): ``2 (1 + 2 dim)`` chains per stage from dispersed public starts, split-R̂ of
+            public seed): ``2 (1 + 2 min(dim, 8))`` chains per stage from dispersed public starts, split-R̂ of
             d(m0, p), |v|, the frame coordinates of Log_m0 p (stage 1) and of v, |v| (stage 2); the length is
             doubled from 250 until max R̂ < ``rhat_threshold`` or ``max_chain_length`` is reached. An int:
             that length, and the same check runs at that length. Either way the length, the proxy R̂ and
@@ -1357,7 +1370,7 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
         rhat_threshold : float, default 1.05
             The check passes when every split-R̂ on the proxy is below this value.
         owner_diagnostics : bool, default True
-            Also run ``1 + 2 dim`` extra chains per stage on the private data from the public starts and
+            Also run ``1 + 2 min(dim, 8)`` extra chains per stage on the private data from the public starts and
             report split-R̂ and acceptance rates in ``owner_diagnostics`` / ``owner_notes`` (for the data
             owner only; never part of the release; they do not change the label).
         step_scale : float, default 1
@@ -1369,10 +1382,11 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
             Required on non-compact spaces unless both ``footpoint_radius`` and ``max_speed`` are given.
         footpoint_radius : float, optional
             PUBLIC footpoint domain :math:`d(m_0, p) \le R`; default :math:`\tau_m + \tau` (paper appendix C);
-            on :math:`S^d` without ``data_radius``, the whole sphere.
+            on :math:`S^d` and Kendall shape space without ``data_radius``, the whole space.
         max_speed : float, optional
             PUBLIC bound :math:`v_{\max}` on :math:`|v|`; default :math:`2(\tau_m + \tau)` (paper appendix C),
-            capped at :math:`\pi` on the sphere (:math:`\pi` without ``data_radius``). Enters the sensitivity
+            capped at the diameter on the compact spaces (:math:`\pi` on the sphere, :math:`\pi/2` on Kendall shape
+            space; the diameter without ``data_radius``). Enters the sensitivity
             when the curvature can be negative. KNG's density is as large near every critical point of
             :math:`E_\tau` (maxima and saddles too), so a tight public domain matters for utility.
         x_range : (float, float) or "data", default (0, 1)
@@ -1382,10 +1396,10 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
         scale_convention : {"rigorous", "paper"}, default "rigorous"
             :math:`\sigma = 2\Delta/\varepsilon` or the paper's :math:`\Delta/\varepsilon` (no formal guarantee).
         clip_residuals : bool, default True
-            ``False`` uses raw residuals (the paper): no formal guarantee unless :math:`\tau \ge \pi` on the sphere.
+            ``False`` uses raw residuals (the paper): no formal guarantee unless :math:`\tau` is at least the diameter of a compact space.
         init : {"public", "nonprivate"}, default "public"
-            ``"public"``: release chain i starts at public start i mod (1 + 2 dim): :math:`(m_0, 0)` or
-            :math:`\mathrm{Exp}_{m_0}(\pm r e_j)` (:math:`r = 0.6 R`, :math:`\pi/2` on the whole sphere) with
+            ``"public"``: release chain i starts at public start i mod (1 + 2 min(dim, 8)): :math:`(m_0, 0)` or
+            :math:`\mathrm{Exp}_{m_0}(\pm r e_j)` (:math:`r = 0.6 R`, half the diameter on the whole sphere or shape space) with
             the public velocity :math:`v_{\max}/2` along a frame direction; stage 2 starts at :math:`v = 0`.
             Never the data's fit. ``"nonprivate"``: start at :math:`(\hat p, \hat v)` (the paper): the finite
             chain's output then depends on the private data beyond the KNG law, so it is labelled "no formal

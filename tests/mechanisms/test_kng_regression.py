@@ -523,3 +523,60 @@ def test_joint_log_target_is_minus_inf_at_unrepresentable_states():
     singular = np.array([[[1.0, 1.0], [1.0, 1.0]], [[np.inf, 0.0], [0.0, 1.0]], np.eye(2)])
     values = target(singular, np.zeros_like(singular))
     assert values[0] == -np.inf and values[1] == -np.inf and np.isfinite(values[2])
+
+
+# ------------------------------------------------------------ Kendall shape space
+def _kendall_data(n=40, noise=0.02, seed=SEED):
+    manifold = get_manifold("kendall", 4)
+    rng = np.random.default_rng(seed)
+    p0 = manifold.default_center()
+    v0 = manifold.from_frame(p0, np.array([0.5, -0.3, 0.2, 0.1]))
+    x, y = sample_geodesic_regression(manifold, p0, v0, n, noise, rng)
+    return manifold, rng, x, y
+
+
+def test_kendall_release_is_horizontal_with_shape_space_domain_and_sensitivity():
+    """On Σ⁴₂ (curvature in [1, 4]): Δ = 2τ/n as on the unit sphere, |v| capped at the diameter π/2, the whole
+    shape space as footpoint domain without a data radius; releases are preshapes with horizontal velocities."""
+    manifold, rng, x, y = _kendall_data()
+    n = len(x)
+    result = kng_geodesic_regression(manifold, x, y, 0.1, 0.05, 0.2, rng, n_releases=3, burn_in=800,
+                                     chain_length=800)
+    assert result.label == LABEL_APPROXIMATE and result.diagnostics["proxy_passed"]
+    assert result.footpoint_radius is None and result.max_speed == pytest.approx(np.pi / 2)
+    assert any("all of Kendall Σ^4_2" in note for note in result.notes)
+    assert result.sigma_shooting == pytest.approx(2 * (2 * 0.2 / n) / 0.05)
+    assert result.sigma_footpoint == pytest.approx(2 * np.sqrt(2) * (2 * 0.2 / n) / 0.1)
+    assert manifold.belongs(result.footpoints).all()
+    assert manifold._is_tangent(result.footpoints, result.shooting_vectors, 1e-9).all()
+    assert (manifold.norm(result.footpoints, result.shooting_vectors) <= np.pi / 2 + 1e-12).all()
+    # with a public data radius the domain is the ball of radius tau_m + tau and |v| <= 2 (tau_m + tau)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", RegressionPrivacyWarning)
+        ball = kng_geodesic_regression(manifold, x, y, 0.1, 0.05, 0.2, rng, data_radius=0.5, **FAST)
+    assert ball.footpoint_radius == pytest.approx(0.7) and ball.max_speed == pytest.approx(1.4)
+    assert (manifold.dist(manifold.default_center(), ball.footpoints) <= 0.7 + 1e-12).all()
+
+
+@pytest.mark.parametrize("name, value", [("footpoint_radius", 1.6), ("max_speed", 2.0), ("data_radius", -0.1)])
+def test_kendall_radii_beyond_the_diameter_are_refused(name, value):
+    manifold, rng, x, y = _kendall_data(n=10)
+    with pytest.raises(InvalidParameterError, match=name) as err:
+        kng_geodesic_regression(manifold, x, y, 1.0, 1.0, 0.2, rng, **{name: value}, **FAST)
+    assert err.value.param == name
+
+
+def test_kendall_public_outputs_do_not_depend_on_the_private_data():
+    """Two different shape datasets with the same public inputs: identical label, notes, public warnings, chain
+    length and proxy diagnostics (everything but the releases and the owner-only part)."""
+    results = []
+    for seed in (1, 2):
+        manifold, rng, x, y = _kendall_data(n=30, noise=0.05 * seed, seed=seed)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", RegressionPrivacyWarning)
+            results.append(kng_geodesic_regression(manifold, x, y, 0.5, 0.5, 0.2, 3, max_chain_length=250))
+    a, b = results
+    assert a.notes == b.notes and a.label == b.label and a.public_warnings == b.public_warnings
+    for key in ("chain_length", "burn_in", "proxy_passed", "proxy_max_rhat"):
+        assert a.diagnostics[key] == b.diagnostics[key]
+    assert a.owner_notes != b.owner_notes
