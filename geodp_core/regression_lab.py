@@ -20,13 +20,52 @@ from geodp_core.mechanisms.kng_regression import (
 )
 from geodp_core.regression import mean_squared_prediction_error
 
-__all__ = ["RegressionDemo", "regression_demo", "REGRESSION_PRESETS", "REGRESSION_SPACES"]
+__all__ = ["RegressionDemo", "regression_demo", "REGRESSION_PRESETS", "REGRESSION_SPACES", "KENDALL_DEMO_LANDMARKS",
+           "template_shapes"]
 
 REGRESSION_SPACES = {
     "sphere": ("sphere", 2),
     "spd": ("spd", 2, "affine"),
     "hyperbolic": ("hyperbolic", 2),
+    "kendall": ("kendall", 12),
 }
+
+#: Landmarks of the shape-space demo (Kendall's Σ¹²₂, real dimension 20).
+KENDALL_DEMO_LANDMARKS = REGRESSION_SPACES["kendall"][1]
+
+
+def template_shapes(k=KENDALL_DEMO_LANDMARKS):
+    r"""Public planar templates with ``k`` landmarks (preshapes), the end points of the shape-space demo geodesics.
+
+    ``"circle"``: the regular ``k``-gon (the default centre); ``"ellipse"``: the same angles on an ellipse of
+    aspect 1.8 : 0.7; ``"arch"``: a C-shaped band (an outer and an inner arc of a flattened half-ellipse), a
+    stand-in for the corpus-callosum outlines of the DP-regression paper, which are not available offline.
+    """
+    from geodp_core.geometry import get_manifold
+
+    manifold = get_manifold("kendall", k)
+    angles = 2.0 * np.pi * np.arange(k) / k
+    half = k // 2
+    arc = np.linspace(0.05 * np.pi, 0.95 * np.pi, half)
+    back = np.linspace(0.95 * np.pi, 0.05 * np.pi, k - half)
+    arch = np.concatenate([np.stack([np.cos(arc), 0.55 * np.sin(arc)], axis=-1),
+                           np.stack([0.75 * np.cos(back), 0.3 * np.sin(back)], axis=-1)])
+    raw = {"circle": np.stack([np.cos(angles), np.sin(angles)], axis=-1),
+           "ellipse": np.stack([1.8 * np.cos(angles), 0.7 * np.sin(angles)], axis=-1),
+           "arch": arch}
+    return {name: manifold.projection(points) for name, points in raw.items()}
+
+
+def _shape_preset(start, end):
+    """Frame coordinates (offset at m0, velocity at p) of the geodesic from template ``start`` to ``end``."""
+    from geodp_core.geometry import get_manifold
+
+    manifold = get_manifold(*REGRESSION_SPACES["kendall"])
+    shapes, center = template_shapes(), manifold.default_center()
+    p = shapes[start]
+    offset = manifold.to_frame(center, manifold.log(center, p))
+    velocity = manifold.to_frame(p, manifold.log(p, shapes[end]))
+    return offset.tolist(), velocity.tolist()
 
 # Ground-truth geodesics of the demo: footpoint = Exp(m0, offset) and shooting vector, both in frame
 # coordinates (offset in T_{m0}M, velocity in T_pM); m0 = manifold.default_center().
@@ -34,6 +73,9 @@ REGRESSION_PRESETS = {
     "sphere": {"short arc": ([-0.3, -0.2], [0.6, 0.3]), "long arc": ([-0.6, -0.3], [1.2, 0.5])},
     "spd": {"short arc": ([0.2, -0.1, 0.1], [0.5, -0.3, 0.3]), "long arc": ([0.4, -0.3, 0.2], [1.0, -0.8, 0.6])},
     "hyperbolic": {"short arc": ([-0.3, -0.2], [0.6, 0.3]), "long arc": ([-0.6, -0.3], [1.2, 0.5])},
+    # shape space: from one public template to another (x = 0 gives the first, x = 1 the second)
+    "kendall": {"circle → ellipse": _shape_preset("circle", "ellipse"), "circle → arch": _shape_preset("circle", "arch"),
+                "ellipse → arch": _shape_preset("ellipse", "arch")},
 }
 
 
@@ -59,8 +101,9 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
 
     Parameters
     ----------
-    space : {"sphere", "spd", "hyperbolic"}
-        :math:`S^2`, SPD(2) affine-invariant or :math:`H^2`.
+    space : {"sphere", "spd", "hyperbolic", "kendall"}
+        :math:`S^2`, SPD(2) affine-invariant, :math:`H^2` or Kendall's shape space :math:`\Sigma^{12}_2` (shapes of 12
+        planar landmarks; the true geodesic runs between two public templates, :func:`template_shapes`).
     n : int
         Records, in [5, 2000].
     noise_std : float

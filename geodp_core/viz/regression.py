@@ -3,7 +3,9 @@
 - ``S^2``: a 3D sphere, data coloured by the covariate, each fit a geodesic curve ``t -> Exp(p, t v)``;
 - ``H^2``: the same in the Poincaré disk;
 - ``SPD(2)``: ellipses ``{z : zᵀ P⁻¹ z = 1}`` of each fit's predictions at a few covariates, side by side
-  (the DP-regression paper's Figure 8 view).
+  (the DP-regression paper's Figure 8 view);
+- Kendall shape space: each fit's predicted planar shape at five covariates, side by side, with the responses
+  nearest each covariate (the paper's Figure 3 view).
 
 A fit is a mapping with keys ``name``, ``footpoint``, ``shooting_vector`` and optional ``color``, ``dash``,
 ``width``. Conventions (camera presets, data colour) follow :mod:`geodp_core.viz.scene`.
@@ -16,7 +18,7 @@ import plotly.graph_objects as go
 
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.regression import predict
-from geodp_core.viz.curves import chart_layout
+from geodp_core.viz.curves import _SUPERSCRIPTS, chart_layout
 from geodp_core.viz.scene import CAMERA_PRESETS, DATA_COLOR
 from geodp_core.viz.scene import ellipse_outline as _ellipse
 
@@ -112,8 +114,46 @@ def _spd_ellipses(manifold, x, y, fits, n_columns):
     return fig
 
 
+def _closed_outline(shape, dx):
+    """x and y of a closed outline through the landmarks, shifted by ``dx``, ``None``-terminated."""
+    return (list(shape[:, 0] + dx) + [shape[0, 0] + dx, None], list(shape[:, 1]) + [shape[0, 1], None])
+
+
+def _kendall_shapes(manifold, x, y, fits, n_columns, data_per_column=6):
+    """Shapes along the geodesics (the DP-regression paper's Figure 3 view): each fit's predicted shape at
+    ``n_columns`` covariates, side by side, all rotated onto the first fit's prediction at that covariate."""
+    grid = np.linspace(0.0, 1.0, n_columns)
+    predictions = [predict(manifold, f["footpoint"], f["shooting_vector"], grid) for f in fits]
+    references = predictions[0]
+    spacing = 2.4 * float(np.max(np.abs(np.concatenate([np.concatenate(predictions), y]))))
+    fig = go.Figure()
+    xs, ys = [], []
+    nearest = np.abs(x[:, None] - grid[None, :]).argmin(axis=1)
+    for j in range(n_columns):  # the responses whose covariate is nearest to this column's
+        members = np.flatnonzero(nearest == j)[:data_per_column]
+        for shape in manifold.align(y[members], references[j]) if members.size else ():
+            ox, oy = _closed_outline(shape, j * spacing)
+            xs += ox
+            ys += oy
+    fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=DATA_COLOR, width=0.8), opacity=0.35,
+                             name=f"data: ≤ {data_per_column} responses nearest each covariate", hoverinfo="skip"))
+    for fit, pred in zip(fits, predictions):
+        xs, ys = [], []
+        for j, shape in enumerate(manifold.align(pred, references)):
+            ox, oy = _closed_outline(shape, j * spacing)
+            xs += ox
+            ys += oy
+        fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", name=fit["name"], line=_line_style(fit),
+                                 marker=dict(size=3, color=fit.get("color", "#333"))))
+    fig.update_xaxes(tickvals=[j * spacing for j in range(n_columns)], ticktext=[f"x = {g:.2g}" for g in grid],
+                     showgrid=False, zeroline=False)
+    fig.update_yaxes(scaleanchor="x", scaleratio=1, visible=False)
+    return fig
+
+
 def regression_figure(manifold, x, y, fits, camera="data", n_points=80, n_columns=6, height=None):
-    """Data and fitted geodesics on ``S^2`` (3D), ``H^2`` (Poincaré disk) or ``SPD(2)`` (ellipses).
+    """Data and fitted geodesics on ``S^2`` (3D), ``H^2`` (Poincaré disk), ``SPD(2)`` (ellipses) or Kendall
+    shape space (predicted shapes at up to five covariates).
 
     Parameters
     ----------
@@ -127,7 +167,7 @@ def regression_figure(manifold, x, y, fits, camera="data", n_points=80, n_column
         ``"data"`` (look at the data along their mean direction) or a key of
         :data:`~geodp_core.viz.scene.CAMERA_PRESETS` (sphere only).
     n_points, n_columns : int
-        Points per curve; number of covariates shown for SPD(2).
+        Points per curve; number of covariates shown for SPD(2) (at most 5 for shapes).
     height : int, optional
         Default: a 420 px view plus the legend as laid out on a phone.
 
@@ -147,9 +187,15 @@ def regression_figure(manifold, x, y, fits, camera="data", n_points=80, n_column
         fig = _spd_ellipses(manifold, x, y, fits, n_columns)
         title = f"Geodesic regression on SPD(2): each fit's predicted matrix at {n_columns} covariates (as ellipses)"
         x_title = "covariate x · ellipse zᵀ P⁻¹ z = 1 of the<br>predicted matrix P = Exp(p, x v)"
+    elif manifold.name == "kendall":
+        columns = min(n_columns, 5)
+        fig = _kendall_shapes(manifold, x, y, fits, columns)
+        title = f"Kendall shapes Σ{str(manifold.k).translate(_SUPERSCRIPTS)}₂: each fit's shape at {columns} covariates"
+        x_title = "covariate x (shapes rotated onto the first fit's)"
     else:
         raise InvalidParameterError(
-            f"manifold must be S^2, H^2 or SPD(2) for the regression figure; got {manifold.label}", param="manifold"
+            f"manifold must be S^2, H^2, SPD(2) or a Kendall shape space for the regression figure; got "
+            f"{manifold.label}", param="manifold"
         )
     chart_layout(fig, title, x_title, height=height, plot_px=420 if x_title is None else 300)
     if x_title is None:  # 3-D scene or Poincaré disk: no axes, the view fills the width
