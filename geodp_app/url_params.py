@@ -180,7 +180,8 @@ _CONFORMAL = {
     "conformal_seed": UrlParam("int", 0, 2**31 - 1),
 }
 
-REGRESSION_SPACES = {"sphere": "Sphere S²", "spd": "SPD(2), affine-invariant", "hyperbolic": "Hyperbolic H²"}
+REGRESSION_SPACES = {"sphere": "Sphere S²", "spd": "SPD(2), affine-invariant", "hyperbolic": "Hyperbolic H²",
+                     "kendall": "Kendall shapes Σ¹²₂ (12 landmarks)"}
 REGRESSION_CHAIN_LENGTHS = ("auto", 200, 500, 1000, 2000, 4000)
 _REGRESSION = {
     "regression_space": _choice(REGRESSION_SPACES, REGRESSION_SPACES),

@@ -53,7 +53,9 @@ with controls:
     st.subheader("Controls")
     space = st.radio("Manifold", list(REGRESSION_SPACES), format_func=REGRESSION_SPACES.get, key="regression_space",
                      **_BIND,
-                     help="S²: points on the unit sphere; SPD(2): 2×2 covariance matrices (shown as ellipses).")
+                     help="S²: points on the unit sphere; SPD(2): 2×2 covariance matrices (shown as ellipses); "
+                          "Kendall shapes: outlines of 12 planar landmarks up to position, size and rotation "
+                          "(a 20-dimensional space), shown as the predicted shape at five covariates.")
     preset = st.selectbox("True geodesic", list(REGRESSION_PRESETS[space]), key=f"regression_preset_{space}", **_BIND,
                           help="The ground truth the data are generated from (a teaching view).")
     n = st.number_input("Records n", **bounds("regression_n"), value=50, step=10, key="regression_n", **_BIND,
@@ -175,6 +177,12 @@ with main:
     fig = regression_figure(demo.manifold, demo.x, demo.y, fits, camera=camera)
     st.plotly_chart(fig, key="regression_figure", width="stretch")
     st.caption("The true and non-private geodesics are teaching views: a real release shows only the private fits.")
+    if space == "kendall":
+        teach("Shape space has 20 dimensions, so the footpoint and shooting vector together have 40. The K-norm "
+              "law puts mass exp(−|gradient|/σ) on every state, and far from the fit there is vastly more room: "
+              "unless ε·n is large, most private fits land far from the data. The paper's chains start at the "
+              "non-private fit and barely move, which looks better but is not what the mechanism guarantees "
+              "(try the variant under 'Paper variants').")
     teach("Each coloured line is one private fit. They scatter around the non-private fit (gold); with a larger ε "
           "or more records they bunch up along it. A real release would publish only one of them.")
 

@@ -72,7 +72,7 @@ CONFORMAL_VALID = {
     "conformal_domain": ["2.0"], "conformal_releases": ["20", "50"], "conformal_seed": ["0", "3"],
 }
 REGRESSION_VALID = {
-    "regression_space": ["sphere", "spd", "Hyperbolic H²"], "regression_preset_sphere": ["short arc", "long arc"],
+    "regression_space": ["sphere", "spd", "Hyperbolic H²", "kendall"], "regression_preset_sphere": ["short arc", "long arc"],
     "regression_n": ["20", "30"], "regression_noise": ["0.05"], "regression_eps": ["0.5", "1"],
     "regression_share": ["0.5"], "regression_tau": ["0.2"], "regression_radius": ["1.0"],
     "regression_chain": ["200", "auto"], "regression_fits": ["1", "2"], "regression_seed": ["0", "5"],

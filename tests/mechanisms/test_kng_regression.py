@@ -1,6 +1,7 @@
 """KNG private geodesic regression: sampler laws (Euclidean limits, uniform limit on TS^2), labels, tau warning,
 recovery at large eps, validation, and an AppTest of the regression page."""
 
+import json
 import warnings
 
 import numpy as np
@@ -435,6 +436,30 @@ def test_regression_page_runs_and_handles_errors():
     at.number_input(key="regression_tau").set_value(0.01).run()  # residuals exceed tau: warning
     assert not at.exception and not at.error
     assert any("> tau" in w.value for w in at.warning)
+
+
+def test_regression_page_on_kendall_shapes_shows_the_shapes_along_the_geodesic():
+    """The shape-space option: a link keeps the space and preset; the figure draws each fit's predicted shape at
+    five covariates (one closed outline per covariate per fit) and the page explains the dimension effect."""
+    at = _regression_page()
+    at.query_params.update({"regression_space": "Kendall shapes Σ¹²₂ (12 landmarks)",
+                            "regression_preset_kendall": "circle → arch", "regression_chain": "200",
+                            "regression_fits": "2"})
+    at.run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert at.radio(key="regression_space").value == "kendall"
+    assert at.selectbox(key="regression_preset_kendall").value == "circle → arch"
+    fig = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert "Kendall shapes Σ¹²₂" in fig["layout"]["title"]["text"]
+    assert "x = 0.25" in fig["layout"]["xaxis"]["ticktext"]
+    names = [trace["name"] for trace in fig["data"]]
+    assert "non-private fit (teaching view)" in names and "private fit 2" in names
+    outline = next(trace for trace in fig["data"] if trace["name"] == "private fit 2")
+    assert sum(value is None for value in outline["x"]) == 5  # one closed outline per covariate
+    lesson = "\n".join(i.value for i in at.info)
+    assert "40" in lesson and "far from the data" in lesson
+    assert not any("> tau" in w.value for w in at.warning)  # the demo's noise is sized to the public tau
 
 
 # ------------------------------------------------ numerically invalid proposals / large public radii (regression)
