@@ -178,6 +178,9 @@ with main:
     st.plotly_chart(fig, key="regression_figure", width="stretch")
     st.caption("The true and non-private geodesics are teaching views: a real release shows only the private fits.")
     if space == "kendall":
+        st.caption("Data: synthetic shapes along a geodesic between two public template outlines, the covariate x "
+                   "playing the role of age. The paper's corpus-callosum outlines (an Alzheimer's study) are not "
+                   "available offline.")
         teach("Shape space has 20 dimensions, so the footpoint and shooting vector together have 40. The K-norm "
               "law puts mass exp(−|gradient|/σ) on every state, and far from the fit there is vastly more room: "
               "unless ε·n is large, most private fits land far from the data. The paper's chains start at the "
