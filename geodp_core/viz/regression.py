@@ -121,7 +121,8 @@ def _closed_outline(shape, dx):
 
 def _kendall_shapes(manifold, x, y, fits, n_columns, data_per_column=6):
     """Shapes along the geodesics (the DP-regression paper's Figure 3 view): each fit's predicted shape at
-    ``n_columns`` covariates, side by side, all rotated onto the first fit's prediction at that covariate."""
+    ``n_columns`` covariates, side by side, all rotated onto the first fit's prediction at that covariate. The
+    first fits are drawn last (on top: far-off private shapes must not hide the reference ones)."""
     grid = np.linspace(0.0, 1.0, n_columns)
     predictions = [predict(manifold, f["footpoint"], f["shooting_vector"], grid) for f in fits]
     references = predictions[0]
@@ -137,14 +138,14 @@ def _kendall_shapes(manifold, x, y, fits, n_columns, data_per_column=6):
             ys += oy
     fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines", line=dict(color=DATA_COLOR, width=0.8), opacity=0.35,
                              name=f"data: ≤ {data_per_column} responses nearest each covariate", hoverinfo="skip"))
-    for fit, pred in zip(fits, predictions):
+    for rank, fit, pred in reversed(list(zip(range(len(fits)), fits, predictions))):  # the first fits on top
         xs, ys = [], []
         for j, shape in enumerate(manifold.align(pred, references)):
             ox, oy = _closed_outline(shape, j * spacing)
             xs += ox
             ys += oy
         fig.add_trace(go.Scatter(x=xs, y=ys, mode="lines+markers", name=fit["name"], line=_line_style(fit),
-                                 marker=dict(size=3, color=fit.get("color", "#333"))))
+                                 marker=dict(size=3, color=fit.get("color", "#333")), legendrank=1000 + rank))
     fig.update_xaxes(tickvals=[j * spacing for j in range(n_columns)], ticktext=[f"x = {g:.2g}" for g in grid],
                      showgrid=False, zeroline=False)
     fig.update_yaxes(scaleanchor="x", scaleratio=1, visible=False)
@@ -197,7 +198,8 @@ def regression_figure(manifold, x, y, fits, camera="data", n_points=80, n_column
             f"manifold must be S^2, H^2, SPD(2) or a Kendall shape space for the regression figure; got "
             f"{manifold.label}", param="manifold"
         )
-    chart_layout(fig, title, x_title, height=height, plot_px=420 if x_title is None else 300)
+    plot_px = 420 if x_title is None else 200 if manifold.name == "kendall" else 300
+    chart_layout(fig, title, x_title, height=height, plot_px=plot_px)
     if x_title is None:  # 3-D scene or Poincaré disk: no axes, the view fills the width
         fig.update_layout(margin=dict(l=0, r=0))
     return fig
