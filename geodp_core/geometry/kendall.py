@@ -211,8 +211,11 @@ class KendallShapeSpace(Manifold):
         """
         vec = np.asarray(vectors, dtype=float)
         vec = vec - vec.mean(axis=-2, keepdims=True)
-        z = _complex(base_point)
-        return _real(_complex(vec) - _hermitian(z, _complex(vec))[..., None] * z)
+        z = np.asarray(base_point, dtype=float)
+        iz = quarter_turn(z)
+        real = np.sum(z * vec, axis=(-2, -1))[..., None, None]  # Re <z, v>
+        imag = np.sum(iz * vec, axis=(-2, -1))[..., None, None]  # Im <z, v>
+        return vec - real * z - imag * iz
 
     def _belongs(self, point, atol):
         point = np.asarray(point, dtype=float)

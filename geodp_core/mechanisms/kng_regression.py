@@ -335,7 +335,12 @@ def _masked(values_fn, ok, n_rows, fill=-np.inf):
 
 
 def _endpoint_ok(manifold, p, v):
-    r"""Whether the geodesic end point :math:`\mathrm{Exp}_p(v)` is representable (a function of the state only)."""
+    r"""Whether the geodesic end point :math:`\mathrm{Exp}_p(v)` is representable (a function of the state only).
+
+    Always on the compact spaces (sphere, shape space: Exp of a finite vector is a unit vector)."""
+    if _diameter(manifold) is not None:
+        v = np.asarray(v, dtype=float)
+        return np.all(np.isfinite(v), axis=tuple(range(1, v.ndim)))
     with np.errstate(all="ignore"):
         try:
             return _representable(manifold, manifold.exp(p, v, check=False))
