@@ -1862,7 +1862,7 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
                    "dominates until n·ε is larger.")
     else:
         status = "differs"
-        verdict = (f"Differs: at ε = {top:g} on {space_label} neither version approaches the non-private MSPE "
+        verdict = (f"Differs: at ε = {top:g} on {space_label}, neither version approaches the non-private MSPE "
                    f"{nonprivate:.3g} (rigorous {numbers['rigorous_ratio_at_max']:.3g}×, paper variant "
                    f"{numbers['paper_ratio_at_max']:.3g}×) at n = {n} with chains of {chain_length} steps.")
     claims = _KNG_EQUAL_CLAIMS[space] + (
