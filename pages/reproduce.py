@@ -123,6 +123,16 @@ def _kng_split(space, n, n_fits, chain_length, seed):
 
 
 @st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16, ttl=CACHE_TTL)
+def _kng_equal(space, n, n_fits, chain_length, seed):
+    return rp.reproduce_kng_regression(space=space, n=n, n_fits=n_fits, chain_length=chain_length, seed=seed)
+
+
+@st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16, ttl=CACHE_TTL)
+def _kng_shapes(n, n_fits, chain_length, seed):
+    return rp.reproduce_kng_shapes(n=n, n_fits=n_fits, chain_length=chain_length, seed=seed)
+
+
+@st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16, ttl=CACHE_TTL)
 def _kng_noise(n, n_fits, chain_length, seed):
     return rp.reproduce_kng_noise(n=n, n_fits=n_fits, chain_length=chain_length, seed=seed)
 
@@ -381,15 +391,21 @@ MORE_VIEW = {"space": "space", "sigma": "σ", "mu_exact": "exact μ", "mu_flat":
              "share": "ε_p share", "version": "version", "mspe_nonprivate": "non-private MSPE",
              "mspe_mean": "mean MSPE", "mspe_se": "s.e.", "log_mspe_mean": "ln mean MSPE", "n_fits": "fits",
              "tau_used": "τ used", "delta": "δ", "eps": "ε", "n": "n", "r_p_min": "r_p min",
+             "covariate": "covariate x", "distance_mean": "mean Procrustes distance to the non-private shape",
+             "distance_se": "s.e.", "distance_max": "largest distance", "data_spread": "data spread",
              "r_p_median": "r_p median", "r_p_max": "r_p max", "r_v_min": "r_v min", "r_v_median": "r_v median",
              "r_v_max": "r_v max"}
 _SPACE_NAMES = {"circle": "circle S¹", "real_line": "real line R", "hyperbolic": "hyperbolic plane H²",
                 "euclidean": "flat plane R²", "sphere": "sphere S²", "spd": "SPD(2), affine-invariant"}
 _VERSION_NAMES = {"rigorous": "rigorous KNG", "paper": "paper's variant"}
+#: The regression figures of the last tab: id -> space (all share the n / fits / chain settings).
+_KNG_MORE_SPACES = {"kng_split": "sphere", "kng_noise": "sphere", "kng_spd": "spd", "kng_spd_equal": "spd",
+                    "kng_kendall_split": "kendall", "kng_kendall": "kendall", "kng_shapes": "kendall"}
 
 
 def _more_table(frame):
-    view = frame.drop(columns=[c for c in ("family", "sampler") if c in frame.columns]).rename(columns=MORE_VIEW)
+    view = frame.drop(columns=[c for c in ("family", "sampler", "warnings") if c in frame.columns]).rename(
+        columns=MORE_VIEW)
     if "space" in view.columns:
         view["space"] = view["space"].map(lambda v: _SPACE_NAMES.get(v, v))
     if "version" in view.columns:
@@ -419,7 +435,7 @@ with tab["more"]:
                                            key="reproduce_more_escape_paths", **_BIND,
                                            help="The first 12 are drawn; all enter the growth rates.")
                 settings = ("heat_escape", float(t_max), int(n_paths))
-            elif figure in ("kng_split", "kng_noise", "kng_spd"):
+            elif figure in _KNG_MORE_SPACES:
                 n = st.select_slider("Records n", _options("reproduce_more_kng_n"), value=50, key="reproduce_more_kng_n",
                                      **_BIND, help="The paper's sample sizes; the sensitivities scale as 1/n.")
                 n_fits = st.select_slider("Private fits per cell", _options("reproduce_more_kng_fits"), value=10,
@@ -466,8 +482,12 @@ with tab["more"]:
                     result = _gdp_curve(settings[1], settings[2], 100_000, settings[-1])
                 elif figure == "heat_escape":
                     result = _heat_escape(settings[1], settings[2], 400, settings[-1])
-                elif figure in ("kng_split", "kng_spd"):
-                    result = _kng_split("spd" if figure == "kng_spd" else "sphere", *settings[1:])
+                elif figure in ("kng_split", "kng_spd", "kng_kendall_split"):
+                    result = _kng_split(_KNG_MORE_SPACES[figure], *settings[1:])
+                elif figure in ("kng_spd_equal", "kng_kendall"):
+                    result = _kng_equal(_KNG_MORE_SPACES[figure], *settings[1:])
+                elif figure == "kng_shapes":
+                    result = _kng_shapes(*settings[1:])
                 elif figure == "kng_noise":
                     result = _kng_noise(*settings[1:])
                 elif figure == "kng_sensitivity":
@@ -497,11 +517,18 @@ with tab["more"]:
                     st.plotly_chart(heat_escape_growth_figure(result.table), key="reproduce_more_chart_2",
                                     width="stretch")
                     _more_table(result.table)
-                elif figure in ("kng_split", "kng_spd", "kng_noise"):
+                elif figure == "kng_shapes":
+                    st.metric("Non-private MSPE", f"{result.numbers['mspe_nonprivate']:.4g}",
+                              help="The least-squares geodesic fit (a teaching view, not private).")
+                    for i, chart in enumerate(reproduction_figures(result)):
+                        st.plotly_chart(chart, key=f"reproduce_more_chart_{i}", width="stretch")
+                    _more_table(result.tables["distances"])
+                elif figure in _KNG_MORE_SPACES:
                     st.metric("Non-private MSPE", f"{result.table['mspe_nonprivate'].min():.4g}",
                               help="The least-squares geodesic fit (a teaching view, not private); the smallest noise "
                                    "level for the noise figure.")
-                    chart = kng_noise_figure if figure == "kng_noise" else kng_split_figure
+                    chart = (kng_noise_figure if figure == "kng_noise" else
+                             kng_mspe_figure if figure in ("kng_spd_equal", "kng_kendall") else kng_split_figure)
                     st.plotly_chart(chart(result.table), key="reproduce_more_chart", width="stretch")
                     _more_table(result.table)
                 elif figure == "kng_sensitivity":

@@ -308,8 +308,8 @@ def test_command_line_list_names_every_id(capsys):
     lines = capsys.readouterr().out.strip().splitlines()
     assert [line.split()[0] for line in lines] == list(COMMANDS)
     assert all(len(line.split(maxsplit=1)[1]) > 20 for line in lines)
-    assert {"gdp_curve", "heat_escape", "ew_dimensions", "kng_split", "kng_noise", "kng_spd", "kng_sensitivity",
-            "conformal_dimension", "conformal_n", "conformal_spread", "conformal_eps", "conformal_images"} <= set(COMMANDS)
+    assert {"gdp_curve", "heat_escape", "ew_dimensions", "kng_split", "kng_noise", "kng_spd", "kng_spd_equal",
+            "kng_kendall_split", "kng_kendall", "kng_shapes", "kng_sensitivity", "conformal_dimension", "conformal_n", "conformal_spread", "conformal_eps", "conformal_images"} <= set(COMMANDS)
     assert {"gdp", "heat_sphere", "heat_hyperbolic", "ew", "conformal", "kng"} <= set(COMMANDS)
 
 
@@ -387,6 +387,102 @@ def test_kng_further_figures():
     split = rp.reproduce_kng_budget_split(eps_p_values=(0.02, 1.01, 2.0), n=10, n_fits=2, chain_length=50, seed=0)
     fig, = reproduction_figures(split)
     assert len(fig.data) == 2 and list(fig.data[0].x) == [0.02, 1.01, 2.0]
+
+
+_KNG_EQUAL_COLUMNS = ["eps", "version", "label", "mspe_nonprivate", "mspe_mean", "mspe_se", "log_mspe_mean",
+                      "n_fits", "tau_used", "warnings"]
+
+
+def _check_mspe(table):
+    for column in ("mspe_nonprivate", "mspe_mean"):
+        values = table[column].to_numpy(dtype=float)
+        assert np.all(np.isfinite(values)) and np.all(values > 0), column
+
+
+@pytest.mark.parametrize("space", ["kendall", "spd"])
+def test_kng_equal_split_on_other_spaces_small(space):
+    result = rp.reproduce_kng_regression(space=space, eps_values=(0.5, 5.0), n=20, n_fits=2, chain_length=60, seed=0)
+    table = result.table
+    assert list(table.columns) == _KNG_EQUAL_COLUMNS
+    assert len(table) == 2 * 2 and set(table["version"]) == {"rigorous", "paper"}
+    _check_mspe(table)
+    assert np.all(table["mspe_mean"] >= 0.99 * table["mspe_nonprivate"])  # least squares is the minimum
+    assert set(table[table["version"] == "paper"]["label"]) == {"no formal guarantee"}
+    assert result.status in rp.VERDICTS and rp.KNG_SPACES[space][1] in result.verdict
+    assert any(rp.KNG_SPACES[space][1] in text for text in (result.setup,))
+    if space == "kendall":  # the synthetic stand-in for the paper's shapes is said plainly
+        assert "not available offline" in result.setup and "Figure 2" in result.claims[0].where
+
+
+def test_kng_budget_split_on_kendall_small():
+    split = rp.reproduce_kng_budget_split(space="kendall", eps_p_values=(0.02, 1.01, 2.0), n=20, n_fits=2,
+                                          chain_length=60, seed=0)
+    table = split.table
+    assert list(table.columns) == ["eps_p", "eps_v", "share", "version", "label", "mspe_nonprivate", "mspe_mean",
+                                   "mspe_se", "log_mspe_mean", "n_fits", "tau_used"]
+    assert len(table) == 3 * 2 and np.allclose(table["eps_p"] + table["eps_v"], rp.KNG_PAPER_SPLIT_TOTAL)
+    _check_mspe(table)
+    assert split.status in rp.VERDICTS and "parabolic" in split.verdict and "Figure 2 top" in split.claims[0].where
+
+
+def test_kng_shapes_small():
+    from geodp_core.viz.reproduce import reproduction_figures
+
+    result = rp.reproduce_kng_shapes(n=20, n_fits=2, chain_length=60, seed=0)
+    table, k, columns = result.table, 12, len(rp.KNG_SHAPE_COVARIATES)
+    assert list(table.columns) == ["fit", "version", "fit_index", "label", "covariate", "landmark", "x_coord",
+                                   "y_coord", "distance_to_nonprivate"]
+    # non-private, truth and 2 private fits per version, 5 covariates, 12 landmarks each
+    assert len(table) == (2 + 2 * 2) * columns * k
+    assert set(table["version"]) == {"nonprivate", "truth", "rigorous", "paper"}
+    assert np.allclose(table[table["version"] == "nonprivate"]["distance_to_nonprivate"], 0.0, atol=1e-9)
+    # predicted shapes are preshapes: centred, unit size
+    one = table[(table["version"] == "rigorous") & (table["fit_index"] == 0) & (table["covariate"] == 0.5)]
+    xy = one[["x_coord", "y_coord"]].to_numpy()
+    assert np.allclose(xy.mean(axis=0), 0.0, atol=1e-9) and np.isclose(np.sum(xy**2), 1.0)
+    distances = result.tables["distances"]
+    assert len(distances) == 2 * columns and np.all(distances["distance_mean"] <= np.pi / 2 + 1e-9)
+    assert np.all(np.isfinite(distances["distance_mean"])) and np.all(distances["data_spread"] > 0)
+    _check_mspe(distances)
+    assert len(result.tables["data"]) == 20 * k and result.status in rp.VERDICTS
+    close = [result.numbers["rigorous_close"], result.numbers["paper_close"]]
+    assert result.status == ("reproduced" if all(close) else "partly reproduced" if any(close) else "differs")
+    assert "not available offline" in result.setup
+    fig, = reproduction_figures(result)
+    assert [t.name for t in fig.data][1:] == ["non-private fit (not DP)", "rigorous KNG, one private fit",
+                                              "paper's variant, one private fit (no formal<br>guarantee)"]
+
+
+@pytest.mark.parametrize("call, param", [
+    (lambda: rp.reproduce_kng_regression(space="torus"), "space"),
+    (lambda: rp.reproduce_kng_regression(space=None), "space"),
+    (lambda: rp.reproduce_kng_budget_split(space="hyperbolic"), "space"),
+    (lambda: rp.reproduce_kng_shapes(eps_p=0.0), "eps_p"),
+    (lambda: rp.reproduce_kng_shapes(n_fits=1), "n_fits"),
+    (lambda: rp.reproduce_kng_sensitivity(spaces=("kendall",)), "spaces"),
+])
+def test_kng_bad_space_names_the_parameter(call, param):
+    with pytest.raises(InvalidParameterError, match=param) as error:
+        call()
+    assert error.value.param == param
+
+
+def test_reproduce_page_runs_the_shapes_figure():
+    at = AppTest.from_file(APP, default_timeout=120)
+    at.switch_page("pages/reproduce.py")
+    at.run()
+    at.session_state["reproduce_paper"] = "More paper figures"
+    at.run()
+    at.selectbox(key="reproduce_more_figure").set_value("kng_shapes").run()
+    at.select_slider(key="reproduce_more_kng_n").set_value(20).run()
+    at.select_slider(key="reproduce_more_kng_fits").set_value(3).run()
+    at.select_slider(key="reproduce_more_kng_chain").set_value(100).run()
+    at.button(key="reproduce_more_run").click().run()
+    assert not at.exception, at.exception
+    assert not at.error
+    assert len(at.get("plotly_chart")) == 1
+    text = "\n".join(str(m.value) for m in at.markdown)
+    assert "Verdict" in text and "not available offline" in text
 
 
 # ============================================================================ conformal paper, Figs. 2–5 and 7–8

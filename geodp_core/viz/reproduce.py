@@ -9,7 +9,7 @@
 
 * :func:`gdp_curve_figure`, :func:`heat_escape_disk_figure`, :func:`heat_escape_growth_figure`,
   :func:`ew_dimension_figure`, :func:`ew_runtime_figure`, :func:`kng_split_figure`, :func:`kng_noise_figure`,
-  :func:`kng_sensitivity_figure` — the further paper figures;
+  :func:`kng_sensitivity_figure`, :func:`kng_shapes_figure` — the further paper figures;
 * :func:`reproduction_figures` — every figure of one reproduction (the command line's HTML files).
 
 Utility curves of the other cards use :func:`geodp_core.viz.curves.utility_curve_figure`.
@@ -26,7 +26,7 @@ from geodp_core.viz.curves import chart_layout
 
 __all__ = ["gdp_mu_figure", "kng_mspe_figure", "gdp_curve_figure", "heat_escape_disk_figure", "heat_escape_growth_figure",
            "ew_dimension_figure", "ew_runtime_figure", "kng_split_figure", "kng_noise_figure",
-           "kng_sensitivity_figure", "conformal_panels_figure", "reproduction_figures"]
+           "kng_sensitivity_figure", "kng_shapes_figure", "conformal_panels_figure", "reproduction_figures"]
 
 _VERSION_STYLE = {
     "rigorous": ("#2ca02c", "rigorous KNG (ε-DP, approximate sampler)"),
@@ -240,6 +240,53 @@ def kng_sensitivity_figure(table, height=None):
     fig.update_layout(boxmode="group")
     fig.update_yaxes(type="log")
     return fig
+
+
+def kng_shapes_figure(parameters, data, height=None):
+    """Predicted shapes along the geodesic at five covariates: the non-private fit and the first private fit of
+    each KNG version, over the responses nearest each covariate (the DP-regression paper's Figure 3 view).
+
+    Parameters
+    ----------
+    parameters : pandas.DataFrame
+        ``reproduce_kng_shapes(...).tables["parameters"]`` (``fit``, ``version``, ``fit_index``, ``landmark``,
+        ``footpoint_x``, ``footpoint_y``, ``shooting_x``, ``shooting_y``).
+    data : pandas.DataFrame
+        ``reproduce_kng_shapes(...).tables["data"]`` (``record``, ``covariate``, ``landmark``, ``x_coord``,
+        ``y_coord``).
+    height : int, optional
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    from geodp_core.geometry import get_manifold  # noqa: PLC0415
+    from geodp_core.viz.regression import regression_figure  # noqa: PLC0415
+
+    _check_frame(parameters, ("fit", "version", "fit_index", "landmark", "footpoint_x", "footpoint_y", "shooting_x",
+                              "shooting_y"), "geodp_core.reproduce.reproduce_kng_shapes().tables['parameters']")
+    _check_frame(data, ("record", "covariate", "landmark", "x_coord", "y_coord"),
+                 "geodp_core.reproduce.reproduce_kng_shapes().tables['data']")
+    k = int(parameters["landmark"].nunique())
+    manifold = get_manifold("kendall", k)
+    data = data.sort_values(["record", "landmark"])
+    x = data.groupby("record")["covariate"].first().to_numpy(dtype=float)
+    y = data[["x_coord", "y_coord"]].to_numpy(dtype=float).reshape(len(x), k, 2)
+    styles = {"nonprivate": dict(color="#1f77b4", width=3),
+              "rigorous": dict(color=_VERSION_STYLE["rigorous"][0], width=2),
+              "paper": dict(color=_VERSION_STYLE["paper"][0], width=2, dash="dash")}
+    names = {"nonprivate": "non-private fit (not DP)", "rigorous": "rigorous KNG, one private fit",
+             "paper": "paper's variant, one private fit (no formal guarantee)"}
+    fits = []
+    for version, style in styles.items():
+        rows = parameters[(parameters["version"] == version) & (parameters["fit_index"] == 0)].sort_values("landmark")
+        if len(rows) != k:
+            continue
+        fits.append(dict(name=names[version], footpoint=rows[["footpoint_x", "footpoint_y"]].to_numpy(dtype=float),
+                         shooting_vector=rows[["shooting_x", "shooting_y"]].to_numpy(dtype=float), **style))
+    if not fits:
+        raise InvalidParameterError("parameters holds no fit to draw", param="parameters")
+    return regression_figure(manifold, x, y, fits, n_columns=5, height=height)
 
 
 # ============================================================================ further paper figures
@@ -581,6 +628,8 @@ def reproduction_figures(result):
         return [kng_noise_figure(result.table)]
     if key == "kng_sensitivity":
         return [kng_sensitivity_figure(result.table)]
+    if key == "kng_shapes":
+        return [kng_shapes_figure(result.tables["parameters"], result.tables["data"])]
     if key == "ew_dimensions":
         return [ew_dimension_figure(result.table), ew_runtime_figure(result.tables["runtime"])]
     if key in ("conformal_dimension", "conformal_n", "conformal_spread", "conformal_eps"):

@@ -269,8 +269,8 @@ def test_reproduce_tabs_text_is_human(tab):
 
 
 
-@pytest.mark.parametrize("figure", ["gdp_curve", "heat_escape", "ew_dimensions", "kng_split", "kng_sensitivity",
-                                    "conformal_eps", "conformal_images"])
+@pytest.mark.parametrize("figure", ["gdp_curve", "heat_escape", "ew_dimensions", "kng_split", "kng_kendall",
+                                    "kng_shapes", "kng_sensitivity", "conformal_eps", "conformal_images"])
 def test_reproduce_further_figures_text_is_human(figure):
     from geodp_app.url_params import REPRODUCE_FIGURES
 
