@@ -107,9 +107,9 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
     n : int
         Records, in [5, 2000].
     noise_std : float
-        Tangent noise scale, in [0, 1]: the residuals have typical length :math:`\sqrt2\,` ``noise_std`` on every
-        space (standard deviation ``noise_std`` per frame coordinate in dimension 2, and
-        :math:`\sqrt{2/d}\,` ``noise_std`` in dimension :math:`d`).
+        Tangent noise, in [0, 1]: the standard deviation per frame coordinate on the surfaces and SPD(2); on the
+        20-dimensional shape space :math:`\sqrt{2/20}\,` ``noise_std`` per coordinate, so that the residuals have the
+        same typical length :math:`\sqrt2\,` ``noise_std`` as on a surface.
     preset : str
         A key of ``REGRESSION_PRESETS[space]`` (the true geodesic).
     eps_total : float
@@ -165,7 +165,7 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
     p0 = manifold.exp(center, manifold.from_frame(center, np.asarray(offset, dtype=float)), check=False)
     v0 = manifold.from_frame(p0, np.asarray(velocity, dtype=float))
     data_rng = np.random.default_rng([seed, 0])
-    per_coordinate = noise_std * np.sqrt(2.0 / manifold.dim) if manifold.dim > 2 else noise_std
+    per_coordinate = noise_std * np.sqrt(2.0 / manifold.dim) if space == "kendall" else noise_std
     x, y = sample_geodesic_regression(manifold, p0, v0, n, per_coordinate, data_rng)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RegressionPrivacyWarning)  # kept in result.warnings

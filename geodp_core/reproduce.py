@@ -1869,7 +1869,7 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
         PaperClaim("“Here we take τ = max {ε_j}”, the maximum over neighbouring datasets D, D′ (the residual bound "
                    "read from the data)", "appendix G"),
     )
-    setup = (f"{space_label}, n = {n} {_KNG_DATA_TEXT[space]} (tangent noise std {noise_std:.3g}); equal split "
+    setup = (f"{space_label}, n = {n} {_KNG_DATA_TEXT[space]} ({_kng_noise_text(space, noise_std)}); equal split "
              f"ε_p = ε_v = ε/2, ε in {_fmt_budgets(eps_grid)}; {n_fits} independent private fits per cell, "
              f"Metropolis chains of {chain_length} steps (+ {chain_length // 2} burn-in). Rigorous: public τ = {tau:g}, "
              f"data radius {data_radius:g}; paper variant: τ from the data, σ = Δ/ε, v held at v̂.")
@@ -1894,7 +1894,8 @@ KNG_PAPER_SPLIT_TOTAL = 2.02
 KNG_PAPER_SPLIT_EPS_P = (0.02, 0.5, 1.01, 1.5, 2.0)
 #: Appendix E (Fig. 6): noise levels δ (variance of the ambient noise) on the sphere.
 KNG_PAPER_DELTAS = (0.001, 0.01, 0.1)
-#: Spaces of the KNG reproductions: key -> (tangent noise std of the data, label). Kendall shape space: the
+#: Spaces of the KNG reproductions: key -> (tangent noise of the data, label; on shape space a scale, see
+#: :func:`geodp_core.regression_lab.regression_demo`). Kendall shape space: the
 #: paper's corpus-callosum shapes are not available offline; the synthetic shapes use the regression page's
 #: default noise std 0.05.
 KNG_SPACES = {"sphere": (math.sqrt(KNG_PAPER_NOISE_VARIANCE), "S²"),
@@ -1926,7 +1927,8 @@ _KNG_DATA_NOTES = {
     "kendall": ("The paper fits corpus-callosum outlines (50 landmarks, ages 50–90 scaled to [0, 1]); that data set "
                 "is not available offline, so we use synthetic shapes with 12 landmarks along the geodesic from the "
                 "public circle template to a public arch template (x = 0 gives the circle, x = 1 the arch), with "
-                "tangent noise std 0.05."),
+                "tangent noise scale 0.05 (residuals of typical length 0.07, as with std 0.05 per coordinate on "
+                "a surface)."),
 }
 _KNG_EQUAL_CLAIMS = {
     "sphere": (
@@ -1958,6 +1960,13 @@ _KNG_VERSIONS = {
     "paper": dict(footpoint_velocity="nonprivate", scale_convention="paper", tau_from_data=True, init="nonprivate"),
 }
 _KNG_COLUMNS = ["version", "label", "mspe_nonprivate", "mspe_mean", "mspe_se", "log_mspe_mean", "n_fits", "tau_used"]
+
+
+def _kng_noise_text(space, noise_std):
+    """The data's noise in words (on shape space a scale: residuals as long as on a surface with that std)."""
+    if space == "kendall":
+        return f"tangent noise scale {noise_std:.3g}: residuals of typical length {math.sqrt(2.0) * noise_std:.2g}"
+    return f"tangent noise std {noise_std:.3g}"
 
 
 def _kng_cell(space, n, noise_std, eps_total, share, tau, data_radius, chain_length, n_fits, seed):
@@ -2060,7 +2069,7 @@ def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG
         PaperClaim(_KNG_SPLIT_CLAIMS[space],
                    f"{figure['where']} ({figure['split']}; ε_p from 0.02 to 2.0, total ε = 2.02)"),
     )
-    setup = (f"{space_label}, n = {n} {_KNG_DATA_TEXT[space]} (tangent noise std {noise_std:.3g}); total ε = "
+    setup = (f"{space_label}, n = {n} {_KNG_DATA_TEXT[space]} ({_kng_noise_text(space, noise_std)}); total ε = "
              f"{eps_total:g} split as ε_p in {_fmt_budgets(eps_p_grid)}, ε_v = ε − ε_p; {n_fits} private fits per "
              f"cell, Metropolis chains of {chain_length} steps (+ {chain_length // 2} burn-in); rigorous: public "
              f"τ = {tau:g}, data radius {data_radius:g}.")
@@ -2362,7 +2371,7 @@ def reproduce_kng_shapes(eps_p=KNG_PAPER_SHAPE_EPS[0], eps_v=KNG_PAPER_SHAPE_EPS
                    "ages.”", "§4.2 (Figure 3, corpus-callosum shapes at ages 60–80, ε_p = ε_v = 0.3; here "
                    "synthetic shapes)"),
     )
-    setup = (f"{space_label}, n = {n} {_KNG_DATA_TEXT[space]} (tangent noise std {noise_std:.3g}); ε_p = {eps_p:g}, "
+    setup = (f"{space_label}, n = {n} {_KNG_DATA_TEXT[space]} ({_kng_noise_text(space, noise_std)}); ε_p = {eps_p:g}, "
              f"ε_v = {eps_v:g}; {n_fits} private fits per version, Metropolis chains of {chain_length} steps "
              f"(+ {chain_length // 2} burn-in); rigorous: public τ = {tau:g}, data radius {data_radius:g}; predicted "
              f"shapes at x = {', '.join(f'{g:g}' for g in grid)}, each rotated onto the non-private prediction.")
