@@ -184,8 +184,8 @@ with main:
         teach("Shape space has 20 dimensions, so the footpoint and shooting vector together have 40. The K-norm "
               "law puts mass exp(−|gradient|/σ) on every state, and far from the fit there is vastly more room: "
               "unless ε·n is large, most private fits land far from the data. The paper's chains start at the "
-              "non-private fit and barely move, which looks better but is not what the mechanism guarantees "
-              "(try the variant under 'Paper variants').")
+              "non-private fit, and short ones stay near it: that looks better but is not what the mechanism "
+              "guarantees, and longer chains drift away too (try the variant under 'Paper variants').")
     teach("Each coloured line is one private fit. They scatter around the non-private fit (gold); with a larger ε "
           "or more records they bunch up along it. A real release would publish only one of them.")
 
