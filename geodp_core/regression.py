@@ -80,9 +80,11 @@ import numpy as np
 from geodp_core._validation import check_finite_array, check_int, check_real
 from geodp_core.exceptions import ConvergenceError, InvalidParameterError
 from geodp_core.geometry.base import Manifold
+from geodp_core.geometry.functions import sinc as _sinc
+from geodp_core.geometry.functions import sinhc as _sinhc
+from geodp_core.geometry.functions import symmetrize as _sym
 from geodp_core.geometry.hyperbolic import minkowski_inner
 from geodp_core.geometry.kendall import quarter_turn
-from geodp_core.geometry.functions import sinc as _sinc, sinhc as _sinhc, symmetrize as _sym
 
 __all__ = [
     "GeodesicFit",

@@ -12,7 +12,11 @@ from geodp_core import regression as R
 from geodp_core.data import sample_geodesic_regression
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.geometry import get_manifold
-from geodp_core.mechanisms import LABEL_APPROXIMATE, LABEL_NO_GUARANTEE, kng_geodesic_regression
+from geodp_core.mechanisms import (
+    LABEL_APPROXIMATE,
+    LABEL_NO_GUARANTEE,
+    kng_geodesic_regression,
+)
 from geodp_core.mechanisms.kng_regression import (
     RegressionPrivacyWarning,
     _joint_footpoint_chain,
