@@ -38,22 +38,12 @@ def template_shapes(k=KENDALL_DEMO_LANDMARKS):
     r"""Public planar templates with ``k`` landmarks (preshapes), the end points of the shape-space demo geodesics.
 
     ``"circle"``: the regular ``k``-gon (the default centre); ``"ellipse"``: the same angles on an ellipse of
-    aspect 1.8 : 0.7; ``"arch"``: a C-shaped band (an outer and an inner arc of a flattened half-ellipse), a
-    stand-in for the corpus-callosum outlines of the DP-regression paper, which are not available offline.
+    aspect 1.8 : 0.7; ``"arch"``: :func:`geodp_core.data.arch_template`, a stand-in for the corpus-callosum
+    outlines of the DP-regression paper, which are not available offline.
     """
-    from geodp_core.geometry import get_manifold
+    from geodp_core.data import arch_template, ellipse_template
 
-    manifold = get_manifold("kendall", k)
-    angles = 2.0 * np.pi * np.arange(k) / k
-    half = k // 2
-    arc = np.linspace(0.05 * np.pi, 0.95 * np.pi, half)
-    back = np.linspace(0.95 * np.pi, 0.05 * np.pi, k - half)
-    arch = np.concatenate([np.stack([np.cos(arc), 0.55 * np.sin(arc)], axis=-1),
-                           np.stack([0.75 * np.cos(back), 0.3 * np.sin(back)], axis=-1)])
-    raw = {"circle": np.stack([np.cos(angles), np.sin(angles)], axis=-1),
-           "ellipse": np.stack([1.8 * np.cos(angles), 0.7 * np.sin(angles)], axis=-1),
-           "arch": arch}
-    return {name: manifold.projection(points) for name, points in raw.items()}
+    return {"circle": ellipse_template(k, 1.0), "ellipse": ellipse_template(k, 1.8 / 0.7), "arch": arch_template(k)}
 
 
 def _shape_preset(start, end):

@@ -5,6 +5,7 @@ import pytest
 from scipy import stats
 
 from geodp_core.data import (
+    arch_template,
     ellipse_template,
     list_datasets,
     load_planar_cells,
@@ -28,6 +29,16 @@ def test_ellipse_template_is_a_preshape_and_aspect_one_is_the_regular_polygon():
         ellipse_template(7, 0.5)
     with pytest.raises(InvalidParameterError, match="k"):
         ellipse_template(2)
+
+
+def test_arch_template_is_a_preshape_far_from_the_circle():
+    shapes = get_manifold("kendall", 12)
+    arch = arch_template(12)
+    assert shapes.belongs(arch)
+    assert shapes.dist(arch, shapes.default_center()) > 0.5  # a public geodesic of length about 0.7 to the circle
+    assert arch_template(5).shape == (5, 2)
+    with pytest.raises(InvalidParameterError, match="k"):
+        arch_template(2)
 
 
 def test_landmark_perturbation_model():

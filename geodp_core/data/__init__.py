@@ -38,6 +38,7 @@ from geodp_core.data.generators import (
 from geodp_core.data.shapes import (
     CELL_LINES,
     CELL_TREATMENTS,
+    arch_template,
     ellipse_template,
     load_planar_cells,
     resample_closed_curve,
@@ -59,6 +60,7 @@ __all__ = [
     "Dataset",
     "InvalidUploadError",
     "check_in_ball",
+    "arch_template",
     "clip_to_ball",
     "covariance_descriptor",
     "dataset_classes",

@@ -1,6 +1,7 @@
 r"""Planar shape data on the Kendall shape space :math:`\Sigma^k_2` (SPEC §5.9): synthetic and real.
 
-* :func:`ellipse_template` — a public template shape (``k`` landmarks on an ellipse);
+* :func:`ellipse_template`, :func:`arch_template` — public template shapes (``k`` landmarks on an ellipse, on
+  a C-shaped band);
 * :func:`sample_landmark_perturbation` — the classic perturbation model: template landmarks plus i.i.d.
   isotropic Gaussian noise, then translation/scale removed (the shapes are *not* a wrapped normal;
   for a wrapped-normal cloud around a public mean shape use
@@ -35,6 +36,7 @@ from geodp_core.geometry import get_manifold
 __all__ = [
     "CELL_LINES",
     "CELL_TREATMENTS",
+    "arch_template",
     "ellipse_template",
     "load_planar_cells",
     "resample_closed_curve",
@@ -72,6 +74,31 @@ def ellipse_template(k, aspect=2.0):
     aspect = check_real(aspect, "aspect", low=1.0, high=1e6, low_closed=True, high_closed=True)
     angles = 2.0 * np.pi * np.arange(k) / k
     return get_manifold("kendall", k).projection(np.stack([aspect * np.cos(angles), np.sin(angles)], axis=-1))
+
+
+def arch_template(k):
+    r"""Preshape of ``k`` landmarks on a C-shaped band: an outer and an inner arc of a flattened half-ellipse.
+
+    The first :math:`\lfloor k/2\rfloor` landmarks run along :math:`(\cos a, 0.55\sin a)`, the rest back along
+    :math:`(0.75\cos a, 0.3\sin a)`, :math:`a` evenly spaced in :math:`[0.05\pi, 0.95\pi]`; a public stand-in for
+    outlines such as the corpus callosum (not available offline).
+
+    Parameters
+    ----------
+    k : int
+        Number of landmarks, ``3 <= k <= 1000``.
+
+    Returns
+    -------
+    ndarray, shape (k, 2)
+    """
+    k = _check_k(k)
+    half = k // 2
+    arc = np.linspace(0.05 * np.pi, 0.95 * np.pi, half)
+    back = np.linspace(0.95 * np.pi, 0.05 * np.pi, k - half)
+    band = np.concatenate([np.stack([np.cos(arc), 0.55 * np.sin(arc)], axis=-1),
+                           np.stack([0.75 * np.cos(back), 0.3 * np.sin(back)], axis=-1)])
+    return get_manifold("kendall", k).projection(band)
 
 
 def sample_landmark_perturbation(manifold, template, noise_std, n, rng):
