@@ -30,6 +30,7 @@ import numpy as np
 
 from geodp_core._validation import check_finite_array, check_int, check_real, check_rng
 from geodp_core.exceptions import InvalidParameterError
+from geodp_core.mechanisms.sphere_heat_kernel import invert_radial_cdf
 
 __all__ = [
     "SPHERE2_CDF_TOL",
@@ -54,9 +55,6 @@ __all__ = [
 SPHERE2_CDF_TOL = 1e-14
 #: Largest number of Legendre terms the exact S^2 sampler evaluates (t >~ 3.5e-9).
 SPHERE2_MAX_TERMS = 100_000
-# Root-finding tolerance on the CDF value |F(r) - u| (certifies each draw).
-_ROOT_TOL = 1e-13
-_MAX_ROOT_ITER = 100
 # Grid used to bracket the inverse CDF.
 _N_GRID = 257
 
@@ -291,36 +289,12 @@ def sample_sphere2_heat_radius(t, size, rng, tol=SPHERE2_CDF_TOL):
     q = np.linspace(0.0, 1.0 - 1e-12, _N_GRID)
     flat_quantiles = 2.0 * np.sqrt(t * -np.log1p(-q))
     grid = np.unique(np.clip(np.concatenate([np.linspace(0.0, np.pi, _N_GRID), flat_quantiles]), 0.0, np.pi))
-    grid_cdf, _ = _series(grid, t, n_terms, want_kernel=False)
-    grid_cdf = np.maximum.accumulate(np.clip(grid_cdf, 0.0, 1.0))
-    grid_cdf[0], grid_cdf[-1] = 0.0, 1.0
-    idx = np.clip(np.searchsorted(grid_cdf, u, side="right"), 1, grid.size - 1)
-    lo, hi = grid[idx - 1].copy(), grid[idx].copy()
-    radius = np.interp(u, grid_cdf, grid)
-    radius = np.clip(radius, lo, hi)
 
-    active = np.arange(size)
-    for _ in range(_MAX_ROOT_ITER):
-        r_act = radius[active]
-        cdf, kernel = _series(r_act, t, n_terms, want_kernel=True)
-        resid = cdf - u[active]
-        done = (np.abs(resid) <= _ROOT_TOL) | (hi[active] - lo[active] <= 4.0 * np.spacing(np.maximum(hi[active], 1e-300)))
-        below = resid < 0
-        lo[active] = np.where(below, r_act, lo[active])
-        hi[active] = np.where(below, hi[active], r_act)
-        slope = 2.0 * np.pi * np.sin(r_act) * kernel
-        with np.errstate(divide="ignore", invalid="ignore"):
-            newton = r_act - resid / slope
-        a, b = lo[active], hi[active]
-        inside = np.isfinite(newton) & (newton > a) & (newton < b)
-        step = np.where(inside, newton, 0.5 * (a + b))
-        radius[active] = np.where(done, r_act, step)
-        active = active[~done]
-        if active.size == 0:
-            break
-    else:  # pragma: no cover - bisection halves the bracket each step
-        raise RuntimeError("S^2 heat-kernel inverse CDF did not converge")
-    return radius
+    def evaluate(radius, want_density):
+        cdf, kernel = _series(radius, t, n_terms, want_kernel=want_density)
+        return cdf, (2.0 * np.pi * np.sin(radius) * kernel if want_density else None)
+
+    return invert_radial_cdf(u, grid, evaluate)
 
 
 def sample_sphere2_brownian(manifold, center, t, size, rng, tol=SPHERE2_CDF_TOL):

@@ -717,8 +717,11 @@ def _bridge_survives(y, counts, level, margin, t, dim, c1, rng):
 
 
 # ----------------------------------------------------------------------------- sampling
-def _invert_cdf(u, grid, evaluate):
-    """Solve ``F(r) = u`` for each ``u``: grid bracket, then safeguarded Newton until ``|F(r) - u| <= 1e-13``."""
+def invert_radial_cdf(u, grid, evaluate):
+    """Solve ``F(r) = u`` for each ``u``: grid bracket, then safeguarded Newton until ``|F(r) - u| <= 1e-13``.
+
+    ``evaluate(r, want_density)`` returns ``(F(r), F'(r))`` (the second may be ``None`` without ``want_density``);
+    shared by the exact radial samplers of :math:`S^d` and :math:`S^2`."""
     grid_cdf, _ = evaluate(grid, want_density=False)
     grid_cdf = np.maximum.accumulate(np.clip(grid_cdf, 0.0, 1.0))
     grid_cdf[0], grid_cdf[-1] = 0.0, 1.0
@@ -742,7 +745,7 @@ def _invert_cdf(u, grid, evaluate):
         active = active[~done]
         if active.size == 0:
             return radius
-    raise RuntimeError("S^d heat-kernel inverse CDF did not converge")  # pragma: no cover - bisection halves
+    raise RuntimeError("heat-kernel inverse CDF did not converge")  # pragma: no cover - bisection halves
 
 
 def sample_sphere_heat_radius(t, dim, size, rng, tol=SPHERE_CDF_TOL):
@@ -806,7 +809,7 @@ def sample_sphere_heat_radius(t, dim, size, rng, tol=SPHERE_CDF_TOL):
     def evaluate(radius, want_density):
         return _series(radius, plan, want_cdf=True, want_density=want_density)
 
-    return _invert_cdf(u, grid, evaluate)
+    return invert_radial_cdf(u, grid, evaluate)
 
 
 def sample_sphere_brownian(manifold, center, t, size, rng, tol=SPHERE_CDF_TOL):
