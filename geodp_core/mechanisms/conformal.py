@@ -28,7 +28,7 @@ Derivation: ``docs/derivations/conformal.md``.
 import collections
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
@@ -50,8 +50,8 @@ from geodp_core.geometry.mesh import (
 from geodp_core.geometry.point_sets import GRAPH_K_RANGE, POINT_COUNT_RANGE, point_set_kind, public_point_set
 from geodp_core.mechanisms.base import LABEL_EXACT, LABEL_NO_GUARANTEE, Availability, Mechanism
 from geodp_core.mechanisms.conformal_pointset import (
+    ConformalFieldValues,
     build_point_set_fields,
-    conformal_edge_graph,
     graph_conformal_distance,
     normalised_probabilities,
 )
@@ -317,7 +317,7 @@ def intrinsic_kde(mesh, data, bandwidth):
 
 # ----------------------------------------------------------------- fields
 @dataclass(frozen=True, eq=False)
-class ConformalFields:
+class ConformalFields(ConformalFieldValues):
     r"""Every intermediate field of the conformal mechanism, at the vertices of the public mesh.
 
     Attributes
@@ -344,27 +344,11 @@ class ConformalFields:
         Laplace scale :math:`\Delta_1/(\varepsilon_\phi w_j)` at each vertex.
     """
 
-    mesh: object
-    laplacian: str
-    bandwidth: float
-    upsilon: float
-    smoothing_time: float
-    density_floor: float
-    eps_phi: float
-    n_records: int
-    kernel_bound: KernelMassBound
-    l1_sensitivity: float
-    noise_scales: np.ndarray
-    f: np.ndarray
-    f_tilde: np.ndarray
-    f_smooth: np.ndarray
-    c_tilde: float
-    sigma: np.ndarray
-    phi: np.ndarray
-    phi_min: float
-    phi_max: float
-    phi_bounds: tuple
-    knn: object = None
+    mesh: object = field(kw_only=True)
+
+    @property
+    def _support(self):
+        return self.mesh
 
     @property
     def vertices(self):
@@ -377,14 +361,6 @@ class ConformalFields:
     @property
     def display(self):
         return self.mesh.display
-
-    @property
-    def manifold(self):
-        return self.mesh.manifold
-
-    @functools.cached_property
-    def _edge_graph(self):
-        return conformal_edge_graph(self.mesh.edges, self.mesh.edge_lengths, self.phi)
 
     def rho_star(self, center):
         r"""Conformal distance :math:`\rho^*(\eta, x_j)` from ``center`` to every vertex.
@@ -736,6 +712,38 @@ def _knn_sigma(mesh, data, u, c_tilde, upsilon, bandwidth, knn):
 
 
 # ------------------------------------------------------------- mechanism
+def _conformal_rate(eps_conf, phi_max, sensitivity, cap, cap_text, target, notes):
+    r"""Stage-2 rate :math:`\lambda^* = \varepsilon_{conf}/(2\sqrt{\phi_{\max}}\,\Delta)`, :math:`\Delta = \min(`
+    ``sensitivity``, ``cap``:math:`)` (the diameter of the domain the summary lives in; ``cap_text`` explains it in
+    ``notes`` when it applies), rounded down until :math:`2\lambda^*\sqrt{\phi_{\max}}\Delta \le \varepsilon_{conf}` in
+    floating point. Returns ``(lambda_star, Delta, sqrt(phi_max) * Delta)``.
+
+    Raises
+    ------
+    UnavailableError
+        When :math:`\lambda^*` is not finite or above ``_MAX_LAMBDA`` (noise below double-precision resolution).
+    """
+    effective = sensitivity
+    if sensitivity > cap:
+        effective = cap
+        notes.append(f"sensitivity {sensitivity:g} > {cap_text}")
+    conformal_sensitivity = math.sqrt(phi_max) * effective
+    with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
+        lambda_star = float(np.float64(eps_conf) / (2.0 * np.float64(conformal_sensitivity)))
+    if not (math.isfinite(lambda_star) and lambda_star <= _MAX_LAMBDA):
+        raise UnavailableError(
+            f"the rate λ* = ε_conf/(2 √φ_max Δ) = {lambda_star:.3g} exceeds {_MAX_LAMBDA:g} (target {target.describe()}, "
+            f"sensitivity {sensitivity!r}): the noise would be below the resolution of double-precision positions; "
+            "choose a smaller budget or a larger sensitivity",
+            param="target",
+        )
+    for _ in range(4):  # safe side in floating point
+        if 2.0 * lambda_star * conformal_sensitivity <= eps_conf:
+            break
+        lambda_star = float(np.nextafter(lambda_star, 0.0))
+    return lambda_star, effective, conformal_sensitivity
+
+
 class Conformal(Mechanism):
     r"""Density-aware conformal mechanism on a public mesh: :math:`(\varepsilon_\phi + \varepsilon_{conf})`-DP.
 
@@ -1020,28 +1028,12 @@ class Conformal(Mechanism):
             opts["domain_center"],
         )
         notes = [f"target met through ε-DP: {budget.note}"]
-        effective = sensitivity
-        if self.manifold.name == "sphere" and sensitivity > math.pi:
-            effective = math.pi
-            notes.append(f"sensitivity {sensitivity:g} > π = diameter of the sphere; using Δ = π (dist ≤ π always)")
-        elif self.manifold.name == "hyperbolic" and sensitivity > 2.0 * inner_radius:
-            effective = 2.0 * inner_radius
-            notes.append(f"sensitivity {sensitivity:g} > 2 R_in = {effective:.6g}, the diameter of the public ball the "
-                         "summary is projected onto; using Δ = 2 R_in")
-        conformal_sensitivity = math.sqrt(fields.phi_max) * effective
-        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-            lambda_star = float(np.float64(eps_conf) / (2.0 * np.float64(conformal_sensitivity)))
-        if not (math.isfinite(lambda_star) and lambda_star <= _MAX_LAMBDA):
-            raise UnavailableError(
-                f"the rate λ* = ε_conf/(2 √φ_max Δ) = {lambda_star:.3g} exceeds {_MAX_LAMBDA:g} (target {target.describe()}, "
-                f"sensitivity {sensitivity!r}): the noise would be below the resolution of double-precision positions; "
-                "choose a smaller budget or a larger sensitivity",
-                param="target",
-            )
-        for _ in range(4):  # safe side in floating point
-            if 2.0 * lambda_star * conformal_sensitivity <= eps_conf:
-                break
-            lambda_star = float(np.nextafter(lambda_star, 0.0))
+        sphere = self.manifold.name == "sphere"
+        lambda_star, effective, conformal_sensitivity = _conformal_rate(
+            eps_conf, fields.phi_max, sensitivity, math.pi if sphere else 2.0 * inner_radius,
+            "π = diameter of the sphere; using Δ = π (dist ≤ π always)" if sphere else
+            f"2 R_in = {2.0 * inner_radius:.6g}, the diameter of the public ball the summary is projected onto; "
+            "using Δ = 2 R_in", target, notes)
         plan = None
         if opts["sampler"] == "continuous":
             plan = fields.continuous_plan(lambda_star)
@@ -1156,27 +1148,12 @@ class Conformal(Mechanism):
             opts["laplacian"], opts["knn"], opts["density_floor"],
         )
         notes = [f"target met through ε-DP: {budget.note}"]
-        effective = sensitivity
-        if point_set.kind == "sphere" and sensitivity > math.pi:
-            effective = math.pi
-            notes.append(f"sensitivity {sensitivity:g} > π = diameter of the sphere; using Δ = π (dist ≤ π always)")
-        elif point_set.kind != "sphere" and sensitivity > 2.0 * point_set.domain_radius:
-            effective = 2.0 * point_set.domain_radius
-            notes.append(f"sensitivity {sensitivity:g} > 2R = {effective:.6g}, the diameter of the public ball the "
-                         "summary is projected onto; using Δ = 2R")
-        conformal_sensitivity = math.sqrt(fields.phi_max) * effective
-        with np.errstate(over="ignore", divide="ignore", invalid="ignore"):
-            lambda_star = float(np.float64(eps_conf) / (2.0 * np.float64(conformal_sensitivity)))
-        if not (math.isfinite(lambda_star) and lambda_star <= _MAX_LAMBDA):
-            raise UnavailableError(
-                f"the rate λ* = ε_conf/(2 √φ_max Δ) = {lambda_star:.3g} exceeds {_MAX_LAMBDA:g} (target "
-                f"{target.describe()}, sensitivity {sensitivity!r}); choose a smaller budget or a larger sensitivity",
-                param="target",
-            )
-        for _ in range(4):  # safe side in floating point
-            if 2.0 * lambda_star * conformal_sensitivity <= eps_conf:
-                break
-            lambda_star = float(np.nextafter(lambda_star, 0.0))
+        sphere = point_set.kind == "sphere"
+        lambda_star, effective, conformal_sensitivity = _conformal_rate(
+            eps_conf, fields.phi_max, sensitivity, math.pi if sphere else 2.0 * point_set.domain_radius,
+            "π = diameter of the sphere; using Δ = π (dist ≤ π always)" if sphere else
+            f"2R = {2.0 * point_set.domain_radius:.6g}, the diameter of the public ball the summary is projected onto; "
+            "using Δ = 2R", target, notes)
         kb = fields.kernel_bound
         d = manifold.dim
         where = (f"S^{d}" if point_set.domain_center is None else

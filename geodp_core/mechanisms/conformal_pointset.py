@@ -29,7 +29,7 @@ Derivation: ``docs/derivations/conformal_pointset.md``.
 
 import functools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 import scipy.sparse as sp
@@ -41,6 +41,7 @@ from geodp_core.geometry.point_sets import distance_row_blocks, pairwise_distanc
 
 __all__ = [
     "PointSetKernelBound",
+    "ConformalFieldValues",
     "PointSetFields",
     "bump_profile_kernel",
     "point_set_kernel_sum",
@@ -266,14 +267,15 @@ def normalised_probabilities(log_weights):
 
 
 @dataclass(frozen=True, eq=False)
-class PointSetFields:
-    r"""Every intermediate field of the conformal mechanism at the public points (cf. ``ConformalFields``).
+class ConformalFieldValues:
+    r"""The fields the conformal mechanism computes on its public support (a mesh or a point set).
 
     ``f`` is the non-private KDE (a teaching view, not part of the release); ``f_tilde`` the
-    :math:`\varepsilon_\phi`-DP release; the rest are public post-processing of ``f_tilde``.
+    :math:`\varepsilon_\phi`-DP release; the rest are public post-processing of ``f_tilde``
+    (attributes documented on :class:`geodp_core.mechanisms.conformal.ConformalFields`). Subclasses add the
+    support as a keyword field and return it from ``_support``.
     """
 
-    point_set: object
     laplacian: str
     bandwidth: float
     upsilon: float
@@ -281,7 +283,7 @@ class PointSetFields:
     density_floor: float
     eps_phi: float
     n_records: int
-    kernel_bound: PointSetKernelBound
+    kernel_bound: object
     l1_sensitivity: float
     noise_scales: np.ndarray
     f: np.ndarray
@@ -297,15 +299,26 @@ class PointSetFields:
 
     @property
     def manifold(self):
-        return self.point_set.manifold
+        return self._support.manifold
+
+    @functools.cached_property
+    def _edge_graph(self):
+        return conformal_edge_graph(self._support.edges, self._support.edge_lengths, self.phi)
+
+
+@dataclass(frozen=True, eq=False)
+class PointSetFields(ConformalFieldValues):
+    r"""Every intermediate field of the conformal mechanism at the public points (cf. ``ConformalFields``)."""
+
+    point_set: object = field(kw_only=True)
+
+    @property
+    def _support(self):
+        return self.point_set
 
     @property
     def vertices(self):
         return self.point_set.points
-
-    @functools.cached_property
-    def _edge_graph(self):
-        return conformal_edge_graph(self.point_set.edges, self.point_set.edge_lengths, self.phi)
 
     def project_to_domain(self, center):
         r"""Metric projection :math:`\Pi` onto the closed public ball :math:`B(c, R)` (identity on :math:`S^d`); 1-Lipschitz
