@@ -245,8 +245,8 @@ def scenario_sidebar():
         step=0.01, key="radius",
         help=(
             "PUBLIC bound: the data are assumed to lie in B(m₀, r) (points outside are clipped onto it). "
-            + ("On the unit sphere r must stay below r* = π/4 ≈ 0.785 (convexity of the Fréchet mean)." if manifold == "sphere"
-               else "Hadamard space: any r > 0 is valid (r* = ∞).")
+            + (radius_note(manifold, dim, metric).capitalize() + "."
+               if radius_note(manifold, dim, metric) else "Hadamard space: any r > 0 is valid (r* = ∞).")
         ),
         **_BIND,
     )
@@ -423,16 +423,25 @@ def _manifold_lesson(sb, manifold):
     if not switch or switch[1] != manifold:
         return
     old, new = switch
-    if new == "sphere":
-        change = "On the sphere it is **larger**"
-    elif old == "sphere":
-        change = "Leaving the sphere made it **smaller**"
+    old_positive, new_positive = (_positively_curved(name) for name in switch)
+    if new_positive and not old_positive:
+        change = "Here it is **larger**"
+    elif old_positive and not new_positive:
+        change = "Here it is **smaller**"
     else:
-        change = "It is the same here as before"
+        change = "Both spaces are " + ("positively curved: the larger curvature bound gives the larger Δ"
+                                      if new_positive else "Hadamard spaces: Δ has the same form")
     teach(f"**{SPACE_LABELS[old]} → {SPACE_LABELS[new]}.** The noise is scaled to the public sensitivity $\\Delta$ "
           "of the Fréchet mean, and $\\Delta$ depends on curvature: $\\Delta = 2r/n$ on Hadamard spaces "
-          "(curvature $\\le 0$: hyperbolic, SPD, flat) but $\\Delta = \\tfrac{2r(2-h)}{nh} > 2r/n$ on the sphere, "
-          f"with $h = 2r\\cot(2r) < 1$. {change}: compare the Sensitivity Δ of the two manifolds.", where=sb)
+          "(curvature $\\le 0$: hyperbolic, SPD, flat) but $\\Delta = \\tfrac{2r(2-h)}{nh} > 2r/n$ when the "
+          "curvature is at most $\\kappa > 0$, with $h = 2r\\sqrt{\\kappa}\\cot(2r\\sqrt{\\kappa}) < 1$ "
+          f"($\\kappa = 1$ on the sphere, 4 on Kendall shapes). {change}: compare the Sensitivity Δ of the two "
+          "manifolds.", where=sb)
+
+
+def _positively_curved(manifold):
+    """Whether the space has positive curvature somewhere (not a Hadamard space): sphere, Kendall shapes."""
+    return not get_manifold(manifold, dim_range(manifold)[0]).is_hadamard
 
 
 def _lat_lon_of_offset(text):
@@ -707,13 +716,26 @@ def _fit_to_manifold():
         state["radius"] = top
 
 
+def _ball_radius_limit(manifold, dim, metric):
+    """r* of the manifold (infinite on Hadamard spaces or when the manifold is invalid)."""
+    try:
+        return get_manifold(manifold, int(dim), metric or None).ball_radius_limit
+    except (ValueError, GeoDPError):
+        return np.inf
+
+
+def radius_note(manifold, dim, metric):
+    """Why the public radius is bounded, for the help and the link checker ("" when r* is infinite)."""
+    rstar = _ball_radius_limit(manifold, dim, metric)
+    if not np.isfinite(rstar):
+        return ""
+    return f"on {SPACE_LABELS[manifold]} r must stay below r* = {rstar:.3g} (convexity of the Fréchet mean)"
+
+
 def radius_max(manifold, dim, metric):
     """Largest value of the radius slider: just below r* (when r* is infinite: 10 on SPD, whose image descriptors
     lie up to about 8 from their public centre, 3 elsewhere or when the manifold is invalid)."""
-    try:
-        rstar = get_manifold(manifold, int(dim), metric or None).ball_radius_limit
-    except (ValueError, GeoDPError):
-        rstar = np.inf
+    rstar = _ball_radius_limit(manifold, dim, metric)
     return round(float(min(rstar - 1e-3, 3.0)), 3) if np.isfinite(rstar) else (10.0 if manifold == "spd" else 3.0)
 
 

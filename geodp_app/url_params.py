@@ -12,6 +12,7 @@ from geodp_app.sidebar import (
     SPACE_LABELS,
     mechanism_titles,
     radius_max,
+    radius_note,
 )
 from geodp_app.urlstate import (
     UrlParam,
@@ -69,9 +70,7 @@ def _radius_bounds(params):
         dim = 2
     manifold = _code(params.get("manifold", "sphere"), SPACE_LABELS, "sphere")
     metric = _code(params.get("metric", ""), METRIC_LABELS, "") if manifold == "spd" else ""
-    high = radius_max(manifold, dim, metric)
-    notes = {"sphere": "on the sphere r must stay below r* = π/4", "kendall": "on Kendall shapes r must stay below π/8"}
-    return 0.05, high, notes.get(manifold, "")
+    return 0.05, radius_max(manifold, dim, metric), radius_note(manifold, dim, metric)
 
 
 def _choice(labels, display=None):

@@ -241,3 +241,20 @@ def test_links_with_manifold_labels_get_that_manifolds_ranges():
     at = _explorer({"manifold": "Kendall shapes Σᵏ₂", "dim": "2"}).run()
     assert not at.exception and at.number_input(key="dim").value >= 3
     assert any("dim" in w.value and "3" in w.value for w in at.warning)
+
+
+def test_curvature_texts_follow_the_manifold_on_kendall_shapes():
+    """Kendall shapes are positively curved (κ ≤ 4, r* = π/8): the radius help, a link's radius note and the
+    manifold-switch lesson say so (they used to treat every non-sphere as a Hadamard space)."""
+    at = _explorer().run()
+    at.selectbox(key="manifold").set_value("kendall").run()
+    assert "r* = 0.393" in at.slider(key="radius").help and "Hadamard" not in at.slider(key="radius").help
+    assert "Both spaces are positively curved" in "\n".join(i.value for i in at.sidebar.info)  # from the sphere
+    at.selectbox(key="manifold").set_value("hyperbolic").run()
+    assert "Here it is **smaller**" in "\n".join(i.value for i in at.sidebar.info)
+    assert "any r > 0" in at.slider(key="radius").help
+    at.selectbox(key="manifold").set_value("kendall").run()
+    assert "Here it is **larger**" in "\n".join(i.value for i in at.sidebar.info)
+    at = _explorer({"manifold": "Kendall shapes Σᵏ₂", "dim": "8", "radius": "0.5"}).run()
+    assert not at.exception
+    assert any("r* = 0.393" in w.value for w in at.warning)
