@@ -15,6 +15,7 @@ __all__ = [
     "CONFORMAL_EPS_GRID",
     "REGRESSION_EPS_GRID",
     "AUDIT_EPS_GRID",
+    "curve_dim_range",
     "dim_range",
     "in_widget_range",
 ]
@@ -59,6 +60,17 @@ _DIM_DEFAULT = (1, 1000)
 def dim_range(manifold):
     """``(low, high)`` of ``dim`` on ``manifold`` (SPD: the matrix size m; Kendall shapes: the landmarks k)."""
     return _DIM_RANGES.get(manifold, _DIM_DEFAULT)
+
+
+#: How many steps above its smallest value the Utility curves' dimension sweep may go (each integer is a cell):
+#: SPD sizes m = 2…4 (the affine metric slows down with m), 10 values elsewhere.
+_CURVE_DIM_STEPS = {"spd": 2}
+
+
+def curve_dim_range(manifold):
+    """``(low, high)`` of the dimension sweep of the Utility curves page: the start of :func:`dim_range`."""
+    low, high = dim_range(manifold)
+    return low, min(high, low + _CURVE_DIM_STEPS.get(manifold, 9))
 
 
 def in_widget_range(key, value):

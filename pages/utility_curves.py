@@ -14,6 +14,7 @@ from geodp_app.ui import (
 )
 from geodp_app.url_params import X_AXES, clean_url, remember_page
 from geodp_app.urlstate import url_note
+from geodp_core.constraints import curve_dim_range
 from geodp_core.executors import parallel_executor
 from geodp_core.experiments import (
     BUDGET_SYMBOLS,
@@ -92,11 +93,12 @@ elif x_axis == "n":
                                      key="curves_n_count", help="Number of n values.", **_BIND)
     grid_args = dict(low=low, high=high, count=int(count), log=True, integer=True)
 elif x_axis == "dim":
-    top = 4 if scenario.manifold == "spd" else 10
-    bottom = 2 if scenario.manifold == "spd" else 1
-    low, high = controls[0].slider("dimension range" if scenario.manifold != "spd" else "matrix size m range",
+    bottom, top = curve_dim_range(scenario.manifold)
+    low, high = controls[0].slider({"spd": "matrix size m range", "kendall": "landmarks k range"}.get(
+                                       scenario.manifold, "dimension range"),
                                    min_value=bottom, max_value=top, value=(bottom, min(bottom + 3, top)),
-                                   key="curves_dim_range", help="Every integer in the range (SPD: matrix size m).")
+                                   key="curves_dim_range",
+                                   help="Every integer in the range (SPD: matrix size m; Kendall shapes: landmarks k).")
     grid_args = dict(low=low, high=high, count=int(high - low + 1), log=False, integer=True)
 elif x_axis == "p":
     low = controls[0].number_input("smallest p", min_value=1.05, max_value=8.0, value=1.2, step=0.1, format="%.3g",

@@ -53,6 +53,19 @@ def test_curves_widget_changes_and_sweeps():
         assert len(at.get("plotly_chart")) == 1
 
 
+def test_curves_dimension_sweep_on_kendall_shapes_starts_at_three_landmarks():
+    """The dimension axis offers the manifold's own range (Kendall shapes: k ≥ 3 landmarks)."""
+    at = _page("pages/utility_curves.py", {"curves_reps": "10", "curves_count": "2"}).run()
+    at.selectbox(key="manifold").set_value("kendall").run()
+    at.multiselect(key="mechanisms").set_value(["riemannian_laplace"]).run()
+    at.radio(key="curves_x").set_value("dim").run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    sweep = at.slider(key="curves_dim_range")
+    assert sweep.label == "landmarks k range" and sweep.min == 3 and sweep.value == (3, 6)
+    assert len(at.get("plotly_chart")) == 1
+
+
 def test_curves_bad_grid_gives_message_not_traceback():
     at = _page("pages/utility_curves.py", {"curves_reps": "10", "curves_count": "2"}).run()
     at.number_input(key="curves_eps_min").set_value(50.0).run()
