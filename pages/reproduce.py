@@ -18,16 +18,8 @@ from geodp_app.urlstate import url_note
 from geodp_core import reproduce as rp
 from geodp_core.viz.curves import utility_curve_figure
 from geodp_core.viz.reproduce import (
-    ew_dimension_figure,
-    ew_runtime_figure,
-    gdp_curve_figure,
     gdp_mu_figure,
-    heat_escape_disk_figure,
-    heat_escape_growth_figure,
     kng_mspe_figure,
-    kng_noise_figure,
-    kng_sensitivity_figure,
-    kng_split_figure,
     reproduction_figures,
 )
 
@@ -502,50 +494,39 @@ with tab["more"]:
             else:
                 _header(result)
                 st.markdown("**Our numbers**")
-                if figure == "gdp_curve":
-                    st.plotly_chart(gdp_curve_figure(result.table), key="reproduce_more_chart", width="stretch")
-                    _more_table(result.table)
-                elif figure == "heat_escape":
+                if figure == "heat_escape":
                     num = result.numbers
                     c1, c2 = st.columns(2)
                     c1.metric("Growth rate on H²", f"{num['rate_hyperbolic']:.3f} ± {num['rate_hyperbolic_se']:.3f}",
                               help="Mean of (r_T − r_T/2)/(T/2); theory ≈ 1.")
                     c2.metric("Growth rate on R²", f"{num['rate_flat']:.3f} ± {num['rate_flat_se']:.3f}",
                               help=f"Theory {num['rate_flat_theory']:.3f}, decaying like 1/√t.")
-                    st.plotly_chart(heat_escape_disk_figure(result.tables["paths"]), key="reproduce_more_chart",
-                                    width="stretch")
-                    st.plotly_chart(heat_escape_growth_figure(result.table), key="reproduce_more_chart_2",
-                                    width="stretch")
-                    _more_table(result.table)
                 elif figure == "kng_shapes":
                     st.metric("Non-private MSPE", f"{result.numbers['mspe_nonprivate']:.4g}",
                               help="The least-squares geodesic fit (a teaching view, not private).")
-                    for i, chart in enumerate(reproduction_figures(result)):
-                        st.plotly_chart(chart, key=f"reproduce_more_chart_{i}", width="stretch")
-                    _more_table(result.tables["distances"])
                 elif figure in _KNG_MORE_SPACES:
                     st.metric("Non-private MSPE", f"{result.table['mspe_nonprivate'].min():.4g}",
                               help="The least-squares geodesic fit (a teaching view, not private); the smallest noise "
                                    "level for the noise figure.")
-                    chart = (kng_noise_figure if figure == "kng_noise" else
-                             kng_mspe_figure if figure in ("kng_spd_equal", "kng_kendall") else kng_split_figure)
-                    st.plotly_chart(chart(result.table), key="reproduce_more_chart", width="stretch")
-                    _more_table(result.table)
+                charts = reproduction_figures(result)
+                if figure == "ew_dimensions":  # utility by dimension, then the running-time table apart
+                    charts, runtime_chart = charts[:1], charts[1]
+                for i, chart in enumerate(charts):
+                    st.plotly_chart(chart, key=f"reproduce_more_chart_{i}", width="stretch")
+                if figure == "kng_shapes":
+                    _more_table(result.tables["distances"])
                 elif figure == "kng_sensitivity":
-                    st.plotly_chart(kng_sensitivity_figure(result.table), key="reproduce_more_chart", width="stretch")
                     _more_table(result.tables["summary"])
                 elif figure.startswith("conformal_"):
-                    for i, chart in enumerate(reproduction_figures(result)):
-                        st.plotly_chart(chart, key=f"reproduce_more_chart_{i}", width="stretch")
                     extra = ("dataset",) if figure == "conformal_images" else ("panel", "dim", "n", "spread")
                     _utility_table(result.table, "ε", extra=extra)
-                else:
-                    st.plotly_chart(ew_dimension_figure(result.table), key="reproduce_more_chart", width="stretch")
+                elif figure == "ew_dimensions":
                     _utility_table(result.table, "μ", extra=("space",))
                     st.markdown("**Running time** (this machine, at the largest μ; an observation, not a guarantee)")
-                    st.plotly_chart(ew_runtime_figure(result.tables["runtime"]), key="reproduce_more_chart_2",
-                                    width="stretch")
+                    st.plotly_chart(runtime_chart, key="reproduce_more_runtime_chart", width="stretch")
                     _more_table(result.tables["runtime"])
+                else:
+                    _more_table(result.table)
                 _verdict(result)
                 _downloads(result, figure)
 
