@@ -1,5 +1,7 @@
 """Reproduce: each source paper's headline experiment rerun with geodp_core, beside the paper's claim."""
 
+import functools
+
 import pandas as pd
 import streamlit as st
 
@@ -92,54 +94,31 @@ def _kng(eps_values, n, n_fits, chain_length, tau, seed):
                                        seed=seed)
 
 
-@st.cache_data(show_spinner="Rerunning Algorithm 2 on the circle and the line…", max_entries=16, ttl=CACHE_TTL)
-def _gdp_curve(sigmas, n_seeds, n_samples, seed):
-    return rp.reproduce_gdp_curve(sigmas=sigmas, n_seeds=n_seeds, n_samples=n_samples, seed=seed)
+#: The further figures of the last tab: id -> the reproduction with its fixed arguments (the controls add the rest).
+_MORE_RUNS = {
+    "gdp_curve": rp.reproduce_gdp_curve,
+    "heat_escape": rp.reproduce_heat_escape,
+    "ew_dimensions": rp.reproduce_ew_dimensions,
+    "kng_split": functools.partial(rp.reproduce_kng_budget_split, space="sphere"),
+    "kng_spd": functools.partial(rp.reproduce_kng_budget_split, space="spd"),
+    "kng_kendall_split": functools.partial(rp.reproduce_kng_budget_split, space="kendall"),
+    "kng_spd_equal": functools.partial(rp.reproduce_kng_regression, space="spd"),
+    "kng_kendall": functools.partial(rp.reproduce_kng_regression, space="kendall"),
+    "kng_shapes": rp.reproduce_kng_shapes,
+    "kng_noise": rp.reproduce_kng_noise,
+    "kng_sensitivity": rp.reproduce_kng_sensitivity,
+    "conformal_images": rp.reproduce_conformal_images,
+    **{f"conformal_{name}": functools.partial(rp.reproduce_conformal_figure, name)
+       for name in ("dimension", "n", "spread", "eps")},
+}
+#: The regression figures of the last tab (they share the n / fits / chain controls).
+_KNG_MORE = ("kng_split", "kng_spd", "kng_kendall_split", "kng_spd_equal", "kng_kendall", "kng_shapes", "kng_noise")
 
 
-@st.cache_data(show_spinner="Simulating Brownian paths…", max_entries=16, ttl=CACHE_TTL)
-def _heat_escape(t_max, n_paths, n_steps, seed):
-    return rp.reproduce_heat_escape(t_max=t_max, n_paths=n_paths, n_steps=n_steps, seed=seed)
-
-
-@st.cache_data(show_spinner="Rerunning the exponential-wrapped paper by dimension and timing the samplers…",
-               max_entries=16, ttl=CACHE_TTL)
-def _ew_dimensions(families, mu_values, n_reps, n_timing, mcmc_steps, seed):
-    return rp.reproduce_ew_dimensions(families=families, mu_values=mu_values, n_reps=n_reps, n_timing=n_timing,
-                                      mcmc_steps=mcmc_steps, seed=seed)
-
-
-@st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16, ttl=CACHE_TTL)
-def _kng_split(space, n, n_fits, chain_length, seed):
-    return rp.reproduce_kng_budget_split(space=space, n=n, n_fits=n_fits, chain_length=chain_length, seed=seed)
-
-
-@st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16, ttl=CACHE_TTL)
-def _kng_equal(space, n, n_fits, chain_length, seed):
-    return rp.reproduce_kng_regression(space=space, n=n, n_fits=n_fits, chain_length=chain_length, seed=seed)
-
-
-@st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16, ttl=CACHE_TTL)
-def _kng_shapes(n, n_fits, chain_length, seed):
-    return rp.reproduce_kng_shapes(n=n, n_fits=n_fits, chain_length=chain_length, seed=seed)
-
-
-@st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16, ttl=CACHE_TTL)
-def _kng_noise(n, n_fits, chain_length, seed):
-    return rp.reproduce_kng_noise(n=n, n_fits=n_fits, chain_length=chain_length, seed=seed)
-
-
-@st.cache_data(show_spinner="Rerunning the conformal paper's figure…", max_entries=16, ttl=CACHE_TTL)
-def _conformal_more(figure, n_calibrations, n_reps, seed):
-    if figure == "conformal_images":
-        return rp.reproduce_conformal_images(n_calibrations=n_calibrations, n_reps=n_reps, seed=seed)
-    return rp.reproduce_conformal_figure(figure.split("_", 1)[1], n_calibrations=n_calibrations, n_reps=n_reps,
-                                         seed=seed)
-
-
-@st.cache_data(show_spinner="Comparing neighbouring datasets…", max_entries=16, ttl=CACHE_TTL)
-def _kng_sensitivity(n_pairs, seed):
-    return rp.reproduce_kng_sensitivity(n_pairs=n_pairs, seed=seed)
+@st.cache_data(show_spinner="Rerunning the paper's figure…", max_entries=16, ttl=CACHE_TTL)
+def _run_more(figure, settings):
+    """One further figure with the controls' keyword arguments ``settings`` (sorted pairs)."""
+    return _MORE_RUNS[figure](**dict(settings))
 
 
 # ------------------------------------------------------------------------------------------------ rendering
@@ -390,11 +369,6 @@ MORE_VIEW = {"space": "space", "sigma": "σ", "mu_exact": "exact μ", "mu_flat":
 _SPACE_NAMES = {"circle": "circle S¹", "real_line": "real line R", "hyperbolic": "hyperbolic plane H²",
                 "euclidean": "flat plane R²", "sphere": "sphere S²", "spd": "SPD(2), affine-invariant"}
 _VERSION_NAMES = {"rigorous": "rigorous KNG", "paper": "paper's variant"}
-#: The regression figures of the last tab: id -> space (all share the n / fits / chain settings).
-_KNG_MORE_SPACES = {"kng_split": "sphere", "kng_noise": "sphere", "kng_spd": "spd", "kng_spd_equal": "spd",
-                    "kng_kendall_split": "kendall", "kng_kendall": "kendall", "kng_shapes": "kendall"}
-
-
 def _more_table(frame):
     view = frame.drop(columns=[c for c in ("family", "sampler", "warnings") if c in frame.columns]).rename(
         columns=MORE_VIEW)
@@ -418,7 +392,7 @@ with tab["more"]:
                                            value=5, key="reproduce_more_gdp_seeds", **_BIND,
                                            help="The paper: 20. Error bars: min to max over replicates.")
                 sigmas = (0.25, 0.5, 1.0, 2.0, 3.0, 4.0) if grid == "6 values" else rp.GDP_PAPER_CURVE_SIGMAS
-                settings = ("gdp_curve", tuple(sigmas), int(n_seeds))
+                settings = dict(sigmas=tuple(sigmas), n_seeds=int(n_seeds))
             elif figure == "heat_escape":
                 t_max = st.slider("Diffusion time T", *limits("reproduce_more_escape_time"), 5.0, step=0.5,
                                   key="reproduce_more_escape_time", **_BIND,
@@ -426,8 +400,8 @@ with tab["more"]:
                 n_paths = st.select_slider("Paths", _options("reproduce_more_escape_paths"), value=500,
                                            key="reproduce_more_escape_paths", **_BIND,
                                            help="The first 12 are drawn; all enter the growth rates.")
-                settings = ("heat_escape", float(t_max), int(n_paths))
-            elif figure in _KNG_MORE_SPACES:
+                settings = dict(t_max=float(t_max), n_paths=int(n_paths))
+            elif figure in _KNG_MORE:
                 n = st.select_slider("Records n", _options("reproduce_more_kng_n"), value=50, key="reproduce_more_kng_n",
                                      **_BIND, help="The paper's sample sizes; the sensitivities scale as 1/n.")
                 n_fits = st.select_slider("Private fits per cell", _options("reproduce_more_kng_fits"), value=10,
@@ -436,18 +410,18 @@ with tab["more"]:
                 chain = st.select_slider("Chain length", _options("reproduce_more_kng_chain"), value=300,
                                          key="reproduce_more_kng_chain", **_BIND,
                                          help="Metropolis steps per stage (more: closer to the exact law, slower).")
-                settings = (figure, int(n), int(n_fits), int(chain))
+                settings = dict(n=int(n), n_fits=int(n_fits), chain_length=int(chain))
             elif figure == "kng_sensitivity":
                 n_pairs = st.select_slider("Neighbouring pairs per n", _options("reproduce_more_kng_pairs"), value=20,
                                            key="reproduce_more_kng_pairs", **_BIND, help="The paper: 20.")
-                settings = (figure, int(n_pairs))
+                settings = dict(n_pairs=int(n_pairs))
             elif figure.startswith("conformal_"):
                 n_cal = st.select_slider("Independent sanitisations per point", _options("reproduce_more_conformal_cal"),
                                          value=3, key="reproduce_more_conformal_cal", **_BIND,
                                          help="Each draws a fresh private density; the error bars come from them.")
                 n_reps = st.select_slider("Releases per sanitisation", _options("reproduce_more_conformal_reps"),
                                           value=100, key="reproduce_more_conformal_reps", **_BIND)
-                settings = (figure, int(n_cal), int(n_reps))
+                settings = dict(n_calibrations=int(n_cal), n_reps=int(n_reps))
             else:
                 family = st.selectbox("Spaces", _options("reproduce_more_ew_family"), key="reproduce_more_ew_family",
                                       **_BIND, format_func=_labels("reproduce_more_ew_family").get,
@@ -458,9 +432,9 @@ with tab["more"]:
                                         value=1000, key="reproduce_more_ew_mcmc", **_BIND,
                                         help="The paper: thousands of burn-in steps. Longer chains: slower MCMC.")
                 families = tuple(rp.EW_DIM_FAMILIES) if family == "all" else (family,)
-                settings = ("ew_dimensions", families, int(n_reps), int(mcmc))
+                settings = dict(families=families, n_reps=int(n_reps), mcmc_steps=int(mcmc))
             seed = _seed("reproduce_more_seed")
-            settings += (int(seed),)
+            settings = (figure, tuple(sorted(dict(settings, seed=int(seed)).items())))
             _url_notes("reproduce_more_")
             run = st.button("Run", key="reproduce_more_run", type="primary", icon=":material/play_arrow:",
                             help="Reruns the selected figure with these settings.")
@@ -470,24 +444,7 @@ with tab["more"]:
         result = None
         if st.session_state.get("_reproduce_more_ran") == settings:
             with errors_shown_here(slot):
-                if figure == "gdp_curve":
-                    result = _gdp_curve(settings[1], settings[2], 100_000, settings[-1])
-                elif figure == "heat_escape":
-                    result = _heat_escape(settings[1], settings[2], 400, settings[-1])
-                elif figure in ("kng_split", "kng_spd", "kng_kendall_split"):
-                    result = _kng_split(_KNG_MORE_SPACES[figure], *settings[1:])
-                elif figure in ("kng_spd_equal", "kng_kendall"):
-                    result = _kng_equal(_KNG_MORE_SPACES[figure], *settings[1:])
-                elif figure == "kng_shapes":
-                    result = _kng_shapes(*settings[1:])
-                elif figure == "kng_noise":
-                    result = _kng_noise(*settings[1:])
-                elif figure == "kng_sensitivity":
-                    result = _kng_sensitivity(*settings[1:])
-                elif figure.startswith("conformal_"):
-                    result = _conformal_more(*settings)
-                else:
-                    result = _ew_dimensions(settings[1], (0.5, 1.0, 2.0), settings[2], 200, settings[3], settings[-1])
+                result = _run_more(*settings)
         with main:
             if result is None:
                 st.info("Choose a figure and its settings, then press **Run**.", icon=":material/play_arrow:")
@@ -504,7 +461,7 @@ with tab["more"]:
                 elif figure == "kng_shapes":
                     st.metric("Non-private MSPE", f"{result.numbers['mspe_nonprivate']:.4g}",
                               help="The least-squares geodesic fit (a teaching view, not private).")
-                elif figure in _KNG_MORE_SPACES:
+                elif figure in _KNG_MORE:
                     st.metric("Non-private MSPE", f"{result.table['mspe_nonprivate'].min():.4g}",
                               help="The least-squares geodesic fit (a teaching view, not private); the smallest noise "
                                    "level for the noise figure.")
