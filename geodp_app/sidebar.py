@@ -126,11 +126,12 @@ def labelled(key, labels):
     return str
 
 
-def _as_code(value, labels):
-    """The option behind a URL or state value spelled as the option or as its label (``None`` if neither)."""
+def as_code(value, labels, default=None):
+    """The option behind a URL or state value spelled as the option or as its label (links hold labels);
+    ``default`` if neither."""
     if value in labels:
         return value
-    return next((code for code, label in labels.items() if label == value), None)
+    return next((code for code, label in labels.items() if label == value), default)
 
 
 def budget_warning(param, value, notion=None):
@@ -209,7 +210,7 @@ def scenario_sidebar():
     slots["metric"] = sb.empty()
 
     kinds = data_kinds_for(manifold)
-    data_before = _as_code(st.session_state.get("data", st.query_params.get("data")), DATA_LABELS)
+    data_before = as_code(st.session_state.get("data", st.query_params.get("data")), DATA_LABELS)
     show_data = labelled("data", DATA_LABELS)
     data = sb.selectbox(
         "Data", kinds, key="data", format_func=show_data,
@@ -367,7 +368,7 @@ def scenario_sidebar():
 def _fit_dim_to_data():
     """When a dataset with a fixed matrix size is picked (image descriptors), set the size control to it, and
     widen a smaller public radius to the dataset's suggested one (public: part of the dataset's definition)."""
-    data = _as_code(st.session_state.get("data"), DATA_LABELS)
+    data = as_code(st.session_state.get("data"), DATA_LABELS)
     if data in DESCRIPTOR_SIZES:
         st.session_state["dim"] = DESCRIPTOR_SIZES[data]
         radius = st.session_state.get("radius")

@@ -10,6 +10,7 @@ from geodp_app.sidebar import (
     NOTION_LABELS,
     SCENARIO_KEYS,
     SPACE_LABELS,
+    as_code,
     mechanism_titles,
     radius_max,
     radius_note,
@@ -49,15 +50,8 @@ X_AXES = {"budget": "privacy budget", "n": "records n", "dim": "dimension d", "s
           "p": "summary exponent p"}
 
 
-def _code(value, labels, default):
-    """The internal name of a URL value that may be the name itself or its label (links hold labels)."""
-    if value in labels:
-        return value
-    return next((code for code, label in labels.items() if label == value), default)
-
-
 def _dim_bounds(params):
-    manifold = _code(params.get("manifold", "sphere"), SPACE_LABELS, "sphere")
+    manifold = as_code(params.get("manifold", "sphere"), SPACE_LABELS, "sphere")
     low, high = dim_range(manifold)
     note = {"spd": f"SPD matrices: m from {low} to {high}", "kendall": f"Kendall shapes: k from {low} to {high} landmarks"}
     return low, high, note.get(manifold, "")
@@ -68,8 +62,8 @@ def _radius_bounds(params):
         dim = int(float(params.get("dim", 2)))
     except ValueError:
         dim = 2
-    manifold = _code(params.get("manifold", "sphere"), SPACE_LABELS, "sphere")
-    metric = _code(params.get("metric", ""), METRIC_LABELS, "") if manifold == "spd" else ""
+    manifold = as_code(params.get("manifold", "sphere"), SPACE_LABELS, "sphere")
+    metric = as_code(params.get("metric", ""), METRIC_LABELS, "") if manifold == "spd" else ""
     return 0.05, radius_max(manifold, dim, metric), radius_note(manifold, dim, metric)
 
 
