@@ -274,8 +274,8 @@ def scenario_sidebar():
         "Summary exponent p", min_value=WIDGET_RANGES["p"][0], max_value=WIDGET_RANGES["p"][1], value=DEFAULT.p,
         step=0.1, format="%.2g", key="p",
         help="The released summary is the Fréchet p-mean, the point minimising Σ d(y, xᵢ)ᵖ: p = 2 is the usual mean, "
-             "p near 1 a robust median-like centre, large p a mid-range. Its sensitivity follows the heat-diffusion "
-             "paper (Theorems 13, 15, 16): for p > 2 it shrinks only like n^(−1/(p−1)).", **_BIND)
+             "p near 1 a robust median-like centre, large p a mid-range. Its sensitivity follows Chang, Jiang, "
+             "Mostajeran & Hu (2026), Theorems 13, 15, 16: for p > 2 it shrinks only like n^(−1/(p−1)).", **_BIND)
     url_note("p", p, sb)
     slots["p"] = sb.empty()
 
@@ -386,7 +386,7 @@ def _class_widget(sb, data):
         st.session_state["data_class"] = ALL_CLASSES
     choice = sb.selectbox(
         "Class", options, key="data_class",
-        help="Keep only the records of one class (the conformal paper privatises the mean of one class). The "
+        help="Keep only the records of one class (He et al.'s density-aware conformal mechanism privatises the mean of one class). The "
              "class labels are public information about the dataset; the records are private.",
         **_BIND,
     )

@@ -78,7 +78,7 @@ if scenario.p == 2.0:
 else:
     theorem = p_mean_sensitivity_theorem(scenario.p, result.manifold.curvature_bounds[1])
     sensitivity_help = (f"Global sensitivity of the Fréchet p-mean (p = {scenario.p:g}) over datasets in the public ball "
-                        f"(heat-diffusion paper, Theorem {theorem}); for p > 2 it decays only like n^(−1/(p−1)).")
+                        f"(Chang, Jiang, Mostajeran & Hu 2026, Theorem {theorem}); for p > 2 it decays only like n^(−1/(p−1)).")
 c3.metric("Sensitivity Δ", f"{result.sensitivity:.4g}", help=sensitivity_help)
 c4.metric("Target", scenario.target.describe())
 summary_text = ("the data's Fréchet mean (the point that minimises the sum of squared geodesic distances)"

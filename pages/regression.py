@@ -20,6 +20,7 @@ from geodp_core.mechanisms.kng_regression import (
     REGRESSION_PRESETS,
     regression_demo,
 )
+from geodp_core.regression_lab import KENDALL_DEMO_LANDMARKS as K_LANDMARKS
 from geodp_core.viz import CAMERA_PRESETS
 from geodp_core.viz.regression import (
     FIT_COLORS,
@@ -54,8 +55,9 @@ with controls:
     space = st.radio("Manifold", list(REGRESSION_SPACES), format_func=REGRESSION_SPACES.get, key="regression_space",
                      **_BIND,
                      help="S²: points on the unit sphere; SPD(2): 2×2 covariance matrices (shown as ellipses); "
-                          "Kendall shapes: outlines of 12 planar landmarks up to position, size and rotation "
-                          "(a 20-dimensional space), shown as the predicted shape at five covariates.")
+                          f"Kendall shapes: outlines of {K_LANDMARKS} planar landmarks up to position, size and "
+                          f"rotation (a {2 * K_LANDMARKS - 4}-dimensional space), shown as the predicted shape at five "
+                          "covariates.")
     preset = st.selectbox("True geodesic", list(REGRESSION_PRESETS[space]), key=f"regression_preset_{space}", **_BIND,
                           help="The ground truth the data are generated from (a teaching view).")
     n = st.number_input("Records n", **bounds("regression_n"), value=50, step=10, key="regression_n", **_BIND,
@@ -181,7 +183,8 @@ with main:
         st.caption("Data: synthetic shapes along a geodesic between two public template outlines, the covariate x "
                    "playing the role of age. The paper's corpus-callosum outlines (an Alzheimer's study) are not "
                    "available offline.")
-        teach("Shape space has 20 dimensions, so the footpoint and shooting vector together have 40. The K-norm "
+        teach(f"Shape space has {2 * K_LANDMARKS - 4} dimensions, so the footpoint and shooting vector together "
+              f"have {4 * K_LANDMARKS - 8}. The K-norm "
               "law puts mass exp(−|gradient|/σ) on every state, and far from the fit there is vastly more room: "
               "unless ε·n is large, most private fits land far from the data. The paper's chains start at the "
               "non-private fit, and short ones stay near it: that looks better but is not what the mechanism "
