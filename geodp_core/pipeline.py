@@ -15,9 +15,8 @@ Randomness: the data use the first child of ``SeedSequence(scenario.seed)``; cal
 generator explicitly.
 """
 
-from dataclasses import dataclass
-
 import math
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -26,9 +25,9 @@ from geodp_core.data import (
     clip_to_ball,
     descriptor_public_center,
     load_dataset,
+    shapes,
 )
 from geodp_core.data import generators as gen
-from geodp_core.data import shapes
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
 from geodp_core.mechanisms import get_mechanism
 from geodp_core.summaries import p_mean, p_mean_sensitivity
@@ -46,6 +45,7 @@ __all__ = [
     "resample",
     "scenario_options",
     "summarise",
+    "typical_spread_distance",
 ]
 
 #: Parameters of core errors that mean "the public ball centre cannot be used" (reported as center_offset).
@@ -55,6 +55,20 @@ _CENTER_PARAMS = ("tangent_vec", "base_point", "center", "mean_direction", "mean
 _UPLOAD_PARAMS = ("points", "data", "x", "upload", "file")
 #: Real datasets a scenario can name (loaded, not generated; ``n`` and ``spread`` do not apply).
 REAL_DATASETS = ("cities", "connectomes", "karate", "digits_covariance", "image_patches_covariance", "planar_cells")
+
+
+def typical_spread_distance(scenario):
+    r"""How far the scenario's generator puts a record from its centre, for a hint when most records are clipped.
+
+    Von Mises–Fisher data on :math:`S^d` (spread :math:`s` the angular std per direction): about :math:`s\sqrt d`;
+    landmark noise on Kendall shapes (std :math:`s` per coordinate of :math:`k` planar landmarks): about
+    :math:`s\sqrt{2k}`. ``None`` for the other generators and real data.
+    """
+    if scenario.data in ("vmf", "vmf_mixture"):
+        return scenario.spread * math.sqrt(scenario.dim)
+    if scenario.data == "shape_perturbation":
+        return scenario.spread * math.sqrt(2.0 * scenario.dim)
+    return None
 
 
 def mean_and_standard_error(values):

@@ -2,7 +2,6 @@
 
 import json
 
-import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -18,6 +17,7 @@ from geodp_app.ui import (
 from geodp_app.url_params import clean_url, remember_page
 from geodp_app.urlstate import url_note
 from geodp_core.explorer import resample_releases, results_table
+from geodp_core.pipeline import typical_spread_distance
 from geodp_core.summaries import p_mean_sensitivity_theorem
 from geodp_core.viz import (
     CAMERA_PRESETS,
@@ -62,13 +62,13 @@ c2.metric("Clipped to the public ball", result.n_clipped,
                "is computed from the private data: for the data owner only, never part of a release.")
 if result.n_clipped > len(result.data) / 2:
     spread_hint = ""
-    if scenario.data in ("vmf", "vmf_mixture") and scenario.manifold != "spd":
-        typical = scenario.spread * np.sqrt(result.manifold.dim)
+    typical = typical_spread_distance(scenario)
+    if scenario.data in ("vmf", "vmf_mixture"):
         spread_hint = (f" A von Mises–Fisher spread s puts points about s·√d = {typical:.3g} rad from its centre in "
                        f"dimension d = {result.manifold.dim}: lower the spread (or widen the radius) to keep the data "
                        "inside.")
     elif scenario.data == "shape_perturbation":
-        spread_hint = (f" Landmark noise s moves a shape about s·√(2k) = {scenario.spread * np.sqrt(2 * scenario.dim):.3g} "
+        spread_hint = (f" Landmark noise s moves a shape about s·√(2k) = {typical:.3g} "
                        "(relative size) from its template: lower the spread to keep the shapes inside.")
     st.warning(f"{result.n_clipped} of {len(result.data)} records lie outside the public ball B(m₀, "
                f"{scenario.radius:g}) and were moved onto its boundary, so the mean mostly reflects the clipping."

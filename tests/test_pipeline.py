@@ -118,3 +118,12 @@ def test_vmf_mixture_is_the_same_data_on_every_page():
     assert result.numbers["n_clipped"] == prepared.n_clipped
     assert result.numbers["sensitivity"] == prepared.sensitivity
     assert "0.6/0.3/0.1" in prepared.data_note
+
+
+def test_typical_spread_distance_of_the_generators():
+    from geodp_core.pipeline import typical_spread_distance
+
+    assert typical_spread_distance(Scenario(manifold="sphere", dim=100, data="vmf", spread=0.1)) == pytest.approx(1.0)
+    shapes = Scenario(manifold="kendall", dim=12, data="shape_perturbation", spread=0.05, radius=0.3)
+    assert typical_spread_distance(shapes) == pytest.approx(0.05 * np.sqrt(24))
+    assert typical_spread_distance(Scenario(manifold="hyperbolic", dim=2, data="wrapped_normal")) is None
