@@ -81,8 +81,8 @@ _TITLES = mechanism_titles()
 _CLASS_LABELS = sorted({str(label) for kind in LABELLED_DATA for label in data_classes_for(kind)}, key=int)
 _SIDEBAR = {
     "manifold": _choice(SPACE_LABELS, SPACE_LABELS),
-    "dim": UrlParam("int", min(dim_range("spd")[0], dim_range("sphere")[0]),
-                    max(dim_range("spd")[1], dim_range("sphere")[1]), bounds=_dim_bounds),
+    "dim": UrlParam("int", min(dim_range(m)[0] for m in SPACE_LABELS), max(dim_range(m)[1] for m in SPACE_LABELS),
+                    bounds=_dim_bounds),
     "metric": _choice(METRIC_LABELS, METRIC_LABELS),
     "data": _choice(DATA_LABELS, DATA_LABELS),
     "data_class": _choice(dict.fromkeys([ALL_CLASSES, *_CLASS_LABELS])),
