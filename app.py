@@ -4,9 +4,9 @@ from pathlib import Path
 
 import streamlit as st
 
-from geodp_app.cache import start_study_workers
 from geodp_app.ui import teaching_toggle
 from geodp_app.url_params import PAGE_OF_PATH, clean_url
+from geodp_core.executors import warm_up_processes
 
 st.set_page_config(page_title="GeoDP Explorer", page_icon=":material/public:", layout="wide")
 st.logo(str(Path(__file__).parent / "assets" / "logo.svg"), size="large")
@@ -27,7 +27,7 @@ PAGES = {
     ],
 }
 
-start_study_workers()  # curves, sweeps and audits run on every CPU; the workers start while the user reads
+warm_up_processes()  # curves, sweeps and audits run on every CPU; the workers start while the user reads
 page = st.navigation(PAGES)
 clean_url(PAGE_OF_PATH.get(page.url_path))  # before any widget reads the URL: bad values reported, never a crash
 teaching_toggle()  # every page: explanation boxes on (default) or off, remembered in the URL

@@ -7,7 +7,6 @@ uploads, which must not stay in server memory indefinitely.
 import streamlit as st
 
 from geodp_core.curvature_lesson import curvature_lesson
-from geodp_core.executors import parallel_executor, warm_up_processes
 from geodp_core.explorer import run_scenario
 from geodp_core.scenario import Scenario
 
@@ -27,9 +26,3 @@ def cached_curvature_lesson(scenario_json):
     return curvature_lesson(Scenario.from_json(scenario_json))
 
 
-@st.cache_resource(show_spinner=False)
-def start_study_workers():
-    """Start the worker processes of curves, sweeps and audits once per server (in the background)."""
-    if parallel_executor() is not None:
-        warm_up_processes()
-    return True

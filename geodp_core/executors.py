@@ -134,8 +134,12 @@ def _discard_shared_pool():
 
 
 def warm_up_processes():
-    """Start the shared pool's workers now (non-blocking), so that the first parallel study does not wait."""
-    return _shared_pool()
+    """Start the shared pool's workers now (non-blocking), so that the first parallel study does not wait.
+
+    Only where studies would use the pool (:func:`parallel_executor`); returns the pool, or ``None``. Cheap to
+    call again: the pool is created once (and again after a dead worker discarded it).
+    """
+    return _shared_pool() if parallel_executor() is not None else None
 
 
 @contextlib.contextmanager
