@@ -184,6 +184,17 @@ def _seed(key):
                            help="Seeds the data and the releases (fixed: reruns give the same numbers).")
 
 
+def _kng_controls(prefix):
+    """The regression figures' shared controls (keys ``{prefix}_n``, ``_fits``, ``_chain``): ``(n, n_fits, chain)``."""
+    n = st.select_slider("Records n", _options(f"{prefix}_n"), value=50, key=f"{prefix}_n", **_BIND,
+                         help="The paper's sample sizes; the sensitivities scale as 1/n.")
+    n_fits = st.select_slider("Private fits per cell", _options(f"{prefix}_fits"), value=10, key=f"{prefix}_fits",
+                              **_BIND, help="The paper: 10 footpoints × 10 shooting vectors.")
+    chain = st.select_slider("Chain length", _options(f"{prefix}_chain"), value=300, key=f"{prefix}_chain", **_BIND,
+                             help="Metropolis steps per stage (more: closer to the exact KNG law, slower).")
+    return int(n), int(n_fits), int(chain)
+
+
 tabs = st.tabs(list(TABS.values()), key="reproduce_paper", on_change="rerun", **_BIND)
 tab = dict(zip(TABS, tabs))
 
@@ -320,14 +331,9 @@ with tab["kng"]:
     if tab["kng"].open:
         controls, main = st.columns([1, 3], gap="large")
         with controls:
-            n = st.select_slider("Records n", _options("reproduce_kng_n"), value=50, key="reproduce_kng_n", **_BIND,
-                                 help="The paper's sample sizes; the sensitivities scale as 1/n.")
             grid = st.radio("ε grid", _options("reproduce_kng_grid"), key="reproduce_kng_grid", **_BIND,
                             help="Total ε = ε_p + ε_v with an equal split (the paper's Figure 1, bottom).")
-            n_fits = st.select_slider("Private fits per cell", _options("reproduce_kng_fits"), value=10, key="reproduce_kng_fits",
-                                      **_BIND)
-            chain = st.select_slider("Chain length (more ⟶ closer to the exact KNG law)", _options("reproduce_kng_chain"),
-                                     value=300, key="reproduce_kng_chain", **_BIND)
+            n, n_fits, chain = _kng_controls("reproduce_kng")
             tau = st.number_input("Public residual bound τ (rigorous version)", **bounds("reproduce_kng_tau"),
                                   value=0.2, step=0.05, key="reproduce_kng_tau", **_BIND,
                                   help="PUBLIC, never read from the data; residuals are clipped at τ.")
@@ -402,15 +408,8 @@ with tab["more"]:
                                            help="The first 12 are drawn; all enter the growth rates.")
                 settings = dict(t_max=float(t_max), n_paths=int(n_paths))
             elif figure in _KNG_MORE:
-                n = st.select_slider("Records n", _options("reproduce_more_kng_n"), value=50, key="reproduce_more_kng_n",
-                                     **_BIND, help="The paper's sample sizes; the sensitivities scale as 1/n.")
-                n_fits = st.select_slider("Private fits per cell", _options("reproduce_more_kng_fits"), value=10,
-                                          key="reproduce_more_kng_fits", **_BIND,
-                                          help="The paper: 10 footpoints × 10 shooting vectors.")
-                chain = st.select_slider("Chain length", _options("reproduce_more_kng_chain"), value=300,
-                                         key="reproduce_more_kng_chain", **_BIND,
-                                         help="Metropolis steps per stage (more: closer to the exact law, slower).")
-                settings = dict(n=int(n), n_fits=int(n_fits), chain_length=int(chain))
+                n, n_fits, chain = _kng_controls("reproduce_more_kng")
+                settings = dict(n=n, n_fits=n_fits, chain_length=chain)
             elif figure == "kng_sensitivity":
                 n_pairs = st.select_slider("Neighbouring pairs per n", _options("reproduce_more_kng_pairs"), value=20,
                                            key="reproduce_more_kng_pairs", **_BIND, help="The paper: 20.")
