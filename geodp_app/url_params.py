@@ -42,7 +42,7 @@ from geodp_core.regression_lab import KENDALL_DEMO_LANDMARKS
 from geodp_core.reproduce import EW_DIM_FAMILIES, EW_SPACES, KNG_PAPER_N
 from geodp_core.scenario import LABELLED_DATA, data_classes_for
 from geodp_core.viz import CAMERA_PRESETS
-from geodp_core.viz.curves import unicode_powers
+from geodp_core.viz.shapes import shape_space_title
 
 __all__ = ["URL_PARAMS", "PAGE_URL_KEYS", "X_AXES", "CONFORMAL_SPACES", "CONFORMAL_LAPLACIANS", "limits", "bounds",
            "clean_url", "remember_page", "page_settings", "load_page_settings"]
@@ -176,8 +176,7 @@ _CONFORMAL = {
 }
 
 REGRESSION_SPACES = {"sphere": "Sphere S²", "spd": "SPD(2), affine-invariant", "hyperbolic": "Hyperbolic H²",
-                     "kendall": f"Kendall shapes {unicode_powers(f'Σ^{KENDALL_DEMO_LANDMARKS}')}₂ "
-                                f"({KENDALL_DEMO_LANDMARKS} landmarks)"}
+                     "kendall": f"{shape_space_title(KENDALL_DEMO_LANDMARKS)} ({KENDALL_DEMO_LANDMARKS} landmarks)"}
 REGRESSION_CHAIN_LENGTHS = ("auto", 200, 500, 1000, 2000, 4000)
 _REGRESSION = {
     "regression_space": _choice(REGRESSION_SPACES, REGRESSION_SPACES),

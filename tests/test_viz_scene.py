@@ -116,3 +116,10 @@ def test_kendall_shapes_are_drawn_as_outlines_rotated_onto_the_mean():
     mean = next(t for t in fig.data if t.name.startswith("true mean shape"))
     outline = np.column_stack([np.asarray(mean.x, float)[:8], np.asarray(mean.y, float)[:8]])
     np.testing.assert_allclose(outline, result.true_mean, atol=1e-12)
+
+
+def test_shape_space_titles_use_superscript_landmarks():
+    """Figure titles of Kendall shape space read Σ¹²₂, not the plain-text label Σ^12_2."""
+    from geodp_core.viz.shapes import shape_space_title
+
+    assert shape_space_title(12) == "Kendall shapes Σ¹²₂" and "^" not in shape_space_title(5)

@@ -18,9 +18,10 @@ import plotly.graph_objects as go
 
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.regression import predict
-from geodp_core.viz.curves import _SUPERSCRIPTS, chart_layout
+from geodp_core.viz.curves import chart_layout
 from geodp_core.viz.scene import CAMERA_PRESETS, DATA_COLOR
 from geodp_core.viz.scene import ellipse_outline as _ellipse
+from geodp_core.viz.shapes import shape_space_title
 
 __all__ = ["FIT_COLORS", "regression_figure", "mspe_figure", "private_fit_colors"]
 
@@ -191,7 +192,7 @@ def regression_figure(manifold, x, y, fits, camera="data", n_points=80, n_column
     elif manifold.name == "kendall":
         columns = min(n_columns, 5)
         fig = _kendall_shapes(manifold, x, y, fits, columns)
-        title = f"Kendall shapes Σ{str(manifold.k).translate(_SUPERSCRIPTS)}₂: each fit's shape at {columns} covariates"
+        title = f"{shape_space_title(manifold.k)}: each fit's shape at {columns} covariates"
         x_title = "covariate x (shapes rotated onto the first fit's)"
     else:
         raise InvalidParameterError(

@@ -4,13 +4,19 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from geodp_core.viz.curves import unicode_powers
 from geodp_core.viz.scene import ISOLATE_HINT, MECHANISM_COLORS, _hint, _style
 
-__all__ = ["SHAPES_PER_PANEL", "shape_figure"]
+__all__ = ["SHAPES_PER_PANEL", "shape_figure", "shape_space_title"]
 
 #: Outlines drawn per panel (data and each mechanism's releases): enough to see the spread, few enough to read.
 SHAPES_PER_PANEL = 25
 _MEAN_COLOR = "#d4a017"
+
+
+def shape_space_title(k):
+    """``Kendall shapes Σᵏ₂`` with the number of landmarks as a superscript (for figure titles)."""
+    return f"Kendall shapes {unicode_powers(f'Σ^{k}')}₂"
 
 
 def _closed(shape):
@@ -85,6 +91,6 @@ def shape_figure(result, per_panel=SHAPES_PER_PANEL, height=None):
     fig.update_annotations(font_size=12)
     subtitle = _hint(f"{manifold.k} landmarks per shape, rotated onto the true mean shape; "
                      f"≤ {per_panel} outlines per panel", ISOLATE_HINT)
-    _style(fig, f"{manifold.label}: shapes", subtitle, height=height or 300 * rows + 140)
+    _style(fig, f"{shape_space_title(manifold.k)}: shapes", subtitle, height=height or 300 * rows + 140)
     fig.update_layout(margin=dict(t=fig.layout.margin.t + 24))  # room for the first row's panel titles
     return fig
