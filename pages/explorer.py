@@ -26,6 +26,7 @@ from geodp_core.viz import (
     spd_glyph_figure,
     spd_spectrum_figure,
 )
+from geodp_core.viz.curves import unicode_powers
 from geodp_core.viz.distances import release_distance_figure
 from geodp_core.viz.lesson import curvature_figure
 
@@ -162,7 +163,7 @@ if lesson is not None:
     st.markdown(lesson.sentence)
     cols = st.columns(len(lesson.rows))
     for col, row in zip(cols, lesson.rows):
-        col.metric(f"Δ on {row.label}", f"{row.sensitivity:.3g}",
+        col.metric(f"Δ on {unicode_powers(row.label)}", f"{row.sensitivity:.3g}",
                    help="Sensitivity of the Fréchet mean: how far one record can move it (radians).")
         if row.status == "ok":
             col.caption("noise: " + ", ".join(f"{k} = {v:.3g}" for k, v in row.noise.items()))
