@@ -276,7 +276,7 @@ def summarise(manifold, points, center, radius, note="", scenario=None, p=None):
     if not np.all(np.isfinite(data)):
         return Prepared(scenario, manifold, center, data, int(n_clipped), None, float("nan"), note)
     true_mean = p_mean(manifold, data, p)
-    sensitivity = float(p_mean_sensitivity(len(data), radius, p, manifold.curvature_bounds[1]))
+    sensitivity = float(p_mean_sensitivity(len(data), radius, p, manifold.sensitivity_curvature))
     return Prepared(scenario, manifold, center, data, int(n_clipped), true_mean, sensitivity, note)
 
 

@@ -655,7 +655,7 @@ def frechet_mean_sensitivity(n, radius, curvature_upper):
         Public ball radius :math:`r > 0`; for :math:`\kappa > 0` also
         :math:`r < r^* = \pi/(4\sqrt{\kappa})`.
     curvature_upper : float
-        Upper bound :math:`\kappa` on the sectional curvature (``manifold.curvature_bounds[1]``).
+        Upper bound :math:`\kappa` on the sectional curvature (``manifold.sensitivity_curvature``).
 
     Returns
     -------

@@ -77,7 +77,7 @@ if result.n_clipped > len(result.data) / 2:
 if scenario.p == 2.0:
     sensitivity_help = "Global sensitivity of the Fréchet mean over datasets in the public ball (Reimherr et al.)."
 else:
-    theorem = p_mean_sensitivity_theorem(scenario.p, result.manifold.curvature_bounds[1])
+    theorem = p_mean_sensitivity_theorem(scenario.p, result.manifold.sensitivity_curvature)
     sensitivity_help = (f"Global sensitivity of the Fréchet p-mean (p = {scenario.p:g}) over datasets in the public ball "
                         f"(Chang, Jiang, Mostajeran & Hu 2026, Theorem {theorem}); for p > 2 it decays only like n^(−1/(p−1)).")
 c3.metric("Sensitivity Δ", f"{result.sensitivity:.4g}", help=sensitivity_help)

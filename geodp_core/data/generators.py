@@ -272,7 +272,7 @@ def _unit_frame_coords(rng, n, dim):
     return coords / np.linalg.norm(coords, axis=1, keepdims=True)
 
 
-def _uniform_ball_radii(space, dim, radius, n, rng, radial_law):
+def _uniform_ball_radii(volume, dim, radius, n, rng, radial_law):
     r"""Radii of the uniform law in a geodesic ball of radius ``radius`` (any positive radius).
 
     Euclidean space, or a radius below ``1e-8`` where :math:`J(r)` equals :math:`r^{d-1}` to
@@ -282,12 +282,12 @@ def _uniform_ball_radii(space, dim, radius, n, rng, radial_law):
     """
     from geodp_core.geometry.radial import SCALE_MIN
 
-    if space == "euclidean" or radius < SCALE_MIN:
+    if volume.is_flat or radius < SCALE_MIN:
         return radius * rng.random(n) ** (1.0 / dim)
     try:
-        return radial_law(space, dim, "uniform", radius).sample(n, rng)
+        return radial_law(volume, dim, "uniform", radius).sample(n, rng)
     except InvalidParameterError as exc:
-        raise type(exc)(f"radius = {radius!r} cannot be sampled on {space}: {exc}", param="radius") from exc
+        raise type(exc)(f"radius = {radius!r} cannot be sampled on {volume.label}: {exc}", param="radius") from exc
 
 
 def sample_uniform_ball(manifold, center, radius, n, rng):
@@ -341,11 +341,7 @@ def sample_uniform_ball(manifold, center, radius, n, rng):
         return finalise_points(manifold, points, n, ("radius", radius))
     from geodp_core.geometry.radial import RadialLaw
 
-    if manifold.name == "kendall":  # J(r) = sin^(d-1) r cos r (not constant curvature)
-        space = "kendall"
-    else:
-        space = manifold.constant_curvature_space or "euclidean"  # flat SPD metrics are Euclidean in the chart
-    radii = _uniform_ball_radii(space, manifold.dim, radius, n, rng, RadialLaw)
+    radii = _uniform_ball_radii(manifold.radial_volume, manifold.dim, radius, n, rng, RadialLaw)
     coords = _unit_frame_coords(rng, n, manifold.dim) * np.asarray(radii)[:, None]
     with np.errstate(over="ignore", invalid="ignore"):  # overflow is checked below
         points = manifold.exp(center, manifold.from_frame(center, coords), check=False)

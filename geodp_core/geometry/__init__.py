@@ -1,8 +1,12 @@
-"""Manifold adapters (SPEC §1, §5.9): sphere, hyperbolic, SPD (three metrics), Euclidean, Kendall shapes."""
+"""Manifold adapters: sphere, hyperbolic, SPD (three metrics), Euclidean, Kendall shapes, rotations SO(3).
+
+Each space is one module whose class registers itself (:func:`~geodp_core.geometry.base.register_manifold`) and
+answers every question about itself; the import order below is the menu order.
+"""
 
 from geodp_core._validation import check_int, check_option
 from geodp_core.exceptions import InvalidParameterError
-from geodp_core.geometry.base import Manifold
+from geodp_core.geometry.base import MANIFOLD_CLASSES, Manifold
 from geodp_core.geometry.euclidean import Euclidean
 from geodp_core.geometry.hyperbolic import Hyperbolic, minkowski_inner
 from geodp_core.geometry.kendall import KendallShapeSpace
@@ -13,6 +17,7 @@ from geodp_core.geometry.sphere import Sphere
 
 __all__ = [
     "MANIFOLD_NAMES",
+    "manifold_class",
     "SPD_METRICS",
     "Euclidean",
     "Hyperbolic",
@@ -31,11 +36,16 @@ __all__ = [
     "spd_laplace_scale_limit",
 ]
 
-#: Manifolds offered by the app (scenario validation, sidebar): fully supported end to end.
-MANIFOLD_NAMES = ("sphere", "hyperbolic", "spd", "euclidean", "kendall")
+#: Codes of the manifolds offered (``get_manifold``, the Scenario, the app's chooser), in menu order.
+MANIFOLD_NAMES = tuple(sorted(MANIFOLD_CLASSES, key=lambda code: MANIFOLD_CLASSES[code].menu_order))
 #: Largest intrinsic dimension d of S^d, H^d, R^d (the papers go to S^999) and matrix size m of SPD(m).
 MAX_DIMENSION = 1000
 SPD_METRICS = {"affine": SPDAffine, "log_euclidean": SPDLogEuclidean, "log_cholesky": SPDLogCholesky}
+
+
+def manifold_class(name):
+    """The class of the space with code ``name`` (validated: a clear error lists the codes)."""
+    return MANIFOLD_CLASSES[check_option(name, "name", MANIFOLD_NAMES)]
 
 
 def get_manifold(name, dim, metric=None):
@@ -43,31 +53,28 @@ def get_manifold(name, dim, metric=None):
 
     Parameters
     ----------
-    name : {"sphere", "hyperbolic", "spd", "euclidean", "kendall"}
+    name : str
+        A code of :data:`MANIFOLD_NAMES`: ``"sphere"``, ``"hyperbolic"``, ``"spd"``, ``"euclidean"``,
+        ``"kendall"``, ``"so3"``.
     dim : int
-        Intrinsic dimension ``d`` for the sphere, hyperbolic and Euclidean spaces;
-        the matrix size ``m`` for ``"spd"`` (intrinsic dimension ``m(m+1)/2``);
-        the number ``k >= 3`` of planar landmarks for ``"kendall"`` (intrinsic dimension ``2k - 4``;
-        DESIGN.md public API).
-    metric : {"affine", "log_euclidean", "log_cholesky"} or None
-        Only for ``"spd"`` (default ``"affine"``); must be ``None`` otherwise.
+        The size of the space, in the range ``manifold_class(name).size_range``: the intrinsic dimension ``d`` for
+        the sphere, hyperbolic and Euclidean spaces; the matrix size ``m`` for ``"spd"`` (intrinsic dimension
+        ``m(m+1)/2``); the number ``k >= 3`` of planar landmarks for ``"kendall"`` (intrinsic dimension ``2k - 4``);
+        ``3`` for ``"so3"``.
+    metric : str or None
+        Only for families with a metric choice (``"spd"``: ``"affine"``, the default, ``"log_euclidean"``,
+        ``"log_cholesky"``); must be ``None`` otherwise.
 
     Returns
     -------
     Manifold
     """
-    name = check_option(name, "name", MANIFOLD_NAMES)
-    if name == "kendall":
-        dim = check_int(dim, "dim", low=3, high=MAX_DIMENSION)  # number of landmarks k
-    else:
-        dim = check_int(dim, "dim", low=1, high=MAX_DIMENSION)
-    if name == "spd":
-        metric = "affine" if metric is None else metric
-        metric = check_option(metric, "metric", tuple(SPD_METRICS))
-        return SPD_METRICS[metric](dim)
-    if metric is not None:
+    cls = manifold_class(name)
+    low, high = cls.size_range
+    dim = check_int(dim, "dim", low=low, high=high)
+    if metric is not None and not cls.metric_choices:
         raise InvalidParameterError(
-            f"metric must be None for the {name} manifold (only 'spd' has a metric choice); got {metric!r}",
+            f"metric must be None for the {cls.name} manifold (only 'spd' has a metric choice); got {metric!r}",
             param="metric",
         )
-    return {"sphere": Sphere, "hyperbolic": Hyperbolic, "euclidean": Euclidean, "kendall": KendallShapeSpace}[name](dim)
+    return cls.from_size(dim, metric)

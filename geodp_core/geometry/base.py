@@ -5,6 +5,7 @@ an orthonormal tangent frame at any point, the volume distortion of ``Exp`` and
 the curvature facts that the sensitivity bounds and mechanisms need.
 """
 
+import math
 from abc import ABC, abstractmethod
 
 import numpy as np
@@ -12,7 +13,29 @@ import numpy as np
 from geodp_core._validation import check_finite_array, check_int, check_real, check_rng
 from geodp_core.exceptions import CutLocusError, InvalidParameterError, NumericalOverflowError, OffManifoldError
 
-__all__ = ["Manifold"]
+__all__ = ["MANIFOLD_CLASSES", "Manifold", "register_manifold", "unicode_powers"]
+
+#: Every space the package offers, by code, in the order choosers list them (filled by :func:`register_manifold`).
+MANIFOLD_CLASSES = {}
+
+
+def register_manifold(cls):
+    """Class decorator: offer the space ``cls`` under its code ``cls.name`` (``get_manifold``, the app, links)."""
+    if cls.name in MANIFOLD_CLASSES and MANIFOLD_CLASSES[cls.name] is not cls:
+        raise ValueError(f"two manifold classes claim the code {cls.name!r}")
+    MANIFOLD_CLASSES[cls.name] = cls
+    return cls
+
+_SUPERSCRIPTS = str.maketrans("0123456789dnmk", "⁰¹²³⁴⁵⁶⁷⁸⁹ᵈⁿᵐᵏ")
+_SUBSCRIPTS = str.maketrans("0123456789", "₀₁₂₃₄₅₆₇₈₉")
+
+
+def unicode_powers(text):
+    """``S^2`` → ``S²``, ``Σ^12_2`` → ``Σ¹²₂``, ``R^d`` → ``Rᵈ`` (plain-text powers and indices typeset)."""
+    import re
+
+    text = re.sub(r"\^(\d+|[dnmk](?![A-Za-z]))", lambda m: m.group(1).translate(_SUPERSCRIPTS), str(text))
+    return re.sub(r"_(\d+)(?![0-9A-Za-z])", lambda m: m.group(1).translate(_SUBSCRIPTS), text)
 
 DEFAULT_ATOL = 1e-6
 
@@ -44,13 +67,27 @@ class Manifold(ABC):
         ``K`` with ``Ric >= -K`` (SPEC §1: sphere ``-(d-1)``, hyperbolic ``d-1``).
     injectivity_radius : float
     is_homogeneous, is_hadamard : bool
-    constant_curvature_space : str or None
-        ``"sphere"``, ``"hyperbolic"`` or ``"euclidean"`` when the space has
-        constant curvature (radial laws apply), else ``None``.
+    diameter : float
+        Largest geodesic distance between two points (``inf`` when unbounded).
+    radial_volume : RadialVolume or None
+        The radial volume density :math:`J(r)` of an isotropic space (what its radial laws need), else ``None``.
+
+    Every fact a caller needs about a space is asked of the space itself (the class attributes below and the
+    properties :attr:`sensitivity_curvature`, :attr:`ball_radius_limit`, :attr:`representable_radius`,
+    :attr:`symbol`); nothing outside this package compares a manifold's :attr:`name`.
     """
 
+    #: Code of the space in :func:`~geodp_core.geometry.get_manifold` and in links (``"sphere"``, ...).
     name = None
+    #: Human name of the family of spaces, e.g. ``"Sphere"``; :attr:`menu_label` adds the symbol.
+    title = None
+    #: One-line description for choosers (what the space is, its curvature).
+    description = ""
+    #: Position in choosers (ascending).
+    menu_order = 100
     metric = None
+    #: The metrics this family offers (``get_manifold``'s ``metric``); empty when there is no choice.
+    metric_choices = ()
     dim = None
     point_shape = None
     curvature_bounds = (0.0, 0.0)
@@ -58,7 +95,75 @@ class Manifold(ABC):
     injectivity_radius = np.inf
     is_homogeneous = True
     is_hadamard = True
-    constant_curvature_space = None
+    diameter = math.inf
+    #: What the ``dim`` argument of ``get_manifold`` counts: ``"d"`` (the intrinsic dimension), ``"m"`` (the matrix
+    #: size of SPD(m)) or ``"k"`` (the landmarks of a shape space).
+    size_symbol = "d"
+    #: ``(low, high)`` of the ``dim`` argument of ``get_manifold``.
+    size_range = (1, 1000)
+    #: ``(low, high)`` of the ``dim`` the app offers, and its default.
+    app_size_range = (1, 1000)
+    default_size = 2
+    #: Largest length of a public-centre offset (frame coordinates at :meth:`default_center`) for which the public
+    #: ball is still represented faithfully in double precision.
+    center_offset_limit = 10.0
+    #: Typical spread of synthetic data around the public centre offered by the app, and the largest value it keeps
+    #: when the user switches to this space.
+    default_spread = 0.25
+    #: Largest public-ball radius the app's slider offers where r* does not bound it.
+    app_radius_max = 3.0
+
+    @classmethod
+    def from_size(cls, size, metric=None):
+        """The space of size ``size`` (the ``dim`` argument of ``get_manifold``), ``metric`` where it has a choice."""
+        return cls(size)
+
+    @property
+    def size(self):
+        """The value of ``dim`` that :func:`~geodp_core.geometry.get_manifold` takes for this space."""
+        return self.dim
+
+    @property
+    def radial_volume(self):
+        """The space's :class:`~geodp_core.geometry.radial_volume.RadialVolume` (``None``: not isotropic)."""
+        return None
+
+    @property
+    def sensitivity_curvature(self):
+        r"""The curvature bound :math:`\kappa` the Fréchet-mean sensitivity theorem uses (``<= 0``: the flat
+        bound :math:`2r/n`).
+
+        The largest sectional curvature, except on one-dimensional spaces, which are flat (no 2-planes).
+        """
+        return 0.0 if self.dim == 1 else float(self.curvature_bounds[1])
+
+    @property
+    def representable_radius(self):
+        r"""Public radius :math:`L` of the ball :math:`B(o, L)`, :math:`o` = :meth:`default_center`, inside which
+        points are represented accurately in double precision; ``None`` on compact spaces (everything is)."""
+        return None
+
+    @property
+    def is_compact(self):
+        """Whether the space is bounded (finite diameter)."""
+        return math.isfinite(self.diameter)
+
+    @property
+    def symbol(self):
+        """Typeset symbol for titles, e.g. ``S²``, ``SPD(3)``, ``Σ¹²₂`` (:attr:`label` is its plain-text form)."""
+        return unicode_powers(self.label)
+
+    @property
+    def menu_label(self):
+        """``title`` and the symbol of the family, e.g. ``Sphere Sᵈ``, for a chooser of spaces."""
+        return self.title
+
+    def radial_law(self, profile, scale):
+        r"""The exact :class:`~geodp_core.geometry.radial.RadialLaw` of ``dist(centre, Y)`` for a noise density
+        :math:`\propto g(\mathrm{dist})` with the given profile (``"laplace"``, ``"gaussian"``, ``"uniform"``)."""
+        from geodp_core.geometry.radial import get_radial_law
+
+        return get_radial_law(self, None, profile, scale)
 
     # ------------------------------------------------------------------ maths
     @abstractmethod
@@ -133,12 +238,10 @@ class Manifold(ABC):
         return self.from_frame(base, coords)
 
     def radial_log_density(self, radius):
-        """Log of the radial volume density :math:`J(r)` (constant curvature spaces only; SPEC §1 table)."""
-        if self.constant_curvature_space is None:
+        """Log of the radial volume density :math:`J(r)` (isotropic spaces only)."""
+        if self.radial_volume is None:
             raise NotImplementedError(f"{self.label} has no radial volume density J(r)")
-        from geodp_core.geometry.radial import log_radial_jacobian
-
-        return log_radial_jacobian(self.constant_curvature_space, self.dim, radius)
+        return self.radial_volume.log_jacobian(check_finite_array(radius, "radius"))
 
     @property
     def ball_radius_limit(self):

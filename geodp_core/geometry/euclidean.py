@@ -2,18 +2,23 @@
 
 import numpy as np
 
-from geodp_core.geometry.base import Manifold
+from geodp_core.geometry.base import Manifold, register_manifold, unicode_powers
+from geodp_core.geometry.radial_volume import FlatVolume
 
 __all__ = ["Euclidean"]
 
 
+@register_manifold
 class Euclidean(Manifold):
     """:math:`\\mathbb{R}^d` with the standard metric: ``Exp_p(v) = p + v``."""
 
     name = "euclidean"
+    title = "Euclidean space"
+    description = "flat Euclidean space"
+    menu_order = 40
     is_homogeneous = True
     is_hadamard = True
-    constant_curvature_space = "euclidean"
+    center_offset_limit = 1e6
 
     def __init__(self, dim):
         self.dim = int(dim)
@@ -25,6 +30,24 @@ class Euclidean(Manifold):
     @property
     def label(self):
         return f"R^{self.dim}"
+
+    @property
+    def symbol(self):
+        return "ℝ" + unicode_powers(f"^{self.dim}")
+
+    @property
+    def menu_label(self):
+        return "Euclidean ℝᵈ"
+
+    @property
+    def radial_volume(self):
+        """:math:`J(r) = r^{d-1}`."""
+        return FlatVolume(self.dim)
+
+    @property
+    def representable_radius(self):
+        """:math:`10^{100}` (squared distances stay finite)."""
+        return 1e100
 
     def default_center(self):
         """The origin."""

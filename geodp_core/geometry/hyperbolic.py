@@ -4,8 +4,9 @@ import numpy as np
 
 from geodp_core._validation import check_finite_array
 from geodp_core.exceptions import OffManifoldError
-from geodp_core.geometry.base import Manifold
+from geodp_core.geometry.base import Manifold, register_manifold
 from geodp_core.geometry.functions import sinhc as _sinhc
+from geodp_core.geometry.radial_volume import HyperbolicVolume
 
 __all__ = ["Hyperbolic", "minkowski_inner", "MAX_TIME_COORDINATE"]
 
@@ -26,6 +27,7 @@ def minkowski_inner(x, y):
     return -x[..., 0] * y[..., 0] + np.sum(x[..., 1:] * y[..., 1:], axis=-1)
 
 
+@register_manifold
 class Hyperbolic(Manifold):
     r"""Hyperbolic space :math:`H^d = \{x \in \mathbb{R}^{d+1}: \langle x,x\rangle_L = -1, x_0 > 0\}`.
 
@@ -39,9 +41,12 @@ class Hyperbolic(Manifold):
     """
 
     name = "hyperbolic"
+    title = "Hyperbolic space"
+    description = "hyperbolic space (a Hadamard space, curvature −1)"
+    menu_order = 20
     is_homogeneous = True
     is_hadamard = True
-    constant_curvature_space = "hyperbolic"
+    center_offset_limit = 10.0
 
     def __init__(self, dim):
         self.dim = int(dim)
@@ -53,6 +58,20 @@ class Hyperbolic(Manifold):
     @property
     def label(self):
         return f"H^{self.dim}"
+
+    @property
+    def menu_label(self):
+        return "Hyperbolic Hᵈ"
+
+    @property
+    def radial_volume(self):
+        """:math:`J(r) = \\sinh^{d-1} r`."""
+        return HyperbolicVolume(self.dim)
+
+    @property
+    def representable_radius(self):
+        """340: :math:`x_0 = \\cosh\\rho` and :math:`x_0^2` must stay below the largest double."""
+        return 340.0
 
     def default_center(self):
         """The origin :math:`(1, 0, \\dots, 0)` (centre of the Poincaré ball)."""
@@ -159,7 +178,7 @@ class Hyperbolic(Manifold):
 
     def log_volume_jacobian(self, base_point, tangent_vec):
         r""":math:`(d-1)\log(\sinh r / r)`, :math:`r = |v|_L`."""
-        from geodp_core.geometry.radial import _log_sinh_over_x
+        from geodp_core.geometry.radial_volume import log_sinh_over_x as _log_sinh_over_x
 
         v = np.asarray(tangent_vec, dtype=float)
         scale = np.max(np.abs(v), axis=-1)

@@ -26,8 +26,9 @@ import numpy as np
 
 from geodp_core._validation import check_finite_array, check_int, check_rng
 from geodp_core.exceptions import CutLocusError, InvalidParameterError
-from geodp_core.geometry.base import CUT_LOCUS_ATOL, Manifold
+from geodp_core.geometry.base import CUT_LOCUS_ATOL, Manifold, register_manifold, unicode_powers
 from geodp_core.geometry.functions import sinc as _sinc
+from geodp_core.geometry.radial_volume import ComplexProjectiveVolume
 
 __all__ = ["MAX_LANDMARKS", "KendallShapeSpace", "helmert_submatrix", "quarter_turn"]
 
@@ -81,6 +82,7 @@ def _phase(c):
     return np.where(mod > 0, c / np.where(mod > 0, mod, 1.0), 1.0 + 0j)
 
 
+@register_manifold
 class KendallShapeSpace(Manifold):
     r"""Kendall shape space :math:`\Sigma^k_2 = \mathbb{C}P^{k-2}` of ``k`` planar landmarks.
 
@@ -104,9 +106,19 @@ class KendallShapeSpace(Manifold):
     """
 
     name = "kendall"
+    title = "Kendall shapes"
+    description = "Kendall's space of planar shapes (curvature between 1 and 4)"
+    menu_order = 50
     is_homogeneous = True
     is_hadamard = False
-    constant_curvature_space = None
+    diameter = np.pi / 2.0
+    size_symbol = "k"
+    size_range = (3, MAX_LANDMARKS)
+    app_size_range = (3, 100)
+    default_size = 12
+    center_offset_limit = np.pi / 2.0
+    #: Landmark noise s moves a shape about s·√(2k) away: the app keeps s <= 0.05 so data stay in the ball r < π/8.
+    default_spread = 0.05
 
     def __init__(self, k):
         if isinstance(k, (bool, np.bool_)) or not isinstance(k, (int, np.integer)) or not 3 <= int(k) <= MAX_LANDMARKS:
@@ -122,12 +134,28 @@ class KendallShapeSpace(Manifold):
         # Einstein: Ric = 2(n + 1) g on CP^n with holomorphic curvature 4, n = k - 2
         self.ricci_constant = -2.0 * (self.k - 1.0)
         self.injectivity_radius = np.pi / 2.0
-        self.diameter = np.pi / 2.0
         self._helmert = helmert_submatrix(self.k)
 
     @property
     def label(self):
         return f"Kendall Σ^{self.k}_2"
+
+    @property
+    def size(self):
+        return self.k
+
+    @property
+    def menu_label(self):
+        return "Kendall shapes Σᵏ₂"
+
+    @property
+    def symbol(self):
+        return unicode_powers(f"Σ^{self.k}_2")
+
+    @property
+    def radial_volume(self):
+        """:math:`J(r) = \\sin^{d-1}(r)\\cos(r)` on :math:`[0, \\pi/2]` (:math:`\\mathbb{C}P^{k-2}`)."""
+        return ComplexProjectiveVolume(self.dim)
 
     def default_center(self):
         r"""The regular ``k``-gon :math:`z_j = e^{2\pi i j/k}/\sqrt k` (centred, unit norm)."""
@@ -251,12 +279,6 @@ class KendallShapeSpace(Manifold):
         ratio = np.where(small, _sinc(np.where(small, r, 0.0)), np.sin(r) / np.where(small, 1.0, r))
         with np.errstate(divide="ignore"):
             return (self.dim - 1) * np.log(np.abs(ratio)) + np.log(np.abs(np.cos(r)))
-
-    def radial_log_density(self, radius):
-        r"""Log of the radial volume density :math:`J(r) = \sin^{2k-5}(r)\cos(r)` on :math:`[0, \pi/2]`."""
-        from geodp_core.geometry.radial import log_radial_jacobian
-
-        return log_radial_jacobian("kendall", self.dim, radius)
 
     def parallel_transport(self, base_point, end_point, tangent_vec):
         r"""Transport a horizontal vector from ``z`` to ``w`` along the minimising geodesic.

@@ -49,6 +49,16 @@ from geodp_core._validation import (
     check_rng,
 )
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
+from geodp_core.geometry.radial_volume import (
+    MAX_DIM,
+    ComplexProjectiveVolume,
+    FlatVolume,
+    HyperbolicVolume,
+    RadialVolume,
+    SphericalVolume,
+    log_expm1_ratio,
+    log_sinh,
+)
 
 __all__ = [
     "MIN_ACCEPTANCE",
@@ -62,9 +72,6 @@ __all__ = [
     "sample_radius",
 ]
 
-SPACES = ("sphere", "hyperbolic", "euclidean", "kendall")
-#: Right end of the radius range (diameter) of the bounded spaces.
-_RADIUS_RANGE = {"sphere": np.pi, "kendall": np.pi / 2.0}
 PROFILES = ("laplace", "gaussian", "uniform")
 
 #: A rejection sampler whose acceptance rate is below this raises instead of spinning.
@@ -72,8 +79,6 @@ MIN_ACCEPTANCE = 1e-3
 
 SCALE_MIN = 1e-8
 SCALE_MAX = 1e8
-#: Largest intrinsic dimension accepted (keeps ``dim`` convertible to float everywhere).
-MAX_DIM = 10**9
 
 # Quadrature: the effective support is where log p is within _DROP nats of its maximum
 # (the neglected mass is < 1e-24 relative for a log-concave density); it is cut at the
@@ -90,56 +95,42 @@ _CHUNK = 1 << 16
 _TINY = np.finfo(float).tiny
 
 
-# --------------------------------------------------------------------------- helpers
-def log_sinh(x):
-    r"""Stable :math:`\log\sinh(x)` for :math:`x \ge 0` (``-inf`` at 0).
+# --------------------------------------------------------------------------- volumes
+#: Radial volume families reachable by name (the string form of :func:`get_radial_law`, used by notebooks and
+#: tests): ``space`` and the intrinsic dimension ``d`` (``d = 2k - 4`` on the Kendall space of ``k`` landmarks).
+_VOLUME_BY_NAME = {
+    "sphere": SphericalVolume,
+    "hyperbolic": HyperbolicVolume,
+    "euclidean": FlatVolume,
+    "kendall": ComplexProjectiveVolume,
+}
+SPACES = tuple(_VOLUME_BY_NAME)
 
-    .. math:: \log\sinh x = x + \log(1 - e^{-2x}) - \log 2.
+
+def radial_volume(space, dim=None):
+    """The :class:`~geodp_core.geometry.radial_volume.RadialVolume` of ``space``.
+
+    ``space`` is a volume (returned as is), a manifold (its ``radial_volume``; ``dim`` ignored) or one of
+    ``"sphere"``, ``"hyperbolic"``, ``"euclidean"``, ``"kendall"`` with the intrinsic dimension ``dim``.
     """
-    x = np.asarray(x, dtype=float)
-    with np.errstate(divide="ignore"):
-        return x + np.log(-np.expm1(-2.0 * x)) - math.log(2.0)
+    if isinstance(space, RadialVolume):
+        return space
+    volume = getattr(space, "radial_volume", None)
+    if volume is not None or hasattr(space, "radial_volume"):
+        if volume is None:
+            raise UnavailableError(f"{space.label} is not isotropic: it has no radial volume density J(r)",
+                                   param="space")
+        return volume
+    space = check_option(space, "space", SPACES)
+    return _VOLUME_BY_NAME[space](check_int(dim, "dim", low=1, high=MAX_DIM))
 
 
-def _log_expm1_ratio(y):
-    r"""Stable :math:`\log\big((e^{y} - 1)/y\big)` (``0`` at ``y = 0``)."""
-    y = np.asarray(y, dtype=float)
-    out = np.zeros_like(y)
-    small = np.abs(y) < 1e-8
-    pos = (y > 0) & ~small
-    neg = (y < 0) & ~small
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        out = np.where(pos, y + np.log(-np.expm1(-np.abs(y))) - np.log(np.abs(y)), out)
-        out = np.where(neg, np.log(-np.expm1(-np.abs(y))) - np.log(np.abs(y)), out)
-        out = np.where(small, 0.5 * y, out)
-    return out
-
-
-def _log_sinh_over_x(x):
-    r"""Stable :math:`\log(\sinh(x)/x)` for :math:`x \ge 0`."""
-    x = np.asarray(x, dtype=float)
-    small = x < 1e-4
-    xs = np.where(small, 1.0, x)
-    with np.errstate(divide="ignore"):
-        big = log_sinh(xs) - np.log(xs)
-    xsm = np.where(small, x, 0.0)
-    return np.where(small, xsm * xsm / 6.0 - xsm**4 / 180.0, big)
-
-
-def _log_sinc(x):
-    r""":math:`\log(\sin(x)/x)` for :math:`x \in [0, \pi]`; ``-inf`` beyond."""
-    x = np.asarray(x, dtype=float)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        out = np.log(np.sinc(x / np.pi))
-    return np.where(x <= np.pi, out, -np.inf)
-
-
-def _asinh_exp(y):
-    r"""Stable :math:`\operatorname{asinh}(e^{y})`."""
-    y = np.asarray(y, dtype=float)
-    yl = np.minimum(y, 20.0)
-    yb = np.maximum(y, 20.0)
-    return np.where(y < 20.0, np.arcsinh(np.exp(yl)), yb + np.log1p(np.sqrt(1.0 + np.exp(-2.0 * yb))))
+def volume_family(volume):
+    """The family name (a key of the string form of :func:`get_radial_law`) of a volume of unit curvature scale."""
+    for name, cls in _VOLUME_BY_NAME.items():
+        if type(volume) is cls and getattr(volume, "curvature", 1.0) == 1.0:
+            return name
+    return None
 
 
 def log_radial_jacobian(space, dim, radius):
@@ -156,9 +147,9 @@ def log_radial_jacobian(space, dim, radius):
 
     Parameters
     ----------
-    space : {"sphere", "hyperbolic", "euclidean", "kendall"}
+    space : {"sphere", "hyperbolic", "euclidean", "kendall"}, a Manifold or a RadialVolume
     dim : int
-        Intrinsic dimension ``d >= 1`` (even ``d >= 2`` for ``"kendall"``).
+        Intrinsic dimension ``d >= 1`` (even ``d >= 2`` for ``"kendall"``; ignored for a manifold or volume).
     radius : array_like
         Geodesic radii.
 
@@ -166,55 +157,9 @@ def log_radial_jacobian(space, dim, radius):
     -------
     ndarray
     """
-    space, dim = _check_space_dim(space, dim)
+    volume = radial_volume(space, dim)
     radius = check_finite_array(radius, "radius")
-    return _log_jacobian(space, dim, radius)
-
-
-def _check_space_dim(space, dim):
-    """Validated ``(space, dim)``; Kendall shape spaces have even dimension ``2k - 4 >= 2``."""
-    space = check_option(space, "space", SPACES)
-    dim = check_int(dim, "dim", low=1, high=MAX_DIM)
-    if space == "kendall" and (dim < 2 or dim % 2):
-        raise InvalidParameterError(
-            f"dim must be an even integer >= 2 for the Kendall shape space (dim = 2k - 4 for k >= 3 landmarks); "
-            f"got dim={dim}",
-            param="dim",
-        )
-    return space, dim
-
-
-def _log_jacobian(space, dim, r):
-    r = np.asarray(r, dtype=float)
-    upper = _RADIUS_RANGE.get(space, np.inf)
-    inside = (r >= 0) & (r <= upper)
-    if dim == 1:
-        return np.where(inside, 0.0, -np.inf)
-    rc = np.clip(r, 0.0, None if np.isinf(upper) else upper)
-    with np.errstate(divide="ignore", invalid="ignore"):
-        if space == "kendall":  # cos(pi/2) rounds to 6e-17 > 0, like sin(pi) on the sphere
-            return np.where(inside, (dim - 1) * np.log(np.sin(rc)) + np.log(np.cos(rc)), -np.inf)
-        if space == "sphere":
-            base = np.log(np.sin(rc))
-        elif space == "hyperbolic":
-            base = log_sinh(rc)
-        else:
-            base = np.log(rc)
-    return np.where(inside, (dim - 1) * base, -np.inf)
-
-
-def _dlog_jacobian(space, dim, r):
-    r = np.asarray(r, dtype=float)
-    if dim == 1:
-        return np.zeros_like(r)
-    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        if space == "sphere":
-            return (dim - 1) * np.cos(r) / np.sin(r)
-        if space == "kendall":
-            return (dim - 1) * np.cos(r) / np.sin(r) - np.tan(r)
-        if space == "hyperbolic":
-            return (dim - 1) / np.tanh(r)
-        return (dim - 1) / r
+    return volume.log_jacobian(radius)
 
 
 def _log_profile(profile, scale, r):
@@ -235,7 +180,7 @@ def _dlog_profile(profile, scale, r):
     return np.zeros_like(r)
 
 
-def laplace_scale_limit(space, dim):
+def laplace_scale_limit(space, dim=None):
     r"""Largest Laplace scale for which :math:`e^{-r/s} J(r)` is integrable (exclusive).
 
     :math:`1/(d-1)` on :math:`H^d` (``inf`` when ``d = 1``), ``inf`` on the sphere and
@@ -244,17 +189,14 @@ def laplace_scale_limit(space, dim):
 
     Parameters
     ----------
-    space : {"sphere", "hyperbolic", "euclidean", "kendall"}
+    space : {"sphere", "hyperbolic", "euclidean", "kendall"}, a Manifold or a RadialVolume
     dim : int
 
     Returns
     -------
     float
     """
-    space, dim = _check_space_dim(space, dim)
-    if space == "hyperbolic" and dim > 1:
-        return 1.0 / (dim - 1)
-    return math.inf
+    return radial_volume(space, dim).laplace_scale_limit()
 
 
 def _brentq(func, a, b):
@@ -462,7 +404,7 @@ class _LogConcaveLaw:
             log_mass = np.where(
                 np.isinf(width),
                 t_lo - np.log(np.abs(bs)),
-                t_lo + np.log(np.where(width > 0, width, 1.0)) + _log_expm1_ratio(bs * np.where(np.isinf(width), 0.0, width)),
+                t_lo + np.log(np.where(width > 0, width, 1.0)) + log_expm1_ratio(bs * np.where(np.isinf(width), 0.0, width)),
             )
         log_mass = np.where(width > 0, log_mass, -np.inf)
         self._hull_log_z = float(special.logsumexp(log_mass))
@@ -580,26 +522,28 @@ class RadialLaw:
     :class:`~geodp_core.exceptions.UnavailableError` instead of running.
     """
 
-    space: str
+    space: object
     dim: int
     profile: str
     scale: float
+    volume: RadialVolume = field(init=False, repr=False, compare=False)
     _law: object = field(init=False, repr=False, compare=False)
     _methods: dict = field(init=False, repr=False, compare=False)
+    _proposers: dict = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
-        space, dim = _check_space_dim(self.space, self.dim)
+        volume = radial_volume(self.space, self.dim)
         profile = check_option(self.profile, "profile", PROFILES)
         scale = check_real(self.scale, "scale", SCALE_MIN, SCALE_MAX, True, True)
-        object.__setattr__(self, "space", space)
-        object.__setattr__(self, "dim", dim)
+        object.__setattr__(self, "volume", volume)
+        object.__setattr__(self, "dim", volume.dim)
         object.__setattr__(self, "profile", profile)
         object.__setattr__(self, "scale", scale)
         if profile == "laplace":
-            limit = laplace_scale_limit(space, dim)
+            limit = volume.laplace_scale_limit()
             if scale >= limit:
                 raise UnavailableError(
-                    f"scale must be < 1/(dim-1) = {limit:.6g} for the Laplace law on H^{dim}: "
+                    f"scale must be < 1/(dim-1) = {limit:.6g} for the Laplace law on {volume.label}: "
                     f"exp(-r/scale) sinh(r)^(dim-1) is not normalisable (not a probability "
                     f"density) when 1/scale <= dim-1; got scale={scale!r}",
                     param="scale",
@@ -608,23 +552,22 @@ class RadialLaw:
         # log g and log J nearly cancel at a far-away mode (H^d, huge Gaussian scale): refuse
         # parameters for which the log-density near the mode has rounding error > 1e-6 nats
         at_mode = np.array([law.mode])
-        magnitude = abs(float(_log_profile(profile, scale, at_mode)[0])) + abs(
-            float(_log_jacobian(space, dim, at_mode)[0])
-        )
+        magnitude = abs(float(_log_profile(profile, scale, at_mode)[0])) + abs(float(volume.log_jacobian(at_mode)[0]))
         if magnitude * np.finfo(float).eps > 1e-6:
             raise InvalidParameterError(
-                f"scale={scale!r} is too large for an accurate {profile} radial law on {space} with "
-                f"dim={dim}: the typical radius {law.mode:.3g} is beyond double precision",
+                f"scale={scale!r} is too large for an accurate {profile} radial law on {volume.label} with "
+                f"dim={volume.dim}: the typical radius {law.mode:.3g} is beyond double precision",
                 param="scale",
             )
         object.__setattr__(self, "_law", law)
+        object.__setattr__(self, "_proposers", {})
         object.__setattr__(self, "_methods", self._build_methods())
 
     # ------------------------------------------------------------ density
     @property
     def upper(self):
         """Right end of the support of the radius (``pi`` on the sphere, ``pi/2`` on Kendall space, ``inf`` if unbounded)."""
-        upper = _RADIUS_RANGE.get(self.space, np.inf)
+        upper = self.volume.upper
         if self.profile == "uniform":
             upper = min(upper, self.scale)
         return float(upper)
@@ -643,11 +586,11 @@ class RadialLaw:
         r""":math:`\log g(r) + \log J(r)`; ``-inf`` outside the support."""
         r = np.asarray(radius, dtype=float)
         with np.errstate(divide="ignore", invalid="ignore"):
-            out = _log_profile(self.profile, self.scale, r) + _log_jacobian(self.space, self.dim, r)
+            out = _log_profile(self.profile, self.scale, r) + self.volume.log_jacobian(r)
         return np.where((r >= 0) & (r <= self.upper), out, -np.inf)
 
     def _dlogf(self, r):
-        return _dlog_profile(self.profile, self.scale, r) + _dlog_jacobian(self.space, self.dim, r)
+        return _dlog_profile(self.profile, self.scale, r) + self.volume.dlog_jacobian(r)
 
     def log_normaliser(self):
         r""":math:`\log Z = \log\int_0^{r_{\max}} g(r) J(r)\,dr` (panel Gauss-Legendre, ~1e-14 relative)."""
@@ -669,14 +612,14 @@ class RadialLaw:
 
     # ------------------------------------------------------------ samplers
     def _build_methods(self):
-        d, s, space, profile = self.dim, self.scale, self.space, self.profile
+        d, s, volume, profile = self.dim, self.scale, self.volume, self.profile
         log_z = self._law.log_normaliser
         methods = {}
-        if space == "euclidean" or (profile == "uniform" and (d == 1 or d == 2 or space == "kendall")):
+        if volume.is_flat or (profile == "uniform" and volume.has_uniform_inverse_cdf):
             methods["exact"] = 0.0
-        if space == "euclidean":
+        if volume.is_flat:
             return methods
-        if space in ("sphere", "kendall"):
+        if volume.below_euclidean:
             if profile == "laplace":
                 log_env = math.lgamma(d) + d * math.log(s)
             elif profile == "gaussian":
@@ -686,16 +629,9 @@ class RadialLaw:
             methods["euclidean_envelope"] = log_z - log_env
         if np.isfinite(self.upper):
             methods["uniform_envelope"] = log_z - (math.log(self.upper) + self._law.log_fmax)
-        if space == "hyperbolic" and profile == "laplace":
-            lam = 1.0 / s - (d - 1)
-            methods["gamma_tilted"] = log_z - (math.lgamma(d) - d * math.log(lam))
-        if space == "hyperbolic" and profile == "gaussian":
-            log_env = (1 - d) * math.log(2.0) + 0.5 * ((d - 1) * s) ** 2 + math.log(s * math.sqrt(2 * math.pi))
-            methods["shifted_normal"] = log_z - log_env
-            if (d - 1) * s * s < 3.0:
-                s_t = (1.0 / s**2 - (d - 1) / 3.0) ** -0.5
-                log_env = (d / 2 - 1) * math.log(2.0) + math.lgamma(d / 2) + d * math.log(s_t)
-                methods["chi_tilted"] = log_z - log_env
+        for name, (log_acc, propose) in volume.envelopes(profile, s, log_z).items():
+            methods[name] = log_acc
+            self._proposers[name] = propose
         methods["hull"] = self._law.hull_log_acceptance
         # rounding can push an exact ratio of normalisers marginally above 1
         return {k: min(v, 0.0) for k, v in methods.items()}
@@ -744,7 +680,7 @@ class RadialLaw:
         log_acc = self._methods[method]
         if log_acc < math.log(MIN_ACCEPTANCE):
             raise UnavailableError(
-                f"method={method!r} for the {self.profile} radial law on {self.space} "
+                f"method={method!r} for the {self.profile} radial law on {self.volume.label} "
                 f"(dim={self.dim}, scale={self.scale!r}) has acceptance rate {math.exp(log_acc):.3g} "
                 f"< {MIN_ACCEPTANCE:g}; {self._hopeless_hint(method)}",
                 param="scale",
@@ -773,19 +709,7 @@ class RadialLaw:
             return rng.gamma(d, s, size)
         if self.profile == "gaussian":
             return s * np.sqrt(rng.chisquare(d, size))
-        R = self.upper
-        u = rng.random(size)
-        if self.space == "euclidean":
-            return R * u ** (1.0 / d)
-        if d == 1:
-            return R * u
-        if self.space == "kendall":  # CDF sin^d(r)/sin^d(R) (J = sin^(d-1) r cos r)
-            return np.arcsin(np.minimum(u ** (1.0 / d) * math.sin(R), 1.0))
-        if self.space == "sphere":  # CDF (1 - cos r)/(1 - cos R) = sin^2(r/2)/sin^2(R/2)
-            return 2.0 * np.arcsin(np.sqrt(u) * math.sin(R / 2))
-        # hyperbolic d = 2: CDF sinh^2(r/2)/sinh^2(R/2), solved in log space
-        with np.errstate(divide="ignore"):
-            return 2.0 * _asinh_exp(0.5 * np.log(u) + float(log_sinh(R / 2)))
+        return self.volume.uniform_inverse_cdf(rng.random(size), self.upper)
 
     def _proposer(self, method):
         d, s = self.dim, self.scale
@@ -802,6 +726,7 @@ class RadialLaw:
 
             return propose
         if method == "euclidean_envelope":
+            ratio = self.volume.log_euclidean_ratio
 
             def propose(n, rng):
                 if self.profile == "laplace":
@@ -810,40 +735,10 @@ class RadialLaw:
                     r = s * np.sqrt(rng.chisquare(d, n))
                 else:
                     r = self.upper * rng.random(n) ** (1.0 / d)
-                if self.space == "kendall":  # J(r)/r^(d-1) = sinc(r)^(d-1) cos(r) <= 1 on [0, pi/2]
-                    with np.errstate(divide="ignore", invalid="ignore"):
-                        log_acc = (d - 1) * _log_sinc(r) + np.log(np.cos(np.minimum(r, np.pi / 2)))
-                    return r, np.where(r <= np.pi / 2, log_acc, -np.inf)
-                return r, (d - 1) * _log_sinc(r) if d > 1 else np.where(r <= np.pi, 0.0, -np.inf)
+                return r, ratio(r)
 
             return propose
-        if method == "gamma_tilted":
-            lam = 1.0 / s - (d - 1)
-
-            def propose(n, rng):
-                r = rng.gamma(d, 1.0 / lam, n)
-                return r, (d - 1) * _log_expm1_ratio(-2.0 * r)
-
-            return propose
-        if method == "shifted_normal":
-            mu = (d - 1) * s * s
-
-            def propose(n, rng):
-                r = mu + s * rng.standard_normal(n)
-                with np.errstate(divide="ignore", invalid="ignore"):
-                    log_acc = (d - 1) * np.log(-np.expm1(-2.0 * np.maximum(r, 0.0)))
-                return r, np.where(r >= 0, log_acc, -np.inf) if d > 1 else np.where(r >= 0, 0.0, -np.inf)
-
-            return propose
-        if method == "chi_tilted":
-            s_t = (1.0 / s**2 - (d - 1) / 3.0) ** -0.5
-
-            def propose(n, rng):
-                r = s_t * np.sqrt(rng.chisquare(d, n))
-                return r, (d - 1) * (_log_sinh_over_x(r) - r * r / 6.0)
-
-            return propose
-        raise AssertionError(method)  # pragma: no cover
+        return self._proposers[method]
 
 
 @functools.lru_cache(maxsize=256)
@@ -852,8 +747,12 @@ def _cached_law(space, dim, profile, scale):
 
 
 def get_radial_law(space, dim, profile, scale):
-    """Validated, cached :class:`RadialLaw` (the quadrature is built once per parameter set)."""
-    space, dim = _check_space_dim(space, dim)
+    """Validated, cached :class:`RadialLaw` (the quadrature is built once per parameter set).
+
+    ``space`` is a manifold (its ``radial_volume``), a radial volume, or a family name with the dimension ``dim``.
+    """
+    volume = radial_volume(space, dim)
+    space, dim = (space, volume.dim) if isinstance(space, str) else (volume, None)
     profile = check_option(profile, "profile", PROFILES)
     scale = check_real(scale, "scale", SCALE_MIN, SCALE_MAX, True, True)
     return _cached_law(space, dim, profile, scale)

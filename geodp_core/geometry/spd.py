@@ -9,8 +9,10 @@ import functools
 
 import numpy as np
 
-from geodp_core.geometry.base import Manifold
+from geodp_core._validation import check_option
+from geodp_core.geometry.base import Manifold, register_manifold
 from geodp_core.geometry.functions import symmetrize as _sym
+from geodp_core.geometry.radial_volume import FlatVolume
 
 __all__ = ["SPDAffine", "SPDLogEuclidean", "SPDLogCholesky", "sym_function", "symmetric_basis"]
 
@@ -60,11 +62,43 @@ def symmetric_basis(m):
     return basis
 
 
+@register_manifold
 class _SPDBase(Manifold):
     name = "spd"
+    title = "SPD matrices"
+    description = "SPD matrices (a Hadamard space, curvature ≤ 0)"
+    menu_order = 30
     is_homogeneous = True
     is_hadamard = True
     metric_label = ""
+    metric_choices = ("affine", "log_euclidean", "log_cholesky")
+    size_symbol = "m"
+    app_size_range = (2, 11)
+    center_offset_limit = 10.0
+    #: Image covariance descriptors lie up to about 8 from their public centre.
+    app_radius_max = 10.0
+    #: Largest distance from the identity at which points are represented accurately (condition number
+    #: :math:`\le e^{20\sqrt2}`, the smallest eigenvalue still resolved by ``eigvalsh``; measured distance error
+    #: ``4e-7`` at 16, ``4e-4`` at 20, invalid points at 28).
+    _representable = 20.0
+
+    @classmethod
+    def from_size(cls, size, metric=None):
+        """SPD(``size``) with ``metric`` in ``{"affine", "log_euclidean", "log_cholesky"}`` (default affine)."""
+        metric = "affine" if metric is None else check_option(metric, "metric", cls.metric_choices)
+        return {"affine": SPDAffine, "log_euclidean": SPDLogEuclidean, "log_cholesky": SPDLogCholesky}[metric](size)
+
+    @property
+    def size(self):
+        return self.m
+
+    @property
+    def menu_label(self):
+        return "SPD(m) matrices"
+
+    @property
+    def representable_radius(self):
+        return self._representable
 
     def __init__(self, m):
         self.m = int(m)
@@ -121,6 +155,12 @@ class SPDAffine(_SPDBase):
         self.curvature_bounds = (-0.5 if self.m > 1 else 0.0, 0.0)
         self.ricci_constant = (self.dim - 1) / 2.0
 
+    @property
+    def radial_volume(self):
+        """Flat :math:`J(r) = 1` on SPD(1) (the log map is an isometry onto the line); ``None`` for ``m >= 2``
+        (not isotropic: the exact law is sampled in polar coordinates of the eigenvalues)."""
+        return FlatVolume(1) if self.m == 1 else None
+
     def _sqrt_and_invsqrt(self, point):
         eigvals, eigvecs = np.linalg.eigh(_sym(point))
         ut = np.swapaxes(eigvecs, -1, -2)
@@ -170,7 +210,7 @@ class SPDAffine(_SPDBase):
         lam = np.linalg.eigvalsh(_sym(invsqrt @ np.asarray(tangent_vec, dtype=float) @ invsqrt))
         iu = np.triu_indices(self.m, k=1)
         half_gap = 0.5 * np.abs(lam[..., iu[0]] - lam[..., iu[1]])
-        from geodp_core.geometry.radial import _log_sinh_over_x
+        from geodp_core.geometry.radial_volume import log_sinh_over_x as _log_sinh_over_x
 
         return np.sum(_log_sinh_over_x(half_gap), axis=-1)  # stable: finite for every finite gap
 
@@ -194,6 +234,11 @@ class _FlatChartSPD(_SPDBase):
         super().__init__(m)
         self.curvature_bounds = (0.0, 0.0)
         self.ricci_constant = 0.0
+
+    @property
+    def radial_volume(self):
+        r"""Flat: :math:`J(r) = r^{d-1}` (the chart is an isometry onto :math:`\mathbb{R}^{m(m+1)/2}`)."""
+        return FlatVolume(self.dim)
 
     def chart(self, point):
         raise NotImplementedError
@@ -275,6 +320,8 @@ class SPDLogCholesky(_FlatChartSPD):
 
     metric = "log_cholesky"
     metric_label = "log-Cholesky"
+    #: Measured distance error ``3e-7`` at 10, ``2e-5`` at 12, ``0.09`` at 16.
+    _representable = 12.0
 
     def _diag(self, a):
         return np.diagonal(a, axis1=-2, axis2=-1)

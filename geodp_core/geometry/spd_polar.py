@@ -49,12 +49,12 @@ from geodp_core.geometry.radial import (
     PROFILES,
     SCALE_MAX,
     SCALE_MIN,
-    _log_expm1_ratio,
-    _log_sinh_over_x,
     _LogConcaveLaw,
     _rejection_loop,
-    log_sinh,
 )
+from geodp_core.geometry.radial_volume import log_expm1_ratio as _log_expm1_ratio
+from geodp_core.geometry.radial_volume import log_sinh
+from geodp_core.geometry.radial_volume import log_sinh_over_x as _log_sinh_over_x
 
 __all__ = [
     "eigen_spread_constant",

@@ -4,12 +4,14 @@ import numpy as np
 
 from geodp_core._validation import check_real_array
 from geodp_core.exceptions import CutLocusError, InvalidParameterError
-from geodp_core.geometry.base import CUT_LOCUS_ATOL, Manifold
+from geodp_core.geometry.base import CUT_LOCUS_ATOL, Manifold, register_manifold
 from geodp_core.geometry.functions import sinc as _sinc
+from geodp_core.geometry.radial_volume import SphericalVolume
 
 __all__ = ["Sphere"]
 
 
+@register_manifold
 class Sphere(Manifold):
     r"""Unit sphere :math:`S^d` with the round metric (sectional curvature +1).
 
@@ -19,9 +21,13 @@ class Sphere(Manifold):
     """
 
     name = "sphere"
+    title = "Sphere"
+    description = "the sphere (positive curvature)"
+    menu_order = 10
     is_homogeneous = True
     is_hadamard = False
-    constant_curvature_space = "sphere"
+    diameter = np.pi
+    center_offset_limit = np.pi  # every point is within π of the canonical point
 
     def __init__(self, dim):
         self.dim = int(dim)
@@ -33,6 +39,15 @@ class Sphere(Manifold):
     @property
     def label(self):
         return f"S^{self.dim}"
+
+    @property
+    def menu_label(self):
+        return "Sphere Sᵈ"
+
+    @property
+    def radial_volume(self):
+        """:math:`J(r) = \\sin^{d-1} r` on :math:`[0, \\pi]`."""
+        return SphericalVolume(self.dim)
 
     def default_center(self):
         """The north pole :math:`e_{d} = (0, \\dots, 0, 1)`."""

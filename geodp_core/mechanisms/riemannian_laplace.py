@@ -35,7 +35,7 @@ from scipy import integrate, special
 
 from geodp_core._validation import check_int, check_option, check_real
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
-from geodp_core.geometry.radial import get_radial_law, laplace_scale_limit
+from geodp_core.geometry.radial import get_radial_law, laplace_scale_limit, volume_family
 from geodp_core.geometry.spd_polar import sample_eigen_logs, sample_spd_polar, spd_laplace_scale_limit
 from geodp_core.mechanisms.base import (
     LABEL_APPROXIMATE,
@@ -80,12 +80,9 @@ def noise_geometry(manifold):
         isometric chart; SPD(1) is flat under every metric), ``("spd_polar", None)`` for SPD(m >= 2)
         affine-invariant, or ``(None, reason)``.
     """
-    if manifold.constant_curvature_space in ("sphere", "hyperbolic", "euclidean"):
-        return "radial", manifold.constant_curvature_space
-    if manifold.name == "kendall":
-        return "radial", "kendall"
-    if manifold.name == "spd" and (manifold.metric in ("log_euclidean", "log_cholesky") or manifold.m == 1):
-        return "radial", "euclidean"  # flat: SPD(1) affine is isometric to the line through log
+    family = volume_family(manifold.radial_volume)
+    if family is not None:
+        return "radial", family
     if manifold.name == "spd" and manifold.metric == "affine":
         return "spd_polar", None
     return None, f"no exact sampler of distance-isotropic noise is implemented on {manifold.label}"
