@@ -13,6 +13,7 @@ from geodp_core.geometry.kendall import KendallShapeSpace
 from geodp_core.geometry.radial import RadialLaw, get_radial_law, laplace_scale_limit
 from geodp_core.geometry.spd import SPDAffine, SPDLogCholesky, SPDLogEuclidean
 from geodp_core.geometry.spd_polar import sample_spd_polar, spd_laplace_scale_limit
+from geodp_core.geometry.so3 import SpecialOrthogonal3
 from geodp_core.geometry.sphere import Sphere
 
 __all__ = [
@@ -27,6 +28,7 @@ __all__ = [
     "SPDAffine",
     "SPDLogCholesky",
     "SPDLogEuclidean",
+    "SpecialOrthogonal3",
     "Sphere",
     "get_manifold",
     "get_radial_law",
@@ -48,7 +50,7 @@ def manifold_class(name):
     return MANIFOLD_CLASSES[check_option(name, "name", MANIFOLD_NAMES)]
 
 
-def get_manifold(name, dim, metric=None):
+def get_manifold(name, dim=None, metric=None):
     """Return the manifold adapter for ``name``.
 
     Parameters
@@ -60,7 +62,7 @@ def get_manifold(name, dim, metric=None):
         The size of the space, in the range ``manifold_class(name).size_range``: the intrinsic dimension ``d`` for
         the sphere, hyperbolic and Euclidean spaces; the matrix size ``m`` for ``"spd"`` (intrinsic dimension
         ``m(m+1)/2``); the number ``k >= 3`` of planar landmarks for ``"kendall"`` (intrinsic dimension ``2k - 4``);
-        ``3`` for ``"so3"``.
+        ``3`` for ``"so3"``. ``None``: the family's default size (``manifold_class(name).default_size``).
     metric : str or None
         Only for families with a metric choice (``"spd"``: ``"affine"``, the default, ``"log_euclidean"``,
         ``"log_cholesky"``); must be ``None`` otherwise.
@@ -71,7 +73,7 @@ def get_manifold(name, dim, metric=None):
     """
     cls = manifold_class(name)
     low, high = cls.size_range
-    dim = check_int(dim, "dim", low=low, high=high)
+    dim = cls.default_size if dim is None else check_int(dim, "dim", low=low, high=high)
     if metric is not None and not cls.metric_choices:
         raise InvalidParameterError(
             f"metric must be None for the {cls.name} manifold (only 'spd' has a metric choice); got {metric!r}",

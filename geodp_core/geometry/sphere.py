@@ -2,7 +2,7 @@
 
 import numpy as np
 
-from geodp_core._validation import check_real_array
+from geodp_core._validation import check_int, check_real_array, check_rng
 from geodp_core.exceptions import CutLocusError, InvalidParameterError
 from geodp_core.geometry.base import CUT_LOCUS_ATOL, Manifold, register_manifold
 from geodp_core.geometry.functions import sinc as _sinc
@@ -48,6 +48,13 @@ class Sphere(Manifold):
     def radial_volume(self):
         """:math:`J(r) = \\sin^{d-1} r` on :math:`[0, \\pi]`."""
         return SphericalVolume(self.dim)
+
+    def random_uniform(self, size, rng):
+        """``size`` points uniform for the Riemannian volume (normalised standard Gaussian vectors)."""
+        size = check_int(size, "size", low=1)
+        rng = check_rng(rng)
+        points = rng.standard_normal((size, self.dim + 1))
+        return points / np.linalg.norm(points, axis=1, keepdims=True)
 
     def default_center(self):
         """The north pole :math:`e_{d} = (0, \\dots, 0, 1)`."""

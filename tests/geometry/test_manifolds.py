@@ -135,6 +135,99 @@ class ManifoldContract:
         v = manifold.log(p, q)
         np.testing.assert_allclose(manifold.parallel_transport(p, q, v), -manifold.log(q, p), atol=1e-8)
 
+    # ------------------------------------------------------------- facts the space states about itself
+    def test_diameter_is_the_largest_distance(self, manifold):
+        """No pair is farther apart than ``diameter``; on a compact space a pair attains it, elsewhere distances
+        grow without bound (a point 30 away along a geodesic — 10 on SPD, within its representable range — is that
+        far)."""
+        rng = np.random.default_rng(SEED + 7)
+        base = self._random_points(manifold, rng, 1)[0]
+        units = manifold.random_unit_tangent(base, 64, rng)
+        reach = manifold.diameter if manifold.is_compact else min(30.0, 0.5 * manifold.representable_radius)
+        lengths = reach * rng.uniform(0.0, 1.0, 64)
+        lengths[:8] = reach * (1.0 - 1e-7)
+        shape = (64,) + (1,) * len(manifold.point_shape)
+        far = manifold.exp(base, lengths.reshape(shape) * units)
+        dists = manifold.dist(base, far)
+        assert np.all(dists <= manifold.diameter + 1e-9)
+        np.testing.assert_allclose(dists[:8], reach * (1.0 - 1e-7), rtol=1e-6)
+        if manifold.is_compact:
+            others = self._random_points(manifold, rng, 200)
+            assert np.all(manifold.dist(others[:100], others[100:]) <= manifold.diameter + 1e-12)
+            assert manifold.representable_radius is None
+        else:
+            assert manifold.representable_radius is not None and manifold.representable_radius >= 10.0
+
+    def test_curvature_bounds_by_finite_differences(self, manifold):
+        r"""Sectional curvature of random planes from :math:`d(\mathrm{Exp}\,tu, \mathrm{Exp}\,tv)^2 = 2t^2 -
+        \tfrac{K}{3}t^4 + O(t^6)` (orthonormal u, v) lies within ``curvature_bounds``, and the curvature the
+        sensitivity bound uses is at least every one found (a space of dimension 1 has no planes: flat bound).
+
+        Power: a sphere declared flat (or S¹ given κ = 1 for its sensitivity) fails; error of the estimate ~ t² = 1e-4.
+        """
+        if manifold.dim == 1:
+            assert manifold.sensitivity_curvature <= 0.0
+            return
+        rng = np.random.default_rng(SEED + 8)
+        t = 1e-2
+        low, high = manifold.curvature_bounds
+        found = []
+        for base in self._random_points(manifold, rng, 6):
+            for _ in range(8):
+                q, _ = np.linalg.qr(rng.standard_normal((manifold.dim, 2)))
+                u, v = manifold.from_frame(base, t * q[:, 0]), manifold.from_frame(base, t * q[:, 1])
+                d = float(manifold.dist(manifold.exp(base, u), manifold.exp(base, v)))
+                found.append(3.0 * (2.0 * t * t - d * d) / t**4)
+        found = np.array(found)
+        assert np.all(found >= low - 0.02) and np.all(found <= high + 0.02), (found.min(), found.max())
+        assert manifold.sensitivity_curvature >= found.max() - 0.02
+
+    def test_radial_volume_matches_the_exponential_jacobian(self, manifold):
+        r""":math:`J(r) = r^{d-1}\,|\det d\,\mathrm{Exp}_p(ru)|` for every direction ``u`` (isotropic spaces), the
+        Jacobian itself being checked against finite differences above. Power: a wrong curvature scale or a
+        missing cos factor fails at 1e-9."""
+        volume = manifold.radial_volume
+        if volume is None:
+            pytest.skip(f"{manifold.label} is not isotropic")
+        assert volume.dim == manifold.dim
+        assert volume.upper == pytest.approx(manifold.diameter) if manifold.is_compact else np.isinf(volume.upper)
+        rng = np.random.default_rng(SEED + 9)
+        base = self._random_points(manifold, rng, 1)[0]
+        units = manifold.random_unit_tangent(base, 40, rng)
+        radii = rng.uniform(0.01, min(self.max_radius, 0.98 * volume.upper), 40)
+        shape = (40,) + (1,) * len(manifold.point_shape)
+        expected = (manifold.dim - 1) * np.log(radii) + manifold.log_volume_jacobian(base, radii.reshape(shape) * units)
+        np.testing.assert_allclose(volume.log_jacobian(radii), expected, atol=1e-9)
+
+    def test_radial_volume_against_monte_carlo_ball_volumes(self, manifold):
+        r"""On compact spaces with a uniform sampler: the share of uniform points within ``ρ`` of a point is
+        :math:`\int_0^\rho J / \int_0^{\mathrm{diam}} J` (200,000 points, 6 binomial standard errors)."""
+        volume = manifold.radial_volume
+        if volume is None or not manifold.is_compact or not hasattr(manifold, "random_uniform"):
+            pytest.skip("needs a compact isotropic space with a uniform sampler")
+        from scipy import integrate
+
+        rng = np.random.default_rng(SEED + 10)
+        points = manifold.random_uniform(200_000, rng)
+        dists = manifold.dist(manifold.default_center(), points)
+        total = integrate.quad(lambda r: float(np.exp(volume.log_jacobian(np.array([r]))[0])), 0, volume.upper)[0]
+        for share in (0.1, 0.5, 0.9):
+            rho = share * volume.upper
+            expected = integrate.quad(lambda r: float(np.exp(volume.log_jacobian(np.array([r]))[0])), 0, rho)[0] / total
+            se = np.sqrt(expected * (1 - expected) / dists.size)
+            assert abs(np.mean(dists <= rho) - expected) < 6 * se + 1e-12
+
+    def test_size_facts_round_trip(self, manifold):
+        cls = type(manifold)
+        low, high = cls.size_range
+        assert low <= manifold.size <= high
+        assert low <= cls.app_size_range[0] <= cls.app_size_range[1] <= high
+        assert cls.from_size(manifold.size, manifold.metric) == manifold
+        assert get_manifold(manifold.name, manifold.size, manifold.metric) == manifold
+        assert 0 < manifold.center_offset_limit <= manifold.diameter
+        assert manifold.symbol and manifold.menu_label and manifold.title
+        assert manifold.ball_radius_limit <= manifold.diameter
+
 
 class TestSphere2(ManifoldContract):
     args = ("sphere", 2)
@@ -222,6 +315,13 @@ class TestKendall3(ManifoldContract):
 class TestKendall6(ManifoldContract):
     args = ("kendall", 6)
     max_radius = 1.3
+
+
+class TestSO3(ManifoldContract):
+    """Rotations with the bi-invariant metric (curvature 1/4, diameter π)."""
+
+    args = ("so3", 3)
+    max_radius = 2.8
 
 
 @pytest.mark.parametrize("m", [2, 3, 6])
