@@ -54,7 +54,8 @@ _CENTER_PARAMS = ("tangent_vec", "base_point", "center", "mean_direction", "mean
 #: Parameters of core errors that mean "the uploaded points cannot be used" (reported as upload).
 _UPLOAD_PARAMS = ("points", "data", "x", "upload", "file")
 #: Real datasets a scenario can name (loaded, not generated; ``n`` and ``spread`` do not apply).
-REAL_DATASETS = ("cities", "connectomes", "karate", "digits_covariance", "image_patches_covariance", "planar_cells")
+REAL_DATASETS = ("cities", "connectomes", "karate", "digits_covariance", "image_patches_covariance", "planar_cells",
+                 "hand_orientations")
 
 
 def typical_spread_distance(scenario):

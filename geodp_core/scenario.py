@@ -31,12 +31,14 @@ __all__ = [
 
 NOTION_NAMES = ("pure_dp", "approx_dp", "gdp", "rdp", "zcdp")
 
+#: Every space whose generators work from the manifold's own facts (uniform balls, wrapped normals).
+EVERY_SPACE = "every space"
 # data kind -> manifolds it exists on
 DATA_KINDS = {
     "vmf": ("sphere",),
     "vmf_mixture": ("sphere",),
-    "uniform_ball": ("sphere", "hyperbolic", "spd", "euclidean"),
-    "wrapped_normal": ("sphere", "hyperbolic", "spd", "euclidean"),
+    "uniform_ball": EVERY_SPACE,
+    "wrapped_normal": EVERY_SPACE,
     "wrapped_normal_mixture": ("hyperbolic",),
     "wishart": ("spd",),
     "cities": ("sphere",),
@@ -46,12 +48,13 @@ DATA_KINDS = {
     "image_patches_covariance": ("spd",),
     "shape_perturbation": ("kendall",),
     "planar_cells": ("kendall",),
+    "hand_orientations": ("so3",),
     "upload": ("sphere", "hyperbolic", "spd", "euclidean"),
 }
 
 
 #: Real datasets with classes: a scenario may keep one class (``data_class``).
-LABELLED_DATA = ("connectomes", "karate", "digits_covariance", "image_patches_covariance")
+LABELLED_DATA = ("connectomes", "karate", "digits_covariance", "image_patches_covariance", "hand_orientations")
 
 
 def data_classes_for(data):
@@ -61,7 +64,7 @@ def data_classes_for(data):
 
 def data_kinds_for(manifold_name):
     """Data kinds available on a manifold, in display order."""
-    return tuple(k for k, spaces in DATA_KINDS.items() if manifold_name in spaces)
+    return tuple(k for k, spaces in DATA_KINDS.items() if spaces == EVERY_SPACE or manifold_name in spaces)
 
 
 def _tuple_of_floats(value, name):

@@ -383,7 +383,7 @@ def test_ball_validation():
 def test_list_datasets():
     names = list_datasets()
     assert set(names) == {"cities", "connectomes", "karate", "optical_nerves", "hands", "digits_covariance",
-                          "image_patches_covariance"}
+                          "image_patches_covariance", "hand_orientations"}
     assert all(isinstance(v, str) and v for v in names.values())
     with pytest.raises(InvalidParameterError, match="name"):
         load_dataset("nope")
@@ -616,3 +616,21 @@ def test_upload_argument_validation():
         parse_points(b"0,0,1\n1,0,0\n", "sphere")
     with pytest.raises(InvalidUploadError, match="bytes"):
         parse_points(12345, S2)
+
+
+def test_hand_orientations_are_the_hand_frames_relative_to_the_nominal_pose():
+    """Each rotation's columns are the hand's own axes (wrist → middle knuckle, little → index knuckle, palm
+    normal) in the nominal pose's coordinates: checked from the raw joints, independently of the loader's code."""
+    from geodp_core.data.datasets import NOMINAL_HAND_POSE
+
+    data = load_dataset("hand_orientations")
+    so3 = data.manifold()
+    assert data.points.shape == (52, 3, 3) and so3.belongs(data.points).all()
+    joints = data.extras["landmarks"]
+    camera = NOMINAL_HAND_POSE @ data.points  # back to camera coordinates
+    forward = joints[:, 10] - joints[:, 0]
+    np.testing.assert_allclose(camera[:, :, 0], forward / np.linalg.norm(forward, axis=1, keepdims=True), atol=1e-12)
+    across = joints[:, 6] - joints[:, 18]
+    assert np.all(np.einsum("ij,ij->i", camera[:, :, 1], across) > 0)
+    np.testing.assert_allclose(np.einsum("ij,ij->i", camera[:, :, 1], camera[:, :, 0]), 0.0, atol=1e-12)
+    assert set(np.unique(data.labels)) == {0, 1}

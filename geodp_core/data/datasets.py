@@ -8,6 +8,7 @@ connectomes               SPD(28) (or a principal block)    86 brain functional-
 karate                    :math:`H^2` (Poincaré disk)       Zachary's karate club, BFS-tree embedding
 optical_nerves            :math:`S^{11}` (preshapes)        22 sets of 5 landmarks in 3D (Kendall)
 hands                     :math:`S^{62}` (preshapes)        52 hands, 22 joints in 3D (Kendall)
+hand_orientations         :math:`SO(3)`                     52 hand orientations (wrist–knuckle frames)
 digits_covariance         SPD(9)                            1797 covariance descriptors of 8x8 digits
 image_patches_covariance  SPD(11)                           520 covariance descriptors of 32x32 colour patches
 ========================  ===============================  ===================================================
@@ -48,6 +49,10 @@ _DESCRIPTIONS = {
     "karate": "Zachary's karate-club graph (34 members) embedded in the Poincaré disk H² by a BFS tree.",
     "optical_nerves": "22 optic-nerve heads (5 landmarks in 3D) as Kendall preshapes on S¹¹ (no rotation quotient).",
     "hands": "52 hand poses (22 joints in 3D) as Kendall preshapes on S⁶² (no rotation quotient).",
+    "hand_orientations": (
+        "52 hand orientations as rotations SO(3): the frame of each hand (wrist → middle-finger knuckle, across the "
+        "knuckles from little to index finger, palm normal) in camera coordinates."
+    ),
     "digits_covariance": (
         "1797 handwritten digits (8x8 grey, scikit-learn) as 9x9 SPD covariance descriptors of the per-pixel "
         "features x, y, I, |I_x|, |I_y|, |I_xx|, |I_yy|, sqrt(I_x² + I_y²), arctan(|I_x|/|I_y|); labels = the "
@@ -76,6 +81,7 @@ _CLASSES = {
     "karate": {1: "instructor's club", 2: "administrator's club"},
     "optical_nerves": {0: "normal eye", 1: "glaucoma"},
     "hands": {0: "grab", 1: "expand"},
+    "hand_orientations": {0: "grab", 1: "expand"},
     "digits_covariance": {digit: f"digit {digit}" for digit in range(10)},
     "image_patches_covariance": {0: "china.jpg (a temple)", 1: "flower.jpg (a flower)"},
 }
@@ -235,6 +241,7 @@ def _load_cached(name, sub_block):
         "karate": _load_karate,
         "optical_nerves": _load_optical_nerves,
         "hands": _load_hands,
+        "hand_orientations": _load_hand_orientations,
         "digits_covariance": _load_digits_covariance,
         "image_patches_covariance": _load_image_patches_covariance,
     }
@@ -481,6 +488,50 @@ def _load_hands():
         "Q. De Smedt et al., SHREC'17 Track: 3D Hand Gesture Recognition Using a Depth and Skeletal Dataset, "
         "2017; geomstats.datasets.utils.load_hands",
         {"bones": np.asarray(bones, dtype=int)},
+    )
+
+
+#: The nominal hand pose in camera coordinates, fixed in advance (public): fingers along the camera's y-axis, across
+#: the knuckles along -x, palm normal along z. Orientations are stored relative to it, so the identity rotation (the
+#: default public centre) is the nominal pose.
+NOMINAL_HAND_POSE = np.array([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
+#: Joints of the SHREC'17 hand skeleton that fix a hand's frame: wrist, middle-, index- and little-finger knuckles.
+HAND_FRAME_JOINTS = {"wrist": 0, "middle": 10, "index": 6, "little": 18}
+
+
+def hand_frames(joints):
+    r"""Rotation matrices of hand skeletons ``(n, 22, 3)``: columns :math:`e_1` (wrist → middle knuckle),
+    :math:`e_2` (little → index knuckle, made orthogonal to :math:`e_1`), :math:`e_3 = e_1 \times e_2` (palm
+    normal) — the hand's orientation in camera coordinates, computed from each hand alone (no reference pose)."""
+    joints = np.asarray(joints, dtype=float)
+    j = HAND_FRAME_JOINTS
+    forward = joints[:, j["middle"]] - joints[:, j["wrist"]]
+    e1 = forward / np.linalg.norm(forward, axis=1, keepdims=True)
+    across = joints[:, j["index"]] - joints[:, j["little"]]
+    across = across - np.sum(across * e1, axis=1, keepdims=True) * e1
+    e2 = across / np.linalg.norm(across, axis=1, keepdims=True)
+    return np.stack([e1, e2, np.cross(e1, e2)], axis=-1)
+
+
+def _load_hand_orientations():
+    data, labels, _ = _geomstats_utils().load_hands()
+    frames = get_manifold("so3").projection(NOMINAL_HAND_POSE.T @ hand_frames(data))  # exact for rotations
+    return Dataset(
+        name="hand_orientations",
+        points=frames,
+        manifold_spec=("so3", 3, None),
+        description=(
+            "52 hand orientations (rotations SO(3)) computed from the 3-D skeletons of the SHREC'17 hands: for each "
+            "hand, e₁ points from the wrist to the middle-finger knuckle, e₂ across the knuckles from the little to "
+            "the index finger, e₃ = e₁ × e₂ along the palm normal; each point is the rotation from a fixed nominal pose "
+            "(fingers along the camera's y-axis, palm facing along z) to the hand's frame, so the identity is the "
+            "nominal pose. The raw joints are in extras['landmarks']."
+        ),
+        source=("Q. De Smedt et al., SHREC'17 Track: 3D Hand Gesture Recognition Using a Depth and Skeletal Dataset, "
+                "2017; geomstats.datasets.utils.load_hands"),
+        labels=np.asarray(labels, dtype=int),
+        label_meaning="0 = 'grab', 1 = 'expand'",
+        extras={"landmarks": np.asarray(data, dtype=float)},
     )
 
 
