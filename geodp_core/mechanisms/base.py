@@ -18,6 +18,7 @@ from scipy import stats
 from geodp_core._validation import check_int, check_real, check_rng
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, NumericalOverflowError, UnavailableError
 from geodp_core.geometry.base import Manifold
+from geodp_core.geometry.hyperbolic import ACCURATE_RADIUS as HYPERBOLIC_ACCURATE_RADIUS
 from geodp_core.privacy import Guarantee
 
 __all__ = [
@@ -58,14 +59,16 @@ TAIL_PROBABILITY = 1e-15
 #: probability than this (public: from the calibration only).
 REFUSAL_TAIL = 0.5
 
-_REPRESENTABLE_RADIUS = {"hyperbolic": 340.0, "euclidean": 1e100}
+_REPRESENTABLE_RADIUS = {"hyperbolic": HYPERBOLIC_ACCURATE_RADIUS, "euclidean": 1e100}
 
 
 def representable_radius(manifold):
     r"""Public radius :math:`L` of the ball :math:`B(o, L)`, :math:`o` = ``manifold.default_center()``, inside which
     points are represented accurately in double precision; ``None`` on compact spaces (sphere, Kendall).
 
-    * :math:`H^d` (hyperboloid): 340 (:math:`x_0 = \cosh\rho`, :math:`x_0^2` must stay below the largest double);
+    * :math:`H^d` (hyperboloid): 22, :data:`~geodp_core.geometry.hyperbolic.ACCURATE_RADIUS` (distances, logarithms
+      and exponentials of short steps accurate to ``1e-6`` against mpmath; the coordinates resolve
+      :math:`\varepsilon\sinh\rho`, so the error grows tenfold every 2.3 beyond);
     * SPD, affine-invariant or log-Euclidean: 20 (condition number :math:`\le e^{20\sqrt2}`: the smallest eigenvalue
       still resolved by ``eigvalsh``; measured distance error ``4e-7`` at 16, ``4e-4`` at 20, invalid points at 28);
     * SPD, log-Cholesky: 12 (measured distance error ``3e-7`` at 10, ``2e-5`` at 12, ``0.09`` at 16);
