@@ -355,7 +355,9 @@ def evaluate(prepared, mechanism_name, target, n_releases, rng, **options):
         ok, reason = mechanism.available()
         if not ok:
             return Outcome(name, title, "unavailable", reason)
-        calibration = mechanism.calibrate(target, prepared.sensitivity, **{**scenario_options(name, prepared), **options})
+        public_ball = (prepared.center, prepared.scenario.radius)  # contains the summary: range decided publicly
+        calibration = mechanism.calibrate(target, prepared.sensitivity,
+                                          **{"public_ball": public_ball, **scenario_options(name, prepared), **options})
     except Exception as exc:  # noqa: BLE001 - one error policy, isolated to this mechanism
         return _failure(name, title, exc)
     outcome = Outcome(name, title, "ok", "", calibration)
