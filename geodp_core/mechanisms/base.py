@@ -16,6 +16,7 @@ import numpy as np
 from scipy import stats
 
 from geodp_core._validation import check_int, check_real, check_rng
+from geodp_core.constraints import MAX_SAMPLE_COORDINATES, check_cost
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, NumericalOverflowError, UnavailableError
 from geodp_core.geometry.base import Manifold
 from geodp_core.privacy import Guarantee
@@ -32,6 +33,7 @@ __all__ = [
     "Release",
     "TAIL_PROBABILITY",
     "representable_radius",
+    "check_sample_size",
     "gamma_tail_quantile",
     "chi_tail_quantile",
     "log_concave_gaussian_tail_quantile",
@@ -80,6 +82,21 @@ def representable_radius(manifold):
     if manifold.name == "spd":
         return 12.0 if manifold.metric == "log_cholesky" else 20.0
     return _REPRESENTABLE_RADIUS.get(manifold.name)
+
+
+def check_sample_size(size, manifold, name="size"):
+    """``size`` checked before anything is allocated: an integer ``>= 1`` whose cost ``size × coordinates`` per point
+    of ``manifold`` stays within :data:`~geodp_core.constraints.MAX_SAMPLE_COORDINATES`.
+
+    Raises
+    ------
+    InvalidParameterError
+        Naming ``size`` and the largest size allowed on this manifold.
+    """
+    size = check_int(size, name, low=1, high=10_000_000)
+    coordinates = math.prod(manifold.point_shape)
+    return check_cost(name, size, coordinates, MAX_SAMPLE_COORDINATES, "the releases",
+                      f"on {manifold.label} ({coordinates} coordinates per point)")
 
 
 def _describe_noise(noise):
@@ -420,7 +437,7 @@ class Mechanism(ABC):
         """
         center = self.manifold.validate_points(center, "center", single=True)
         self._check_calibration(calibration)
-        size = check_int(size, "size", low=1, high=10_000_000)
+        size = check_sample_size(size, self.manifold)
         rng = check_rng(rng)
         with np.errstate(over="ignore", invalid="ignore"):
             out = np.asarray(self._sample(center, calibration, size, rng), dtype=float)
