@@ -289,10 +289,9 @@ class Mechanism(ABC):
         sensitivity : float
         public_ball : tuple (point, float), optional
             A PUBLIC ball ``(centre, radius)`` known to contain every summary this calibration will be used with
-            (e.g. the clipping ball of a Fréchet mean on a Hadamard space). On spaces with a
-            :func:`representable_radius`, the numerical range is then decided for the whole ball at once
-            (see :meth:`_with_public_range`). Used on spaces that state an ``accurate_radius`` around their
-            origin (:math:`H^d`); ignored elsewhere.
+            (e.g. the clipping ball of a Fréchet mean on a Hadamard space). On spaces that state an
+            ``accurate_radius`` around their origin (:math:`H^d`) the numerical range is then decided for the
+            whole ball at once (see :meth:`_with_public_range`); ignored elsewhere.
         **options
             Mechanism-specific options.
 
