@@ -18,6 +18,17 @@ __all__ = [
     "curve_dim_range",
     "dim_range",
     "in_widget_range",
+    "MAX_RECORD_COORDINATES",
+    "MAX_RELEASE_COORDINATES",
+    "MAX_SAMPLE_COORDINATES",
+    "MAX_CACHED_BYTES",
+    "MAX_RESULT_BYTES",
+    "SMALL_RESULT_BYTES",
+    "POINT_SET_POINTS",
+    "MAX_REAL_DATA_COORDINATES",
+    "result_bytes_bound",
+    "largest_count",
+    "check_cost",
 ]
 
 #: Hard limits of the Scenario's numeric fields: (low, high, low_closed, high_closed).
@@ -85,3 +96,63 @@ def in_widget_range(key, value):
 CONFORMAL_EPS_GRID = (0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0)
 REGRESSION_EPS_GRID = (0.5, 1.0, 2.0, 5.0, 10.0, 20.0, 50.0, 100.0, 200.0, 500.0, 1000.0)
 AUDIT_EPS_GRID = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 3.0, 5.0, 10.0)
+
+
+#: Cost limits: work is bounded by what it costs (records × coordinates, releases × coordinates), not by each
+#: control alone (``n = 100000`` at ``dim = 1000`` took 64–108 s and 8.7 GB to prepare). A coordinate is one
+#: float of a point's array (``d + 1`` on S^d and H^d, ``d`` on R^d, ``m²`` on SPD(m), ``2k`` for k landmarks).
+#: Records × coordinates of a scenario's generated data (at the limit ``prepare`` takes about a second).
+MAX_RECORD_COORDINATES = 2_000_000
+#: Releases × coordinates of all the releases of a scenario (``n_releases`` × mechanisms × coordinates).
+MAX_RELEASE_COORDINATES = 2_000_000
+#: Size × coordinates of the array one ``Mechanism.sample`` call allocates (400 MB of float64).
+MAX_SAMPLE_COORDINATES = 50_000_000
+#: Bytes the app's result caches may hold in total (each entry is bounded through the two scenario limits).
+MAX_CACHED_BYTES = 600_000_000
+#: Results whose bound (:func:`result_bytes_bound`) is at most this many bytes are "small" (the defaults and presets:
+#: bounds of 2 to 5 MB, results of 0.02 to 1.1 MB); the app keeps 32 of them and fewer large ones.
+SMALL_RESULT_BYTES = 6_000_000
+#: Points of the conformal mechanism's public point set (its ``n_points`` default; the app does not change it).
+POINT_SET_POINTS = 1000
+#: Records × coordinates of the largest bundled real dataset (1797 digit descriptors of 9 × 9: 145,557).
+MAX_REAL_DATA_COORDINATES = 150_000
+#: Largest coordinates per point a scenario offers (S^1000, H^1000: 1001).
+_MAX_POINT_COORDINATES = 1001
+
+
+def result_bytes_bound(records, releases, coordinates, point_set=True):
+    """Upper bound of the bytes of one Explorer result with ``records`` records and ``releases`` releases (all
+    mechanisms together) of ``coordinates`` floats each: 8 bytes per float of the data, the conformal mechanism's
+    copy of them, the releases and (``point_set``: with the conformal mechanism) two arrays of its public point
+    set, plus 2 MB for the rest (calibrations, distances, meshes; measured below 0.7 MB)."""
+    floats = 2 * int(records) + int(releases) + (2 * POINT_SET_POINTS if point_set else 0)
+    return 8 * floats * int(coordinates) + 2_000_000
+
+
+#: Largest bytes of one Explorer result, the bound at the cost limits (``8 (2 R + L) + 16 n_points (d + 1) + 2 MB``
+#: with R, L the record and release limits: 66 MB).
+MAX_RESULT_BYTES = (8 * (2 * MAX_RECORD_COORDINATES + MAX_RELEASE_COORDINATES + 2 * POINT_SET_POINTS
+                         * _MAX_POINT_COORDINATES) + 2_000_000)
+
+
+def largest_count(limit, coordinates):
+    """The largest count whose cost ``count × coordinates`` stays within ``limit`` (at least 1)."""
+    return max(1, int(limit) // max(1, int(coordinates)))
+
+
+def check_cost(name, count, coordinates, limit, what, where=""):
+    """Raise :class:`~geodp_core.exceptions.InvalidParameterError` naming ``name`` when ``count × coordinates`` exceeds
+    ``limit``; the message gives the largest ``name`` allowed at the current other values (``where``, e.g.
+    ``"at dim = 1000"``)."""
+    from geodp_core.exceptions import InvalidParameterError
+
+    if int(count) * int(coordinates) > limit:
+        largest = largest_count(limit, coordinates)
+        where = f" {where}" if where else ""
+        raise InvalidParameterError(
+            f"{name} = {int(count)} is too large{where}: {what} would hold {int(count)} × {int(coordinates)} = "
+            f"{int(count) * int(coordinates):,} coordinates, above the limit {int(limit):,}; the largest {name} "
+            f"allowed{where} is {largest}",
+            param=name,
+        )
+    return count

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from geodp_core.constraints import MAX_RECORD_COORDINATES, largest_count
 from geodp_core.data import (
     DESCRIPTOR_SIZES,
     clip_to_ball,
@@ -237,6 +238,8 @@ def prepare(scenario, points=None):
         point at the cut locus of the public centre), ``center_offset`` for a centre that cannot be used.
     """
     manifold = scenario.build_manifold()
+    if points is not None:
+        _check_upload_cost(manifold, points)
     center = public_center(scenario, manifold)
     rng = np.random.default_rng(data_stream(scenario))
     try:
@@ -255,6 +258,20 @@ def prepare(scenario, points=None):
             "closer to the canonical point", param="center_offset" if scenario.center_offset else "spread",
         )
     return prepared
+
+
+def _check_upload_cost(manifold, points):
+    """Uploaded records × coordinates within :data:`~geodp_core.constraints.MAX_RECORD_COORDINATES` (as generated data)."""
+    shape = np.shape(points)
+    coordinates = math.prod(manifold.point_shape)
+    records = shape[0] if len(shape) else 0
+    if records * coordinates > MAX_RECORD_COORDINATES:
+        raise InvalidParameterError(
+            f"the upload has {records} records of {coordinates} coordinates on {manifold.label}, above the limit of "
+            f"{MAX_RECORD_COORDINATES:,} coordinates; upload at most {largest_count(MAX_RECORD_COORDINATES, coordinates)} "
+            "records",
+            param="upload",
+        )
 
 
 def summarise(manifold, points, center, radius, note="", scenario=None, p=None):
@@ -356,7 +373,9 @@ def evaluate(prepared, mechanism_name, target, n_releases, rng, **options):
         ok, reason = mechanism.available()
         if not ok:
             return Outcome(name, title, "unavailable", reason)
-        calibration = mechanism.calibrate(target, prepared.sensitivity, **{**scenario_options(name, prepared), **options})
+        public_ball = (prepared.center, prepared.scenario.radius)  # contains the summary: range decided publicly
+        calibration = mechanism.calibrate(target, prepared.sensitivity,
+                                          **{"public_ball": public_ball, **scenario_options(name, prepared), **options})
     except Exception as exc:  # noqa: BLE001 - one error policy, isolated to this mechanism
         return _failure(name, title, exc)
     outcome = Outcome(name, title, "ok", "", calibration)

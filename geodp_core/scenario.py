@@ -11,7 +11,16 @@ import re
 from dataclasses import asdict, dataclass, fields, replace
 
 from geodp_core._validation import check_int, check_option, check_real
-from geodp_core.constraints import SCENARIO_RANGES, dim_range
+from geodp_core.constraints import (
+    MAX_REAL_DATA_COORDINATES,
+    MAX_RECORD_COORDINATES,
+    MAX_RELEASE_COORDINATES,
+    SCENARIO_RANGES,
+    check_cost,
+    dim_range,
+    largest_count,
+    result_bytes_bound,
+)
 from geodp_core.data.datasets import DESCRIPTOR_SIZES, dataset_classes
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.geometry import MANIFOLD_NAMES, SPD_METRICS, get_manifold
@@ -51,6 +60,11 @@ DATA_KINDS = {
     "hand_orientations": ("so3",),
     "upload": ("sphere", "hyperbolic", "spd", "euclidean"),
 }
+
+
+#: Data kinds generated from ``n`` (the others are real datasets or uploads, whose size ``n`` does not set).
+GENERATED_DATA = ("vmf", "vmf_mixture", "uniform_ball", "wrapped_normal", "wrapped_normal_mixture", "wishart",
+                  "shape_perturbation")
 
 
 #: Real datasets with classes: a scenario may keep one class (``data_class``).
@@ -381,6 +395,32 @@ class Scenario:
         check_option(self.notion, "notion", NOTION_NAMES)
         for name in ("eps", "delta", "mu", "alpha", "rho", "seed", "n_releases", "p"):
             set_(name, _check_range(name, getattr(self, name)))
+        self._check_costs()
+
+    def result_bytes_bound(self):
+        """Public upper bound of the bytes of this scenario's Explorer result, from the scenario only: generated
+        data have ``n`` records, the bundled datasets at most ``MAX_REAL_DATA_COORDINATES`` coordinates, uploads at
+        most ``MAX_RECORD_COORDINATES`` (checked when they are prepared)."""
+        coordinates = math.prod(self.build_manifold().point_shape)
+        if self.data in GENERATED_DATA:
+            records = self.n
+        elif self.data == "upload":
+            records = largest_count(MAX_RECORD_COORDINATES, coordinates)
+        else:
+            records = largest_count(MAX_REAL_DATA_COORDINATES, coordinates)
+        return result_bytes_bound(records, self.n_releases * len(self.mechanisms), coordinates,
+                                  point_set="conformal" in self.mechanisms)
+
+    def _check_costs(self):
+        """Records × coordinates and releases × coordinates within the declared cost limits."""
+        coordinates = math.prod(self.build_manifold().point_shape)
+        at = f"at dim = {self.dim} ({coordinates} coordinates per point on {self.manifold})"
+        if self.data in GENERATED_DATA:
+            check_cost("n", self.n, coordinates, MAX_RECORD_COORDINATES, "the data", at)
+        k = len(self.mechanisms)
+        check_cost("n_releases", self.n_releases, k * coordinates, MAX_RELEASE_COORDINATES,
+                   f"the releases of the {k} mechanism{'s' if k > 1 else ''}",
+                   f"at dim = {self.dim} with {k} mechanism{'s' if k > 1 else ''} ({coordinates} coordinates per point)")
 
     def _checked_data_class(self):
         """``data_class`` checked against the classes of the scenario's dataset (public metadata)."""

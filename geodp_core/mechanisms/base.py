@@ -16,6 +16,7 @@ import numpy as np
 from scipy import stats
 
 from geodp_core._validation import check_int, check_real, check_rng
+from geodp_core.constraints import MAX_SAMPLE_COORDINATES, check_cost
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, NumericalOverflowError, UnavailableError
 from geodp_core.geometry.base import Manifold
 from geodp_core.privacy import Guarantee
@@ -32,6 +33,7 @@ __all__ = [
     "Release",
     "TAIL_PROBABILITY",
     "representable_radius",
+    "check_sample_size",
     "gamma_tail_quantile",
     "chi_tail_quantile",
     "log_concave_gaussian_tail_quantile",
@@ -58,22 +60,27 @@ TAIL_PROBABILITY = 1e-15
 #: probability than this (public: from the calibration only).
 REFUSAL_TAIL = 0.5
 
-_REPRESENTABLE_RADIUS = {"hyperbolic": 340.0, "euclidean": 1e100}
-
-
 def representable_radius(manifold):
     r"""Public radius :math:`L` of the ball :math:`B(o, L)`, :math:`o` = ``manifold.default_center()``, inside which
-    points are represented accurately in double precision; ``None`` on compact spaces (sphere, Kendall).
-
-    * :math:`H^d` (hyperboloid): 340 (:math:`x_0 = \cosh\rho`, :math:`x_0^2` must stay below the largest double);
-    * SPD, affine-invariant or log-Euclidean: 20 (condition number :math:`\le e^{20\sqrt2}`: the smallest eigenvalue
-      still resolved by ``eigvalsh``; measured distance error ``4e-7`` at 16, ``4e-4`` at 20, invalid points at 28);
-    * SPD, log-Cholesky: 12 (measured distance error ``3e-7`` at 10, ``2e-5`` at 12, ``0.09`` at 16);
-    * :math:`\mathbb{R}^d`: :math:`10^{100}` (squared distances stay finite).
+    points are represented accurately in double precision (``None`` on compact spaces): the space's own
+    ``representable_radius`` (:math:`H^d` 22, SPD 20 or 12 under log-Cholesky, :math:`\mathbb{R}^d` :math:`10^{100}`).
     """
-    if manifold.name == "spd":
-        return 12.0 if manifold.metric == "log_cholesky" else 20.0
-    return _REPRESENTABLE_RADIUS.get(manifold.name)
+    return manifold.representable_radius
+
+
+def check_sample_size(size, manifold, name="size"):
+    """``size`` checked before anything is allocated: an integer ``>= 1`` whose cost ``size × coordinates`` per point
+    of ``manifold`` stays within :data:`~geodp_core.constraints.MAX_SAMPLE_COORDINATES`.
+
+    Raises
+    ------
+    InvalidParameterError
+        Naming ``size`` and the largest size allowed on this manifold.
+    """
+    size = check_int(size, name, low=1, high=10_000_000)
+    coordinates = math.prod(manifold.point_shape)
+    return check_cost(name, size, coordinates, MAX_SAMPLE_COORDINATES, "the releases",
+                      f"on {manifold.label} ({coordinates} coordinates per point)")
 
 
 def _describe_noise(noise):
@@ -257,8 +264,20 @@ class Mechanism(ABC):
             raise UnavailableError(f"{self.title or self.name} is unavailable on {self.manifold.label}: {reason}", param="mechanism")
 
     # ------------------------------------------------------------- calibration
-    def calibrate(self, target, sensitivity, **options):
+    def calibrate(self, target, sensitivity, public_ball=None, **options):
         """Calibrate to ``target`` for a summary of global sensitivity ``sensitivity``.
+
+        Parameters
+        ----------
+        target : Guarantee
+        sensitivity : float
+        public_ball : tuple (point, float), optional
+            A PUBLIC ball ``(centre, radius)`` known to contain every summary this calibration will be used with
+            (e.g. the clipping ball of a Fréchet mean on a Hadamard space). On spaces that state an
+            ``accurate_radius`` around their origin (:math:`H^d`) the numerical range is then decided for the
+            whole ball at once (see :meth:`_with_public_range`); ignored elsewhere.
+        **options
+            Mechanism-specific options.
 
         Returns
         -------
@@ -297,7 +316,24 @@ class Mechanism(ABC):
                 "nearer the usual range",
                 param="target",
             ) from exc
-        return self._with_public_range(calibration)
+        return self._with_public_range(calibration, self._public_ball_reach(public_ball))
+
+    def _public_ball_reach(self, public_ball):
+        """``dist(o, centre) + radius`` of a public ball (``None`` when not given or not needed)."""
+        if public_ball is None or getattr(self.manifold, "accurate_radius", None) is None:
+            # only spaces whose accuracy radius is measured around the origin (H^d); on SPD the radius from the
+            # identity overstates the conditioning of matrices far from it along cI, so the ball is not used there
+            return None
+        try:
+            ball_center, ball_radius = public_ball
+        except (TypeError, ValueError):
+            raise InvalidParameterError(
+                f"public_ball must be a pair (centre, radius); got {type(public_ball).__name__}", param="public_ball"
+            ) from None
+        ball_center = self.manifold.validate_points(ball_center, "public_ball", single=True)
+        ball_radius = check_real(ball_radius, "public_ball radius", low=0.0, low_closed=True)
+        origin = self.manifold.default_center()
+        return float(self.manifold.dist(origin, ball_center)) + ball_radius
 
     def release_reach(self, calibration, tail=TAIL_PROBABILITY):
         r"""Public bound ``(a, b)``: :math:`\mathrm{dist}(o, Y) \le a\,\mathrm{dist}(o, \eta) + b` with probability
@@ -305,16 +341,17 @@ class Mechanism(ABC):
         release domains). Computed from the calibration only (public)."""
         return None
 
-    def _with_public_range(self, calibration):
+    def _with_public_range(self, calibration, ball_reach=None):
         r"""Public decision on double-precision range, taken at calibration (never in ``sample``).
 
-        With :math:`L` = :func:`representable_radius` and ``(a, b)`` = :meth:`release_reach`: refuse when
-        :math:`b \ge L` at tail :data:`REFUSAL_TAIL`, i.e. when even from a summary at the public origin most
-        releases would leave the range where points are represented accurately. Otherwise the
-        calibration notes how far from the origin a summary may lie for its releases to stay in range with
-        probability :math:`1 - 10^{-15}` (:math:`(L - b)/a` at :data:`TAIL_PROBABILITY`). :meth:`sample` replaces a
-        release that is not a valid point by the public origin, a post-processing of the release (a function of
-        the released value only), so the guarantee is unchanged and no error can depend on the summary.
+        With :math:`L` = :func:`representable_radius` (where the geometry is accurate) and ``(a, b)`` =
+        :meth:`release_reach`: refuse when :math:`b \ge L` at tail :data:`REFUSAL_TAIL`, i.e. when even from a
+        summary at the public origin most releases would leave the accurate range. With a public ball of reach
+        :math:`R = \mathrm{dist}(o, c) + r` (``ball_reach``) containing every summary, also refuse when
+        :math:`aR + b > L` at tail :data:`TAIL_PROBABILITY`: otherwise every release around every summary in the
+        ball stays in the accurate range with probability :math:`\ge 1 - 10^{-15}`. Without a public ball the
+        calibration notes how far from the origin a summary may lie for that (:math:`(L - b)/a`).
+        :meth:`sample` never replaces a release: every decision here reads public inputs only.
         """
         limit = representable_radius(self.manifold)
         reach = None if limit is None else self.release_reach(calibration, REFUSAL_TAIL)
@@ -330,15 +367,29 @@ class Mechanism(ABC):
                 param="target",
             )
         factor, offset = (float(v) for v in self.release_reach(calibration, TAIL_PROBABILITY))
-        if offset < limit:
+        if ball_reach is not None:
+            farthest = factor * ball_reach + offset
+            if not farthest <= limit:
+                raise UnavailableError(
+                    f"{self.title or self.name} at {_describe_noise(calibration.noise)}: releases around a summary "
+                    f"in the public ball (up to {ball_reach:.4g} from the origin of {self.manifold.label}) may reach "
+                    f"{farthest:.4g} from it with probability above {TAIL_PROBABILITY:g}, beyond {limit:g}, where "
+                    "double precision no longer represents points accurately; choose a larger privacy budget, a "
+                    "smaller sensitivity, or a public ball nearer the origin",
+                    param="target",
+                )
+            where = (f"every release around every summary in the public ball (within {ball_reach:.4g} of the origin) "
+                     f"stays within {limit:g} of the origin, where double precision is accurate, with probability "
+                     f"≥ 1 - {TAIL_PROBABILITY:g} (decided from the public ball and the noise only)")
+        elif offset < limit:
             where = (f"releases stay within {limit:g} of the origin, where double precision is accurate, with "
                      f"probability ≥ 1 - {TAIL_PROBABILITY:g} for every summary within {(limit - offset) / factor:.4g} "
                      "of it")
         else:
             where = (f"this noise may move a release out of the range where double precision is accurate "
                      f"({limit:g} from the origin), with a probability that grows with the summary's distance from it")
-        note = (f"numerical range (public): {where}; a release that is not a valid point in double precision is "
-                "replaced by the origin (post-processing of the release: the guarantee is unchanged)")
+        note = (f"numerical range (public): {where}; no release is ever replaced, and a release that is not a valid "
+                "point in double precision (far beyond this range) raises NumericalOverflowError")
         return dataclasses.replace(calibration, notes=tuple(calibration.notes) + (note,))
 
     @abstractmethod
@@ -369,7 +420,7 @@ class Mechanism(ABC):
         """
         center = self.manifold.validate_points(center, "center", single=True)
         self._check_calibration(calibration)
-        size = check_int(size, "size", low=1, high=10_000_000)
+        size = check_sample_size(size, self.manifold)
         rng = check_rng(rng)
         with np.errstate(over="ignore", invalid="ignore"):
             out = np.asarray(self._sample(center, calibration, size, rng), dtype=float)
@@ -382,9 +433,15 @@ class Mechanism(ABC):
             if finite.any():
                 on_manifold[finite] = self.manifold.belongs(out[finite], atol=1e-5)
         if not on_manifold.all():
-            # A release beyond the representable range is replaced by the public origin: a function of the
-            # released value only (post-processing), never an error, so no failure can depend on the summary.
-            out[~on_manifold] = self.manifold.default_center()
+            # Never replaced by a default point: the floating-point release is not the exact one there, so a
+            # replacement would not be post-processing. Calibration with a public ball makes this event have
+            # probability below 1e-15 for every summary in the ball (a public decision).
+            raise NumericalOverflowError(
+                f"{self.title or self.name}: a release is not a valid point of {self.manifold.label} in double "
+                "precision (the summary or the noise lies far beyond the accurate range stated in the calibration "
+                "notes); calibrate with public_ball to decide the range publicly",
+                param="center",
+            )
         return out
 
     @abstractmethod

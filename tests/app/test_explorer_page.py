@@ -258,3 +258,12 @@ def test_curvature_texts_follow_the_manifold_on_kendall_shapes():
     at = _explorer({"manifold": "Kendall shapes Σᵏ₂", "dim": "8", "radius": "0.5"}).run()
     assert not at.exception
     assert any("r* = 0.393" in w.value for w in at.warning)
+
+
+def test_a_costly_link_is_refused_before_any_work():
+    """``/explorer?dim=1000&n=20000`` took 35 s and 2 GB; the cost limit names n and the largest value."""
+    at = _explorer({"dim": "1000", "n": "20000"}).run()
+    assert not at.exception, at.exception
+    errors = "\n".join(e.value for e in at.error)
+    assert "the largest n allowed at dim = 1000" in errors
+    assert not any(m.label == "Sensitivity Δ" for m in at.metric)  # nothing was computed

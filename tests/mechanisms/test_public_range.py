@@ -1,9 +1,9 @@
-"""No release failure may depend on the summary: the numerical range is decided publicly at calibration.
+"""No release behaviour may depend on the summary: the numerical range is decided publicly at calibration.
 
-Whether a release overflows double precision depends on where the summary lies. ``sample`` therefore never
-raises for it: a release that is not a valid point is replaced by the public origin (post-processing of the
-release), and calibration refuses, from public inputs only, a noise that would leave the representable range
-even from the origin.
+Whether a floating-point release is accurate depends on where the summary lies. Calibration therefore refuses,
+from public inputs only (the noise, and a public ball containing every summary when given), a noise that would
+leave the accurate range; ``sample`` never replaces a release by a default point (the floating-point release is
+not the exact one out of range, so a replacement would not be post-processing).
 """
 
 import numpy as np
@@ -68,13 +68,51 @@ def test_refusal_is_decided_from_public_inputs_only(spec):
     assert any("numerical range" in note for note in calibration.notes)
 
 
-def test_out_of_range_release_is_replaced_by_the_origin_not_an_error():
+def test_no_release_is_ever_replaced_by_the_origin():
     manifold = get_manifold("hyperbolic", 2)
-    mechanism = get_mechanism("ew_gaussian", manifold)
-    calibration = mechanism.calibrate(GDP(0.05), 1.0, footpoint=manifold.default_center())  # sigma = 20
-    center = _point_at(manifold, 335.0)  # a summary at the edge of the range
-    out = mechanism.sample(center, calibration, 500, np.random.default_rng(1))
+    mechanism = get_mechanism("tangent_gaussian", manifold)
+    calibration = mechanism.calibrate(GDP(0.5), 1.0)  # Exp_center(N(0, sigma^2 I)): distance sigma chi_2
+    sigma = calibration.noise["sigma"]
     origin = manifold.default_center()
-    replaced = np.all(np.isclose(out, origin), axis=-1)
-    assert replaced.any() and not replaced.all()
-    assert manifold.belongs(out).all()
+    for distance in (15.0, 25.0, 40.0):  # the last two beyond the accurate range: less accurate, never replaced
+        center = _point_at(manifold, distance)
+        out = mechanism.sample(center, calibration, 500, np.random.default_rng(1))
+        assert not np.any(np.all(np.isclose(out, origin), axis=-1))
+        assert manifold.belongs(out).all()
+        assert np.median(manifold.dist(center, out)) == pytest.approx(sigma * 1.1774, rel=0.2)  # sigma chi_2 median
+
+
+def test_brownian_walk_on_h2_behaves_identically_for_two_summaries():
+    """The geodesic random walk on H² replaced 0% of releases by the origin at 22, 47% at 23, 91% at 24."""
+    manifold = get_manifold("hyperbolic", 2)
+    mechanism = get_mechanism("brownian_motion", manifold)
+    calibration = mechanism.calibrate(ZCDP(0.5), 0.3)
+    assert calibration.options["sampler"] == "random_walk"
+    origin = manifold.default_center()
+    spreads = []
+    for distance in (21.0, 22.0, 23.0, 24.0):
+        center = _point_at(manifold, distance)
+        out = mechanism.sample(center, calibration, 400, np.random.default_rng(2))
+        assert manifold.belongs(out).all()
+        assert not np.any(np.all(np.isclose(out, origin), axis=-1))
+        spreads.append(np.median(manifold.dist(center, out)))
+    assert max(spreads) - min(spreads) < 0.05  # same law of the distance (same seed): nothing depends on where
+
+
+def test_public_ball_decides_the_range_for_every_summary_in_it():
+    manifold = get_manifold("hyperbolic", 2)
+    mechanism = get_mechanism("brownian_motion", manifold)
+    origin = manifold.default_center()
+    far_ball = (_point_at(manifold, 23.0), 1.0)
+    with pytest.raises(UnavailableError, match="public ball") as info:  # refused once, for all summaries
+        mechanism.calibrate(ZCDP(0.5), 0.3, public_ball=far_ball)
+    assert info.value.param == "target"
+    near_ball = (_point_at(manifold, 17.0), 1.0)
+    calibration = mechanism.calibrate(ZCDP(0.5), 0.3, public_ball=near_ball)
+    assert any("public ball" in note for note in calibration.notes)
+    outputs = [mechanism.sample(_point_at(manifold, d), calibration, 300, np.random.default_rng(3)) for d in (16.0, 18.0)]
+    for center, out in zip((16.0, 18.0), outputs):
+        assert manifold.belongs(out).all() and not np.any(np.all(np.isclose(out, origin), axis=-1))
+        assert np.max(manifold.dist(origin, out)) <= representable_radius(manifold)
+    with pytest.raises(ValueError, match="public_ball"):
+        mechanism.calibrate(ZCDP(0.5), 0.3, public_ball=3.0)
