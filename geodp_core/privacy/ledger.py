@@ -488,7 +488,9 @@ class PrivacyLedger:
     @classmethod
     def _from_data(cls, data, where):
         if not isinstance(data, dict) or data.get("format") != LEDGER_FORMAT:
-            raise LedgerStorageError(f"{where} is not a {LEDGER_FORMAT} document", param="text")
+            found = data.get("format") if isinstance(data, dict) else type(data).__name__
+            raise LedgerStorageError(f"{where} is not a {LEDGER_FORMAT} document (its format is {found!r})",
+                                     param="text")
         if data.get("version") != LEDGER_VERSION:
             raise LedgerStorageError(f"{where} has ledger format version {data.get('version')!r}; this version "
                                      f"reads version {LEDGER_VERSION}", param="text")
