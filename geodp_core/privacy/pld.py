@@ -54,7 +54,7 @@ __all__ = [
 #: Spacing of the privacy-loss grid shared by every PLD (dp_accounting composes only equal spacings).
 VALUE_DISCRETIZATION = 1e-4
 #: The exact profile is evaluated at about this many ε ≥ 0 (fewer on a narrow loss range).
-PROFILE_POINTS = 1500
+PROFILE_POINTS = 600
 #: The Kendall quadrature (k ≥ 4) costs ~10 ms per ε: fewer points (the chord bound stays valid, a little looser).
 KENDALL_PROFILE_POINTS = 250
 #: Grid points of a closed-form profile (flat space): every multiple of the spacing, up to this many.
