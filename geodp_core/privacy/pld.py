@@ -162,9 +162,10 @@ def _gaussian_profile(calibration, manifold):
     :math:`\varepsilon \ge 0` at the worst pair :math:`\operatorname{dist}(\eta, \eta') = \Delta`.
     """
     from geodp_core.mechanisms import gaussian_gdp, kendall_gdp
+    from geodp_core.mechanisms.base import LABEL_EXACT
     from geodp_core.mechanisms.riemannian_laplace import diameter_capped_sensitivity, noise_geometry
 
-    if calibration.mechanism != "riemannian_gaussian" or calibration.label != "exact":
+    if calibration.mechanism != "riemannian_gaussian" or calibration.label != LABEL_EXACT:
         return None
     if not isinstance(calibration.native, GDP):
         return None
@@ -184,29 +185,31 @@ def _gaussian_profile(calibration, manifold):
     def kendall():
         k = int(manifold.k)
         if k == 3:  # Σ³₂ ≅ S²(1/2): (σ, Δ) ↦ (2σ, 2Δ) on the unit sphere, the same privacy loss
-            return constant_curvature("sphere", 2, 2.0 * sigma, 2.0 * delta, PROFILE_MARGIN)
+            return constant_curvature("sphere", 2, 2.0 * sigma, 2.0 * delta, PROFILE_MARGIN) + (
+                gaussian_gdp._SPHERE_MAX_SIGMA / 2.0,)
         if k > kendall_gdp.KENDALL_EXACT_MAX_K:
             return None
 
         def log_profile(eps):
             return kendall_gdp._log_profile(k - 2, sigma, delta, eps)
-        return log_profile, KENDALL_PROFILE_MARGIN, KENDALL_PROFILE_POINTS
+        return log_profile, KENDALL_PROFILE_MARGIN, KENDALL_PROFILE_POINTS, gaussian_gdp._SPHERE_MAX_SIGMA
 
+    # Each builder also states the σ range where its quadrature is validated (gaussian_gdp); outside it the
+    # calibration's stated μ-GDP is used instead (a valid, looser pair).
     builders = {
-        "sphere": lambda: constant_curvature(space, manifold.dim, sigma, delta, PROFILE_MARGIN),
-        "hyperbolic": lambda: constant_curvature(space, manifold.dim, sigma, delta, PROFILE_MARGIN),
-        "euclidean": lambda: constant_curvature("euclidean", manifold.dim, sigma, delta, 0.0, CLOSED_FORM_POINTS),
+        "sphere": lambda: constant_curvature(space, manifold.dim, sigma, delta, PROFILE_MARGIN)
+        + (gaussian_gdp._SPHERE_MAX_SIGMA,),
+        "hyperbolic": lambda: constant_curvature(space, manifold.dim, sigma, delta, PROFILE_MARGIN)
+        + (gaussian_gdp._HYPERBOLIC_MAX_SIGMA,),
+        "euclidean": lambda: constant_curvature("euclidean", manifold.dim, sigma, delta, 0.0, CLOSED_FORM_POINTS)
+        + (math.inf,),
         "kendall": kendall,
     }
     built = builders.get(space, lambda: None)()
     if built is None:
         return None
-    log_profile, margin, points = built
-    # Regimes outside the quadrature's validated range (see gaussian_gdp): σ tiny is flat to O(σ²), handled by
-    # the Euclidean profile there; very large σ falls back to the calibration's stated μ-GDP.
-    if sigma < gaussian_gdp._SMALL_SIGMA:
-        return None
-    if sigma > gaussian_gdp._SPHERE_MAX_SIGMA and space != "euclidean":
+    log_profile, margin, points, max_sigma = built
+    if not gaussian_gdp._SMALL_SIGMA <= sigma <= max_sigma:
         return None
     return (log_profile, margin, points), theorem
 
