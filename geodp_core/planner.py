@@ -29,20 +29,28 @@ from scipy import optimize
 
 from geodp_core._validation import check_option, check_real
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
-from geodp_core.privacy import GDP, ZCDP, ApproxDP, Guarantee, PureDP, gdp_budget, pure_dp_budget
+from geodp_core.privacy import (
+    GDP,
+    ZCDP,
+    ApproxDP,
+    Guarantee,
+    PureDP,
+    gdp_budget,
+    pure_dp_budget,
+)
 from geodp_core.privacy.conversions import _eps_dp_to_gdp
 from geodp_core.privacy.pld import _gdp_epsilon_for_delta
 
 __all__ = [
-    "PLANNER_MECHANISMS",
     "NOTIONS",
-    "expected_error",
-    "error_quantile_probability",
-    "scale_for_error",
-    "budget_for_error",
-    "records_for_error",
-    "curvature_comparison",
+    "PLANNER_MECHANISMS",
     "SPD_MONTE_CARLO_SAMPLES",
+    "budget_for_error",
+    "curvature_comparison",
+    "error_quantile_probability",
+    "expected_error",
+    "records_for_error",
+    "scale_for_error",
 ]
 
 PLANNER_MECHANISMS = ("riemannian_laplace", "riemannian_gaussian")
@@ -102,7 +110,10 @@ class _ErrorLaw:
 
     def __init__(self, profile, manifold, sigma):
         from geodp_core.geometry.radial import get_radial_law
-        from geodp_core.mechanisms.riemannian_laplace import _spd2_radius_law, noise_geometry
+        from geodp_core.mechanisms.riemannian_laplace import (
+            _spd2_radius_law,
+            noise_geometry,
+        )
 
         kind, space = noise_geometry(manifold)
         self.exact = True
@@ -228,7 +239,10 @@ def _gaussian_mu(mech, manifold, sigma, sensitivity):
     ``exact`` False on SPD affine (the flat heuristic Δ/σ the calibration labels "no formal guarantee") and
     ``None`` where the calibration uses the bounded-diameter ε-DP instead (Kendall, k > 20)."""
     from geodp_core.mechanisms import gaussian_gdp, kendall_gdp
-    from geodp_core.mechanisms.riemannian_laplace import diameter_capped_sensitivity, noise_geometry
+    from geodp_core.mechanisms.riemannian_laplace import (
+        diameter_capped_sensitivity,
+        noise_geometry,
+    )
 
     kind, space = noise_geometry(manifold)
     delta = diameter_capped_sensitivity(manifold, sensitivity, [])
@@ -357,7 +371,7 @@ def records_for_error(mechanism, manifold, target_error, budget, radius, quantil
         delta_max = sigma * pure_dp_budget(budget).value / factor
     else:
         mu_b = gdp_budget(budget).value
-        mu_at = lambda d: _gaussian_mu(mech, manifold, sigma, d)[0]  # noqa: E731
+        mu_at = lambda d: _gaussian_mu(mech, manifold, sigma, d)[0]
         if mu_at(constant / 2.0) <= mu_b:
             delta_max = constant / 2.0
         else:
@@ -366,7 +380,7 @@ def records_for_error(mechanism, manifold, target_error, budget, radius, quantil
                 lo /= 2.0
             delta_max = optimize.brentq(lambda d: math.log(mu_at(d)) - math.log(mu_b), lo, 2.0 * lo, xtol=1e-14,
                                         rtol=1e-10)
-    n = max(2, int(math.ceil(constant / delta_max)))
+    n = max(2, math.ceil(constant / delta_max))
     while frechet_mean_sensitivity(n, radius, kappa) > delta_max:
         n += 1
     return n

@@ -86,7 +86,7 @@ def test_records_for_error_is_the_smallest_sufficient_n():
     for mechanism, budget in (("riemannian_laplace", PureDP(0.5)), ("riemannian_gaussian", GDP(0.5))):
         n = planner.records_for_error(mechanism, manifold, target, budget, radius)
         notion = "pure_dp" if isinstance(budget, PureDP) else "gdp"
-        value = (lambda g: g.eps) if notion == "pure_dp" else (lambda g: g.mu)  # noqa: E731
+        value = (lambda g: g.eps) if notion == "pure_dp" else (lambda g: g.mu)
         need_n = value(planner.budget_for_error(mechanism, manifold, frechet_mean_sensitivity(n, radius, kappa),
                                                 target, notion))
         need_before = value(planner.budget_for_error(mechanism, manifold,

@@ -36,12 +36,33 @@ from dataclasses import dataclass
 import numpy as np
 
 from geodp_core._validation import check_option
-from geodp_core.exceptions import BudgetExceededError, InvalidParameterError, LedgerStorageError, UnavailableError
+from geodp_core.exceptions import (
+    BudgetExceededError,
+    InvalidParameterError,
+    LedgerStorageError,
+    UnavailableError,
+)
 from geodp_core.privacy.calibration import gdp_budget, zcdp_budget
-from geodp_core.privacy.guarantees import GDP, RDP, ZCDP, ApproxDP, Guarantee, PureDP, guarantee_from_dict
+from geodp_core.privacy.guarantees import (
+    GDP,
+    RDP,
+    ZCDP,
+    ApproxDP,
+    Guarantee,
+    PureDP,
+    guarantee_from_dict,
+)
 from geodp_core.privacy.pld import compose_releases, release_account
 
-__all__ = ["FILTERS", "LedgerAmount", "ReleaseCard", "PrivacyLedger", "SQLiteLedgerStore", "LEDGER_FORMAT"]
+__all__ = [
+    "FILTERS",
+    "LEDGER_FORMAT",
+    "LedgerAmount",
+    "PrivacyLedger",
+    "ReleaseCard",
+    "SQLiteLedgerStore",
+    "default_ledger_path",
+]
 
 LEDGER_FORMAT = "geodp-privacy-ledger"
 LEDGER_VERSION = 1
@@ -65,7 +86,7 @@ _THEOREMS = {
 }
 
 def _now():
-    return datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds")
+    return datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
 
 
 def _manifold_spec(manifold):
@@ -313,7 +334,13 @@ class PrivacyLedger:
 
     # ------------------------------------------------------------------ public API
     def would_exceed(self, calibration, manifold):
-        """Whether recording this release would overrun the total (``True``: :meth:`record` would refuse it)."""
+        """Whether recording this release would overrun the total (``True``: :meth:`record` would refuse it).
+
+        Raises
+        ------
+        UnavailableError
+            When the release cannot be charged under this filter at all (see :meth:`cost`).
+        """
         cost = self._cost_values(release_account(calibration, manifold), calibration)
         return not self._fits_with(cost)
 
@@ -620,9 +647,9 @@ class SQLiteLedgerStore:
         if row is None:
             raise InvalidParameterError(f"no ledger named {name!r} in {self.path}; existing: "
                                         f"{', '.join(self._names(conn)) or 'none'}", param="name")
-        records = [json.loads(r[0]) for r in
-                   conn.execute("SELECT record FROM releases WHERE ledger = ? ORDER BY id", (name,))]
+        rows = conn.execute("SELECT record FROM releases WHERE ledger = ? ORDER BY id", (name,)).fetchall()
         try:
+            records = [json.loads(r[0]) for r in rows]
             return PrivacyLedger._from_data(
                 {"format": LEDGER_FORMAT, "version": LEDGER_VERSION, "name": name, "created": row[0],
                  "total": json.loads(row[1]), "filter": row[2], "records": records}, f"ledger {name!r} in {self.path}")

@@ -43,12 +43,12 @@ from geodp_core.privacy.guarantees import GDP, ZCDP, ApproxDP, Guarantee, PureDP
 
 __all__ = [
     "VALUE_DISCRETIZATION",
-    "ReleaseAccount",
     "ComposedReleases",
-    "release_account",
+    "ReleaseAccount",
+    "compose_releases",
     "privacy_loss_distribution",
     "rdp_curve",
-    "compose_releases",
+    "release_account",
 ]
 
 #: Spacing of the privacy-loss grid shared by every PLD (dp_accounting composes only equal spacings).
@@ -74,7 +74,9 @@ _HONEST_LABELS = ("exact", "approximate sampler")
 
 
 def _pld_module():
-    from dp_accounting.pld import privacy_loss_distribution as pld_lib  # imported on first use (slow import)
+    from dp_accounting.pld import (
+        privacy_loss_distribution as pld_lib,  # imported on first use (slow import)
+    )
 
     return pld_lib
 
@@ -163,7 +165,10 @@ def _gaussian_profile(calibration, manifold):
     """
     from geodp_core.mechanisms import gaussian_gdp, kendall_gdp
     from geodp_core.mechanisms.base import LABEL_EXACT
-    from geodp_core.mechanisms.riemannian_laplace import diameter_capped_sensitivity, noise_geometry
+    from geodp_core.mechanisms.riemannian_laplace import (
+        diameter_capped_sensitivity,
+        noise_geometry,
+    )
 
     if calibration.mechanism != "riemannian_gaussian" or calibration.label != LABEL_EXACT:
         return None
@@ -245,8 +250,8 @@ def release_account(calibration, manifold, sampling_probability=1.0):
             "privacy guarantee, so it cannot be accounted for (its stated parameter is a heuristic); use a "
             "calibration with a proved guarantee", param="calibration")
     native = calibration.native
-    common = dict(mechanism=calibration.mechanism, manifold=calibration.manifold, label=calibration.label,
-                  sampling_probability=q)
+    common = {"mechanism": calibration.mechanism, "manifold": calibration.manifold, "label": calibration.label,
+                  "sampling_probability": q}
     if isinstance(native, PureDP):
         if q < 1.0:
             raise UnavailableError(
@@ -299,8 +304,8 @@ def _exact_profile_pld(account, discretization):
             lo = mid
         else:
             hi = mid
-    n_top = max(int(math.ceil(hi / discretization)), 1)
-    step = max(1, int(math.ceil(n_top / points)))
+    n_top = max(math.ceil(hi / discretization), 1)
+    step = max(1, math.ceil(n_top / points))
     index = np.arange(0, n_top + step, step, dtype=np.int64)
     eps = index * discretization
     log_delta, _ = log_profile(eps)

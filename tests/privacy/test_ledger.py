@@ -10,10 +10,23 @@ import threading
 
 import pytest
 
-from geodp_core.exceptions import BudgetExceededError, InvalidParameterError, LedgerStorageError, UnavailableError
+from geodp_core.exceptions import (
+    BudgetExceededError,
+    InvalidParameterError,
+    LedgerStorageError,
+    UnavailableError,
+)
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import get_mechanism
-from geodp_core.privacy import GDP, RDP, ZCDP, ApproxDP, PureDP, PrivacyLedger, SQLiteLedgerStore
+from geodp_core.privacy import (
+    GDP,
+    RDP,
+    ZCDP,
+    ApproxDP,
+    PrivacyLedger,
+    PureDP,
+    SQLiteLedgerStore,
+)
 from geodp_core.privacy.conversions import eps_dp_to_gdp
 
 S2 = get_manifold("sphere", 2)
@@ -205,7 +218,7 @@ def test_concurrent_processes_never_overrun_or_lose_a_record(tmp_path, laplace_c
     path = str(tmp_path / "shared.sqlite3")
     store = SQLiteLedgerStore(path)
     store.create("shared", PureDP(1.0))
-    capacity = int(math.floor(1.0 / laplace_cal.native.eps + 1e-9))
+    capacity = math.floor(1.0 / laplace_cal.native.eps + 1e-9)
     context = multiprocessing.get_context("spawn")
     queue = context.Queue()
     workers = [context.Process(target=_writer, args=(path, "shared", laplace_cal, 5, queue)) for _ in range(4)]
@@ -241,6 +254,6 @@ def test_concurrent_threads_never_overrun_or_lose_a_record(tmp_path, gaussian_ca
     for t in threads:
         t.join()
     ledger = SQLiteLedgerStore(path).load("t")
-    fit = int(math.floor((0.65 / gaussian_cal.native.mu) ** 2))
+    fit = math.floor((0.65 / gaussian_cal.native.mu) ** 2)
     assert sum(results) == len(ledger) == fit and len(results) == 24
     assert ledger.spent().values["mu"] <= 0.65

@@ -12,9 +12,16 @@ from dp_accounting.rdp import rdp_privacy_accountant
 
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
 from geodp_core.geometry import get_manifold
-from geodp_core.mechanisms import get_mechanism
-from geodp_core.mechanisms import gaussian_gdp
-from geodp_core.privacy import GDP, ZCDP, ApproxDP, PureDP, compose_releases, privacy_loss_distribution, rdp_curve
+from geodp_core.mechanisms import gaussian_gdp, get_mechanism
+from geodp_core.privacy import (
+    GDP,
+    ZCDP,
+    ApproxDP,
+    PureDP,
+    compose_releases,
+    privacy_loss_distribution,
+    rdp_curve,
+)
 from geodp_core.privacy.conversions import rdp_curve_to_approx_dp
 from geodp_core.privacy.pld import RDP_ORDERS, release_account
 
@@ -26,7 +33,10 @@ def _ks_critical(n):
     return math.sqrt(math.log(2.0 / ALPHA) / (2.0 * n))
 
 
-def _calibrated(name, dim, mechanism="riemannian_gaussian", target=GDP(0.5), sensitivity=0.3):
+HALF_GDP = GDP(0.5)
+
+
+def _calibrated(name, dim, mechanism="riemannian_gaussian", target=HALF_GDP, sensitivity=0.3):
     manifold = get_manifold(name, dim)
     return get_mechanism(mechanism, manifold).calibrate(target, sensitivity), manifold
 
