@@ -116,6 +116,7 @@ class ReleaseAccount:
     zcdp_rho: float = None
     sampling_probability: float = 1.0
     profile: object = field(default=None, repr=False, compare=False)
+    profile_key: tuple = ()
 
     @property
     def has_pld(self):
@@ -216,7 +217,7 @@ def _gaussian_profile(calibration, manifold):
     log_profile, margin, points, max_sigma = built
     if not gaussian_gdp._SMALL_SIGMA <= sigma <= max_sigma:
         return None
-    return (log_profile, margin, points), theorem
+    return (log_profile, margin, points), theorem, (sigma, delta)
 
 
 def release_account(calibration, manifold, sampling_probability=1.0):
@@ -266,7 +267,7 @@ def release_account(calibration, manifold, sampling_probability=1.0):
         profile = _gaussian_profile(calibration, manifold) if q == 1.0 else None
         if profile is not None:
             return ReleaseAccount(method="exact_profile", gdp_mu=float(native.mu), theorem=profile[1],
-                                  profile=profile[0], **common)
+                                  profile=profile[0], profile_key=profile[2], **common)
         theorem = f"μ-GDP with μ = {native.mu:.6g} (calibration); dominated by the Gaussian pair N(0,1), N(μ,1)"
         if q < 1.0:
             theorem += (f"; Poisson subsampling at rate {q:g} (add-or-remove-one neighbours: the sensitivity must "
@@ -309,6 +310,9 @@ def _exact_profile_pld(account, discretization):
     index = np.arange(0, n_top + step, step, dtype=np.int64)
     eps = index * discretization
     log_delta, _ = log_profile(eps)
+    if not np.all(np.isfinite(log_delta) | (log_delta == -np.inf)):
+        # a quadrature value that is not a number: fall back to the calibration's μ-GDP pair (valid, looser)
+        return _pld_module().from_gaussian_mechanism(1.0 / mu, value_discretization_interval=discretization)
     with np.errstate(under="ignore"):
         delta = np.minimum(np.exp(log_delta) * (1.0 + margin), 1.0)
     # upper bounds stay upper bounds when raised to the running maximum from the right (δ is non-increasing)
@@ -603,7 +607,7 @@ def compose_releases(releases, sampling_probability=1.0, value_discretization_in
 
 def _account_key(account):
     return (account.mechanism, account.manifold, account.method, account.pure_eps, account.gdp_mu,
-            account.zcdp_rho, account.sampling_probability, account.theorem)
+            account.zcdp_rho, account.sampling_probability, account.theorem, account.profile_key)
 
 
 _PLD_CACHE = {}

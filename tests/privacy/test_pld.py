@@ -252,3 +252,18 @@ def test_savings_grow_with_the_number_of_releases():
         assert eps[k][0] <= eps[k][2] + 2e-3  # tight never (materially) above the GDP composition
     assert eps[1][0] <= 1.0 + 1e-3  # one release meets its (ε, δ) target
     assert eps[100][1] / eps[100][0] > 5.0  # basic composition is far looser at k = 100
+
+
+def test_releases_with_equal_mu_but_different_noise_are_not_merged():
+    import dataclasses
+
+    from geodp_core.privacy.pld import _account_key
+
+    a, manifold = _calibrated("sphere", 2, sensitivity=0.1)
+    b, _ = _calibrated("sphere", 2, sensitivity=0.6)
+    b = dataclasses.replace(b, native=a.native, achieved=a.achieved)  # same stated μ, another (σ, Δ)
+    key_a, key_b = _account_key(release_account(a, manifold)), _account_key(release_account(b, manifold))
+    assert key_a != key_b
+    both = compose_releases([(a, manifold), (b, manifold)])
+    separate = privacy_loss_distribution(a, manifold).compose(privacy_loss_distribution(b, manifold))
+    assert both.delta(0.5) == pytest.approx(separate.get_delta_for_epsilon(0.5), rel=1e-12)
