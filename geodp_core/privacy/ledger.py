@@ -226,7 +226,8 @@ class PrivacyLedger:
     What the ledger certifies: the whole sequence of recorded releases, however adaptively chosen, meets
     ``total`` (through the filter's notion, e.g. Σμᵢ² ≤ μ² implies μ-GDP, implies the (ε, δ) total). ``spent()``
     is the filter's running charge, not a guarantee of the releases so far on its own: a ledger is a filter,
-    not an odometer.
+    not an odometer. A ledger returned by :meth:`SQLiteLedgerStore.create` or :meth:`SQLiteLedgerStore.load` is
+    bound to the store: :meth:`record` checks and appends in one database transaction.
     """
 
     def __init__(self, total, filter=None, name="ledger", _records=None, _created=None):
@@ -242,6 +243,7 @@ class PrivacyLedger:
                                         param="name")
         self.name = name
         self.created = _created or _now()
+        self._store = None
         self._records = []
         self._capacity = self._compute_capacity()
         for record in _records or ():
@@ -374,6 +376,10 @@ class PrivacyLedger:
         UnavailableError
             When the release cannot be charged under this filter.
         """
+        if self._store is not None:  # a stored ledger: check and append in one database transaction
+            card = self._store.record(self.name, calibration, manifold, label=label, audit=audit)
+            self._records = self._store.load(self.name)._records
+            return card
         record = self._make_record(calibration, manifold, label, audit)
         self._append_checked(record)
         return self.release_card(len(self._records) - 1)
@@ -696,11 +702,15 @@ class SQLiteLedgerStore:
             conn.execute("INSERT INTO ledgers VALUES (?, ?, ?, ?)",
                          (name, ledger.created, json.dumps(total.to_dict()), ledger.filter))
         self._run(insert, write=True)
+        ledger._store = self
         return ledger
 
     def load(self, name):
-        """The ledger ``name`` with every record (a fresh :class:`PrivacyLedger`)."""
-        return self._run(lambda conn: self._read(conn, name))
+        """The ledger ``name`` with every record, bound to this store: its :meth:`PrivacyLedger.record` writes here
+        (check and append in one transaction) and refreshes it with every record committed so far."""
+        ledger = self._run(lambda conn: self._read(conn, name))
+        ledger._store = self
+        return ledger
 
     def record(self, name, calibration, manifold, label=None, audit=None):
         """Check the remaining budget of ledger ``name`` and append the release, in one transaction.

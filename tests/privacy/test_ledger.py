@@ -173,6 +173,15 @@ def test_sqlite_store_persists_and_is_append_only(tmp_path, laplace_cal):
         conn.close()
     with pytest.raises(InvalidParameterError, match="no ledger named"):
         reopened.load("nobody")
+    # a ledger loaded from the store writes through it, and sees what other writers committed
+    bound = reopened.create("bound", PureDP(0.25))
+    other = SQLiteLedgerStore(path).load("bound")
+    other.record(laplace_cal, S2, label="first")
+    card = bound.record(laplace_cal, S2, label="second")
+    assert card.fields["index"] == 1 and len(bound) == 2
+    with pytest.raises(BudgetExceededError):
+        other.record(laplace_cal, S2)
+    assert len(SQLiteLedgerStore(path).load("bound")) == 2
 
 
 def test_corrupt_and_foreign_files_are_refused_and_left_untouched(tmp_path):
