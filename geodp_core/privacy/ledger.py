@@ -52,7 +52,7 @@ from geodp_core.privacy.guarantees import (
     PureDP,
     guarantee_from_dict,
 )
-from geodp_core.privacy.pld import compose_releases, release_account
+from geodp_core.privacy.pld import compose_releases, mechanism_title, release_account
 
 __all__ = [
     "FILTERS",
@@ -67,6 +67,9 @@ __all__ = [
 LEDGER_FORMAT = "geodp-privacy-ledger"
 LEDGER_VERSION = 1
 FILTERS = ("pure", "basic", "gdp", "zcdp", "rdp")
+#: How each filter is named to a person.
+FILTER_TITLES = {"pure": "ε-DP", "basic": "(ε, δ)-DP basic-composition", "gdp": "Gaussian-DP", "zcdp": "zCDP",
+                 "rdp": "Rényi-DP"}
 
 _FILTERS_FOR = {PureDP: ("pure",), ApproxDP: ("gdp", "basic", "zcdp", "pure"), GDP: ("gdp",), ZCDP: ("zcdp",),
                 RDP: ("rdp",)}
@@ -175,8 +178,8 @@ class ReleaseCard:
         lines = [
             f"# Release card — {f['label']}",
             "",
-            f"* **Release** #{f['index'] + 1} of ledger *{f['ledger']}*, recorded {f['time']}",
-            f"* **Mechanism** {cal['mechanism']} on {cal['manifold']} ({cal['label']})",
+            f"* **Release** {f['index'] + 1} of ledger *{f['ledger']}*, recorded {f['time']}",
+            f"* **Mechanism** {mechanism_title(cal['mechanism'])} on {cal['manifold']} ({cal['label']})",
             "",
             "## Public inputs",
             f"* sensitivity Δ = {cal['sensitivity']:.6g}",
@@ -193,7 +196,7 @@ class ReleaseCard:
             *[f"* {note}" for note in cal["notes"]],
             "",
             "## Composition state after this release",
-            f"* total budget {f['total']} — filter *{f['filter']}*: {f['filter_theorem']}",
+            f"* total budget {f['total']} — {FILTER_TITLES[f['filter']]} filter: {f['filter_theorem']}",
             f"* this release costs {f['cost']}",
             f"* spent {f['spent']}; remaining {f['remaining']}",
         ]
@@ -284,7 +287,8 @@ class PrivacyLedger:
         if f == "pure":
             if account.method != "pure_dp":
                 raise UnavailableError(
-                    f"the ledger's filter is ε-DP, but {account.mechanism} is not ε-DP here ({account.theorem}); "
+                    f"the ledger's filter is ε-DP, but {mechanism_title(account.mechanism)} is not ε-DP here "
+                    f"({account.theorem}); "
                     "use an (ε, δ), GDP or zCDP total", param="calibration")
             return {"eps": account.pure_eps}
         if f == "basic":
@@ -298,7 +302,8 @@ class PrivacyLedger:
         if f == "gdp":
             if account.gdp_mu is None:
                 raise UnavailableError(
-                    f"the ledger's filter is μ-GDP, but {account.mechanism} is only ρ-zCDP ({account.theorem}), "
+                    f"the ledger's filter is μ-GDP, but {mechanism_title(account.mechanism)} is only ρ-zCDP "
+                    f"({account.theorem}), "
                     "which implies no GDP; use a zCDP or RDP total", param="calibration")
             return {"mu": account.gdp_mu}
         if f == "zcdp":
@@ -394,7 +399,7 @@ class PrivacyLedger:
             raise InvalidParameterError("audit must be a string of at most 2000 characters", param="audit")
         cal = calibration.to_dict()
         public = {k: v for k, v in calibration.options.items() if isinstance(v, (str, int, float, bool))}
-        return {"time": _now(), "label": label or f"{calibration.mechanism} on {calibration.manifold}",
+        return {"time": _now(), "label": label or f"{mechanism_title(calibration.mechanism)} on {calibration.manifold}",
                 "manifold_spec": _manifold_spec(manifold), "calibration": cal, "public_inputs": public,
                 "account": account.to_dict(), "cost": cost, "audit": audit or "not audited"}
 
@@ -403,8 +408,8 @@ class PrivacyLedger:
         if not self._fits_with(cost):
             spent = self.spent().describe() if self._records else "nothing"
             raise BudgetExceededError(
-                f"release refused: it costs {LedgerAmount(self.filter, cost).describe()} under the {self.filter} "
-                f"filter, {spent} is spent and the total is {self.capacity.describe()} "
+                f"release refused: it costs {LedgerAmount(self.filter, cost).describe()} under the "
+                f"{FILTER_TITLES[self.filter]} filter, {spent} is spent and the total is {self.capacity.describe()} "
                 f"({self.total.describe()}); remaining {self.remaining().describe()}. Nothing was recorded",
                 param="calibration")
         self._records.append(dict(record, cost=cost))

@@ -139,6 +139,13 @@ class ReleaseAccount:
                 "zcdp_rho": self.zcdp_rho, "sampling_probability": self.sampling_probability}
 
 
+def mechanism_title(name):
+    """The human title of a registered mechanism (e.g. "Riemannian Gaussian"), else ``name``."""
+    from geodp_core.mechanisms.registry import MECHANISM_NAMES, mechanism_class
+
+    return mechanism_class(name).title if name in MECHANISM_NAMES else name
+
+
 def _check_pair(calibration, manifold):
     from geodp_core.geometry.base import Manifold
     from geodp_core.mechanisms.base import Calibration
@@ -247,7 +254,8 @@ def release_account(calibration, manifold, sampling_probability=1.0):
     q = check_real(sampling_probability, "sampling_probability", low=0.0, high=1.0, high_closed=True)
     if calibration.label not in _HONEST_LABELS:
         raise UnavailableError(
-            f"{calibration.mechanism} on {calibration.manifold} is labelled '{calibration.label}': it has no proved "
+            f"{mechanism_title(calibration.mechanism)} on {calibration.manifold} is labelled '{calibration.label}': "
+            "it has no proved "
             "privacy guarantee, so it cannot be accounted for (its stated parameter is a heuristic); use a "
             "calibration with a proved guarantee", param="calibration")
     native = calibration.native
@@ -282,7 +290,7 @@ def release_account(calibration, manifold, sampling_probability=1.0):
                               theorem=f"ρ-zCDP with ρ = {native.rho:.6g} (calibration): (α, ρα)-RDP for every α > 1; "
                                       "no privacy-loss distribution follows from a Rényi curve", **common)
     raise UnavailableError(
-        f"{calibration.mechanism}: its native guarantee {native.describe()} has no accounting here",
+        f"{mechanism_title(calibration.mechanism)}: its native guarantee {native.describe()} has no accounting here",
         param="calibration")
 
 
@@ -341,7 +349,8 @@ def _pld_of_account(account, discretization):
                                                value_discretization_interval=discretization,
                                                sampling_prob=account.sampling_probability, use_connect_dots=True)
     raise UnavailableError(
-        f"{account.mechanism} on {account.manifold} is accounted for only by its Rényi curve (ρ-zCDP): no "
+        f"{mechanism_title(account.mechanism)} on {account.manifold} is accounted for only by its Rényi curve "
+        "(ρ-zCDP): no "
         "privacy-loss distribution follows from it; use rdp_curve(...) or compose_releases(...), which composes "
         "it through dp_accounting's RDP accountant", param="calibration")
 

@@ -146,6 +146,11 @@ def test_release_card_states_inputs_theorem_calibration_and_composition(gaussian
                      "tight PLD composition"):
         assert fragment in text
     assert "**" not in card.to_text()
+    # a card is shown to people: no internal references, no code names of mechanisms in its prose
+    import re
+
+    assert not re.search(r"SPEC|DESIGN|docs/derivations|\bissues?\b|#\d+\b", text)
+    assert "riemannian_gaussian" not in text and "Riemannian Gaussian on S^2" in text
 
 
 # ---------------------------------------------------------------------------------------------------- SQLite
