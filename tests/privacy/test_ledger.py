@@ -228,6 +228,7 @@ def _writer(path, name, calibration, attempts, queue):
     queue.put((ok, refused))
 
 
+@pytest.mark.slow
 def test_concurrent_processes_never_overrun_or_lose_a_record(tmp_path, laplace_cal):
     path = str(tmp_path / "shared.sqlite3")
     store = SQLiteLedgerStore(path)

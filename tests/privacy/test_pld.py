@@ -82,6 +82,7 @@ def test_exact_profile_pld_is_pessimistic_and_tight(name, dim):
     assert pld.get_epsilon_for_delta(1e-6) <= gaussian.get_epsilon_for_delta(1e-6) + 1e-3
 
 
+@pytest.mark.slow
 def test_kendall_triangles_and_larger_shape_spaces_use_the_exact_profile():
     from geodp_core.mechanisms.kendall_gdp import kendall_privacy_profile
 
@@ -101,6 +102,7 @@ def test_kendall_triangles_and_larger_shape_spaces_use_the_exact_profile():
     assert release_account(cal, manifold).method == "pure_dp"
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("dim", [1, 3])
 def test_euclidean_pld_equals_dp_accounting_gaussian_pld(dim):
     cal, manifold = _calibrated("euclidean", dim, target=GDP(0.7), sensitivity=0.4)
@@ -171,6 +173,7 @@ def test_bad_inputs_raise_value_errors_naming_the_parameter():
 
 
 # ------------------------------------------------------------------------------------------------ composition
+@pytest.mark.slow
 @pytest.mark.parametrize("name, dim, k", [("sphere", 2, 5), ("hyperbolic", 2, 3)])
 def test_composed_pld_matches_monte_carlo_of_the_composed_loss(name, dim, k):
     cal, manifold = _calibrated(name, dim, target=GDP(0.6), sensitivity=0.3)
