@@ -165,8 +165,8 @@ def _check_pair(calibration, manifold):
 
 
 def _gaussian_profile(calibration, manifold):
-    r"""``(log_profile, margin, theorem)`` of the exact reduction behind a Riemannian Gaussian calibration, or
-    ``None`` when the calibration's guarantee does not come from that reduction.
+    r"""``((log_profile, margin, points), theorem, (σ, Δ))`` of the exact reduction behind a Riemannian Gaussian
+    calibration, or ``None`` when the calibration's guarantee does not come from that reduction.
 
     ``log_profile(eps)`` returns :math:`(\log\delta(\varepsilon), \log(1 - \delta(\varepsilon)))` for
     :math:`\varepsilon \ge 0` at the worst pair :math:`\operatorname{dist}(\eta, \eta') = \Delta`.
@@ -191,6 +191,8 @@ def _gaussian_profile(calibration, manifold):
                "determines the profile on a two-point homogeneous space), by deterministic quadrature")
 
     def constant_curvature(space_name, dim, s, d, margin, points=PROFILE_POINTS):
+        space_name, dim, s, d = gaussian_gdp._validate(space_name, dim, s, d)  # H¹ is the real line
+
         def log_profile(eps):
             return gaussian_gdp._log_profile(space_name, dim, s, d, eps)
         return log_profile, margin, points
@@ -255,12 +257,11 @@ def release_account(calibration, manifold, sampling_probability=1.0):
     if calibration.label not in _HONEST_LABELS:
         raise UnavailableError(
             f"{mechanism_title(calibration.mechanism)} on {calibration.manifold} is labelled '{calibration.label}': "
-            "it has no proved "
-            "privacy guarantee, so it cannot be accounted for (its stated parameter is a heuristic); use a "
-            "calibration with a proved guarantee", param="calibration")
+            "it has no proved privacy guarantee, so it cannot be accounted for (its stated parameter is a "
+            "heuristic); use a calibration with a proved guarantee", param="calibration")
     native = calibration.native
     common = {"mechanism": calibration.mechanism, "manifold": calibration.manifold, "label": calibration.label,
-                  "sampling_probability": q}
+              "sampling_probability": q}
     if isinstance(native, PureDP):
         if q < 1.0:
             raise UnavailableError(

@@ -64,7 +64,7 @@ def _monte_carlo_losses(space, dim, sigma, delta, n, rng):
 
 
 # ------------------------------------------------------------------------------------------------- one release
-@pytest.mark.parametrize("name, dim", [("sphere", 2), ("hyperbolic", 2), ("sphere", 3)])
+@pytest.mark.parametrize("name, dim", [("sphere", 2), ("hyperbolic", 2), ("sphere", 3), ("sphere", 1), ("hyperbolic", 1)])
 def test_exact_profile_pld_is_pessimistic_and_tight(name, dim):
     cal, manifold = _calibrated(name, dim)
     pld = privacy_loss_distribution(cal, manifold)
