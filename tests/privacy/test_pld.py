@@ -72,8 +72,9 @@ def test_exact_profile_pld_is_pessimistic_and_tight(name, dim):
     exact = gaussian_gdp.privacy_profile(name, dim, cal.noise["sigma"], cal.sensitivity, eps)
     ours = np.asarray(pld.get_delta_for_epsilon(eps))
     assert np.all(ours >= exact)
-    # tight: within 0.2% where δ ≥ 1e-6, 2% where δ ≥ 1e-10 (the chords of a steep far tail), 1e-5 absolute
-    for floor, rel in ((1e-6, 2e-3), (1e-10, 2e-2)):
+    # tight: within 0.2% where δ ≥ 1e-6, 10% where δ ≥ 1e-10 (the chords of a steep far tail, or of the hard end
+    # of the bounded loss on S¹), 1e-5 absolute
+    for floor, rel in ((1e-6, 2e-3), (1e-10, 0.1)):
         body = exact >= floor
         assert np.all(ours[body] <= exact[body] * (1.0 + rel))
     assert np.all(ours <= exact + 1e-5)
