@@ -68,3 +68,17 @@ class NumericalOverflowError(InvalidParameterError):
     can be computed (e.g. a hyperbolic tangent vector so long that
     ``cosh`` overflows).
     """
+
+
+class BudgetExceededError(InvalidParameterError):
+    """A release would overrun a privacy ledger's total budget (the privacy filter refuses it).
+
+    Nothing is recorded; the message states the release's cost, the budget spent and the total.
+    """
+
+
+class LedgerStorageError(InvalidParameterError):
+    """A ledger file is corrupt, belongs to another application or has an unknown schema version.
+
+    The file is never modified or overwritten; the message names the path and what was found.
+    """

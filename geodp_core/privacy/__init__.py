@@ -56,4 +56,29 @@ __all__ = [
     "pure_dp_budget",
     "gdp_budget",
     "zcdp_budget",
+    "privacy_loss_distribution",
+    "compose_releases",
+    "rdp_curve",
+    "release_account",
+    "PrivacyLedger",
+    "SQLiteLedgerStore",
 ]
+
+#: Names served lazily (their modules import dp_accounting and the mechanisms on first use).
+_LAZY = {
+    "privacy_loss_distribution": "geodp_core.privacy.pld",
+    "compose_releases": "geodp_core.privacy.pld",
+    "rdp_curve": "geodp_core.privacy.pld",
+    "release_account": "geodp_core.privacy.pld",
+    "PrivacyLedger": "geodp_core.privacy.ledger",
+    "SQLiteLedgerStore": "geodp_core.privacy.ledger",
+}
+
+
+def __getattr__(name):
+    """Lazy re-exports of the ledger API (avoids importing the mechanisms from this low-level package)."""
+    if name in _LAZY:
+        import importlib
+
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'geodp_core.privacy' has no attribute {name!r}")
