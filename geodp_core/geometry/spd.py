@@ -81,6 +81,8 @@ class _SPDBase(Manifold):
     #: :math:`\le e^{20\sqrt2}`, the smallest eigenvalue still resolved by ``eigvalsh``; measured distance error
     #: ``4e-7`` at 16, ``4e-4`` at 20, invalid points at 28).
     _representable = 20.0
+    #: :math:`e^{\lambda}` of chart coordinates (squared by the log-Cholesky chart) overflows beyond about 300.
+    overflow_radius = 300.0
 
     @classmethod
     def from_size(cls, size, metric=None):
@@ -149,6 +151,7 @@ class SPDAffine(_SPDBase):
 
     metric = "affine"
     metric_label = "affine-invariant"
+    eigen_polar_noise = True
 
     def __init__(self, m):
         super().__init__(m)

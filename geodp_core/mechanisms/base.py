@@ -13,11 +13,15 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
-from scipy import stats
 
 from geodp_core._validation import check_int, check_real, check_rng
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, NumericalOverflowError, UnavailableError
 from geodp_core.geometry.base import Manifold
+from geodp_core.geometry.radial_volume import (  # re-exported: the mechanisms' public range statements use them
+    chi_tail_quantile,
+    gamma_tail_quantile,
+    log_concave_gaussian_tail_quantile,
+)
 from geodp_core.privacy import Guarantee
 
 __all__ = [
@@ -58,50 +62,14 @@ TAIL_PROBABILITY = 1e-15
 #: probability than this (public: from the calibration only).
 REFUSAL_TAIL = 0.5
 
-_REPRESENTABLE_RADIUS = {"hyperbolic": 340.0, "euclidean": 1e100}
-
-
 def representable_radius(manifold):
-    r"""Public radius :math:`L` of the ball :math:`B(o, L)`, :math:`o` = ``manifold.default_center()``, inside which
-    points are represented accurately in double precision; ``None`` on compact spaces (sphere, Kendall).
-
-    * :math:`H^d` (hyperboloid): 340 (:math:`x_0 = \cosh\rho`, :math:`x_0^2` must stay below the largest double);
-    * SPD, affine-invariant or log-Euclidean: 20 (condition number :math:`\le e^{20\sqrt2}`: the smallest eigenvalue
-      still resolved by ``eigvalsh``; measured distance error ``4e-7`` at 16, ``4e-4`` at 20, invalid points at 28);
-    * SPD, log-Cholesky: 12 (measured distance error ``3e-7`` at 10, ``2e-5`` at 12, ``0.09`` at 16);
-    * :math:`\mathbb{R}^d`: :math:`10^{100}` (squared distances stay finite).
-    """
-    if manifold.name == "spd":
-        return 12.0 if manifold.metric == "log_cholesky" else 20.0
-    return _REPRESENTABLE_RADIUS.get(manifold.name)
+    """``manifold.representable_radius`` (kept for callers of this module; the fact belongs to the manifold)."""
+    return manifold.representable_radius
 
 
 def _describe_noise(noise):
     return ", ".join(f"{k} = {v:.4g}" for k, v in noise.items() if isinstance(v, (int, float))) or "this noise"
 
-
-def gamma_tail_quantile(shape, scale, tail=TAIL_PROBABILITY):
-    r"""``q`` with :math:`P[\Gamma(\text{shape}, \text{scale}) > q] = ` ``tail`` (``inf`` when ``scale`` is not finite positive)."""
-    if not (math.isfinite(scale) and scale > 0):
-        return math.inf
-    return float(stats.gamma.isf(tail, shape, scale=scale))
-
-
-def chi_tail_quantile(dim, scale, tail=TAIL_PROBABILITY):
-    r"""``q`` with :math:`P[\text{scale}\,\chi_{\text{dim}} > q] = ` ``tail``."""
-    return float(scale * math.sqrt(stats.chi2.isf(tail, dim)))
-
-
-def log_concave_gaussian_tail_quantile(power, drift, scale, tail=TAIL_PROBABILITY):
-    r"""Upper bound of the ``tail`` quantile of the density :math:`\propto r^k e^{-r^2/(2s^2) + cr}` on :math:`r > 0`.
-
-    The density is :math:`s^{-2}`-strongly log-concave, so :math:`P[R > \mathbb{E}R + t] \le e^{-t^2/(2s^2)}`
-    (Bakry–Émery / Herbst), and :math:`\mathbb{E}R \le \text{mode} + \sqrt3\,\mathrm{sd} \le \text{mode} + \sqrt3 s`
-    for a one-dimensional log-concave law, the mode being :math:`(cs^2 + \sqrt{c^2s^4 + 4ks^2})/2`.
-    """
-    k, c, sd = float(power), float(drift), float(scale)
-    mode = 0.5 * (c * sd * sd + math.sqrt((c * sd * sd) ** 2 + 4.0 * k * sd * sd))
-    return float(mode + math.sqrt(3.0) * sd + sd * math.sqrt(2.0 * math.log(1.0 / tail)))
 
 LABEL_EXACT = "exact"
 LABEL_APPROXIMATE = "approximate sampler"
@@ -308,7 +276,7 @@ class Mechanism(ABC):
     def _with_public_range(self, calibration):
         r"""Public decision on double-precision range, taken at calibration (never in ``sample``).
 
-        With :math:`L` = :func:`representable_radius` and ``(a, b)`` = :meth:`release_reach`: refuse when
+        With :math:`L` = ``manifold.representable_radius`` and ``(a, b)`` = :meth:`release_reach`: refuse when
         :math:`b \ge L` at tail :data:`REFUSAL_TAIL`, i.e. when even from a summary at the public origin most
         releases would leave the range where points are represented accurately. Otherwise the
         calibration notes how far from the origin a summary may lie for its releases to stay in range with
@@ -316,7 +284,7 @@ class Mechanism(ABC):
         release that is not a valid point by the public origin, a post-processing of the release (a function of
         the released value only), so the guarantee is unchanged and no error can depend on the summary.
         """
-        limit = representable_radius(self.manifold)
+        limit = self.manifold.representable_radius
         reach = None if limit is None else self.release_reach(calibration, REFUSAL_TAIL)
         if reach is None:
             return calibration
