@@ -188,6 +188,11 @@ class Manifold(ABC):
         shape = radii.shape + (1,) * len(self.point_shape)
         return self.exp(center, radii.reshape(shape) * unit_directions, check=False)
 
+    def isometric_chart(self):
+        r"""``(to_chart, from_chart, basis)`` when the space is flat with a global isometric chart onto a Euclidean
+        space (``basis`` an orthonormal basis of that space, shape ``(dim, *point_shape)``), else ``None``."""
+        return None
+
     # ------------------------------------------------------------------ maths
     @abstractmethod
     def _dist(self, point_a, point_b):

@@ -243,6 +243,10 @@ class _FlatChartSPD(_SPDBase):
         r"""Flat: :math:`J(r) = r^{d-1}` (the chart is an isometry onto :math:`\mathbb{R}^{m(m+1)/2}`)."""
         return FlatVolume(self.dim)
 
+    def isometric_chart(self):
+        r"""The chart :math:`\psi`, its inverse and the orthonormal basis of the chart space."""
+        return self.chart, self.chart_inverse, self.chart_basis()
+
     def chart(self, point):
         raise NotImplementedError
 
