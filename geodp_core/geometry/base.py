@@ -188,6 +188,17 @@ class Manifold(ABC):
         shape = radii.shape + (1,) * len(self.point_shape)
         return self.exp(center, radii.reshape(shape) * unit_directions, check=False)
 
+    #: ``(states, public domain)``: limits of :meth:`well_conditioned` for points a computation may visit and for
+    #: the boundary of a public domain (stricter); ``None`` when every point is well conditioned.
+    conditioning_limits = None
+    #: What :meth:`well_conditioned` bounds, for messages (e.g. ``"condition number"``).
+    conditioning_measure = ""
+
+    def well_conditioned(self, points, limit):
+        """Boolean mask (leading axes) of points whose :attr:`conditioning_measure` is at most ``limit`` (points
+        already finite and on the manifold); all ``True`` by default."""
+        return np.ones(np.shape(points)[: np.ndim(points) - len(self.point_shape)], dtype=bool)
+
     def isometric_chart(self):
         r"""``(to_chart, from_chart, basis)`` when the space is flat with a global isometric chart onto a Euclidean
         space (``basis`` an orthonormal basis of that space, shape ``(dim, *point_shape)``), else ``None``."""

@@ -75,6 +75,13 @@ class Hyperbolic(Manifold):
 
     #: :math:`\cosh r` overflows double precision beyond about 710.
     overflow_radius = 700.0
+    #: Beyond a time coordinate of 1e7 Minkowski products lose all accuracy; a public domain boundary stays below 1e5.
+    conditioning_limits = (1e7, 1e5)
+    conditioning_measure = "hyperboloid time coordinate"
+
+    def well_conditioned(self, points, limit):
+        r"""Time coordinate :math:`|x_0| \le` ``limit``."""
+        return np.abs(np.asarray(points, dtype=float)[..., 0]) <= limit
     #: Hyperboloid coordinates grow like :math:`e^r`: beyond 30 they carry few significant digits of the position.
     precision_radius = 30.0
 

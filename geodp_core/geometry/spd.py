@@ -83,6 +83,16 @@ class _SPDBase(Manifold):
     _representable = 20.0
     #: :math:`e^{\lambda}` of chart coordinates (squared by the log-Cholesky chart) overflows beyond about 300.
     overflow_radius = 300.0
+    #: Beyond a condition number of 1e13 inverses, square roots and logarithms lose all accuracy (and may raise
+    #: ``LinAlgError``); a public domain boundary stays below 1e10.
+    conditioning_limits = (1e13, 1e10)
+    conditioning_measure = "condition number"
+
+    def well_conditioned(self, points, limit):
+        r"""Positive definite with condition number :math:`\lambda_{\max}/\lambda_{\min} \le` ``limit``."""
+        pts = np.asarray(points, dtype=float)
+        eig = np.linalg.eigvalsh(0.5 * (pts + np.swapaxes(pts, -1, -2)))
+        return (eig[..., 0] > 0) & (eig[..., -1] <= limit * np.maximum(eig[..., 0], 1e-300))
 
     @classmethod
     def from_size(cls, size, metric=None):
