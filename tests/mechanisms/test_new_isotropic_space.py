@@ -25,6 +25,13 @@ N_KS = 20_000
 RADIUS = 2.0
 
 
+def _angle(point_a, point_b):
+    """Angle between unit vectors (the unit sphere's distance)."""
+    cos = np.sum(point_a * point_b, axis=-1)
+    perp = point_b - cos[..., None] * point_a
+    return np.arctan2(np.linalg.norm(perp, axis=-1), cos)
+
+
 class ScaledSphere(Sphere):
     """The sphere of radius R: unit vectors of R^{d+1} with the metric R² g_round (not registered: test only)."""
 
@@ -51,10 +58,10 @@ class ScaledSphere(Sphere):
         return self.radius**2 * super().inner(base_point, tangent_a, tangent_b)
 
     def _dist(self, point_a, point_b):
-        return self.radius * super()._dist(point_a, point_b)
+        return self.radius * _angle(point_a, point_b)
 
     def _at_cut_locus(self, base_point, point):
-        return super()._dist(base_point, point) >= math.pi - 1e-9  # antipodal (angle)
+        return _angle(base_point, point) >= math.pi - 1e-9  # antipodal
 
     def tangent_frame(self, base_point):
         return super().tangent_frame(base_point) / self.radius
