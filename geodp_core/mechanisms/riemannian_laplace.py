@@ -13,12 +13,13 @@ the mechanisms whose density is a function of :math:`\mathrm{dist}(\eta, y)`
 exact samplers, densities, normalisers, expected distances and the
 Metropolis–Hastings fallback. Exact samplers (no MCMC):
 
-* :math:`S^d, H^d, \mathbb{R}^d` and the Kendall shape space :math:`\Sigma^k_2 = \mathbb{C}P^{k-2}`
-  (isotropic: its isometries fix a point and act transitively on unit tangent vectors, so the
-  law of :math:`\mathrm{Exp}_\eta^{-1} Y` is rotation invariant): radius from
-  :class:`~geodp_core.geometry.radial.RadialLaw` (Kendall: :math:`J(r) = \sin^{2k-5}r\cos r` on
-  :math:`[0, \pi/2]`), direction uniform in the unit sphere of :math:`T_\eta M`,
-  :math:`Y = \mathrm{Exp}_\eta(r u)`;
+* every isotropic space, i.e. every manifold that declares its radial volume density
+  (``manifold.radial_volume``: :math:`S^d, H^d, \mathbb{R}^d`, the Kendall shape space
+  :math:`\Sigma^k_2 = \mathbb{C}P^{k-2}`, or any space added later; its isometries fix a point and act
+  transitively on unit tangent vectors, so the law of :math:`\mathrm{Exp}_\eta^{-1} Y` is rotation
+  invariant): radius from :class:`~geodp_core.geometry.radial.RadialLaw` (Kendall:
+  :math:`J(r) = \sin^{2k-5}r\cos r` on :math:`[0, \pi/2]`), direction uniform in the unit sphere of
+  :math:`T_\eta M`, :math:`Y = \mathrm{Exp}_\eta(r u)` (``manifold.exp_radial``);
 * SPD(m) log-Euclidean / log-Cholesky (flat, globally isometric to :math:`\mathbb{R}^d`
   through the chart): the Euclidean law in an orthonormal frame of :math:`T_\eta M`
   (Laplace: radius :math:`\Gamma(d, \sigma)`, i.e. the K-norm Laplace), then :math:`\mathrm{Exp}_\eta`;
