@@ -41,6 +41,9 @@ from geodp_core.privacy import (
 from geodp_core.privacy.conversions import _eps_dp_to_gdp
 from geodp_core.privacy.pld import _gdp_epsilon_for_delta
 
+#: The three model spaces of the curvature comparison: positive, zero and negative constant curvature.
+CURVATURE_COMPARISON = ("sphere", "euclidean", "hyperbolic")
+
 __all__ = [
     "NOTIONS",
     "PLANNER_MECHANISMS",
@@ -115,10 +118,10 @@ class _ErrorLaw:
             noise_geometry,
         )
 
-        kind, space = noise_geometry(manifold)
+        kind, volume = noise_geometry(manifold)
         self.exact = True
         if kind == "radial":
-            law = get_radial_law(space, manifold.dim, profile, sigma)
+            law = get_radial_law(volume, None, profile, sigma)
             self._mean = lambda: _radial_mean(law)
             self._cdf = lambda x: float(law.cdf(np.array([x]))[0])
         elif manifold.m == 2:
@@ -244,23 +247,16 @@ def _gaussian_mu(mech, manifold, sigma, sensitivity):
         noise_geometry,
     )
 
-    kind, space = noise_geometry(manifold)
+    kind, volume = noise_geometry(manifold)
     delta = diameter_capped_sensitivity(manifold, sensitivity, [])
     if kind != "radial":
         return sensitivity / sigma, False
-
-    def kendall():
-        k = int(manifold.k)
-        if k == 3:
-            return gaussian_gdp.gdp_mu("sphere", 2, 2.0 * sigma, 2.0 * delta)
-        if k <= kendall_gdp.KENDALL_EXACT_MAX_K:
-            return kendall_gdp.kendall_gdp_mu(k, sigma, delta)
-        return None
-
-    table = {"euclidean": lambda: delta / sigma, "kendall": kendall,
-             "sphere": lambda: gaussian_gdp.gdp_mu(space, manifold.dim, sigma, delta),
-             "hyperbolic": lambda: gaussian_gdp.gdp_mu(space, manifold.dim, sigma, delta)}
-    return table[space](), True
+    if gaussian_gdp.exact_gdp_available(volume):
+        return gaussian_gdp.gdp_mu(volume, None, sigma, delta), True
+    landmarks = kendall_gdp.complex_projective_landmarks(volume)
+    if landmarks is not None and landmarks <= kendall_gdp.KENDALL_EXACT_MAX_K:
+        return kendall_gdp.kendall_gdp_mu(landmarks, sigma, delta), True
+    return None, True
 
 
 def _pure_to_notion(eps, notion, delta):
@@ -392,7 +388,7 @@ def curvature_comparison(mechanism, dim, sensitivity, target_error, notion="gdp"
     from geodp_core.geometry import get_manifold
 
     out = {}
-    for name in ("sphere", "euclidean", "hyperbolic"):
-        manifold = get_manifold(name, dim)
+    for code in CURVATURE_COMPARISON:
+        manifold = get_manifold(code, dim)
         out[manifold.label] = budget_for_error(mechanism, manifold, sensitivity, target_error, notion, quantile, delta)
     return out

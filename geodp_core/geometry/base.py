@@ -165,6 +165,45 @@ class Manifold(ABC):
 
         return get_radial_law(self, None, profile, scale)
 
+    # ------------------------------------------------------- isotropic noise
+    #: Radius beyond which :math:`\mathrm{Exp}` of a tangent vector of that length overflows double precision
+    #: (``None``: never, or not known); noise whose radius may exceed it is refused at calibration.
+    overflow_radius = None
+    #: Distance beyond which the coordinates of a point carry few significant digits of its position (a caveat
+    #: for noise that reaches that far; ``None``: no such distance).
+    precision_radius = None
+    #: Whether distance-isotropic noise on this (non-isotropic) space has an exact sampler in polar coordinates of
+    #: the eigenvalues (:mod:`geodp_core.geometry.spd_polar`); spaces with a :attr:`radial_volume` use that instead.
+    eigen_polar_noise = False
+
+    def exp_radial(self, center, radii, unit_directions):
+        r""":math:`\mathrm{Exp}_\eta(r_i u_i)` for radii ``(n,)`` and unit tangent vectors ``(n, *point_shape)`` at
+        ``center`` (no validation: the inputs come from this package's samplers; the caller handles a non-finite
+        result).
+
+        The default forms :math:`r u` and calls :meth:`exp`; a space may override it with a form that uses
+        :math:`|u| = 1` exactly (no norm of a long tangent vector is recomputed).
+        """
+        radii = np.asarray(radii, dtype=float)
+        shape = radii.shape + (1,) * len(self.point_shape)
+        return self.exp(center, radii.reshape(shape) * unit_directions, check=False)
+
+    #: ``(states, public domain)``: limits of :meth:`well_conditioned` for points a computation may visit and for
+    #: the boundary of a public domain (stricter); ``None`` when every point is well conditioned.
+    conditioning_limits = None
+    #: What :meth:`well_conditioned` bounds, for messages (e.g. ``"condition number"``).
+    conditioning_measure = ""
+
+    def well_conditioned(self, points, limit):
+        """Boolean mask (leading axes) of points whose :attr:`conditioning_measure` is at most ``limit`` (points
+        already finite and on the manifold); all ``True`` by default."""
+        return np.ones(np.shape(points)[: np.ndim(points) - len(self.point_shape)], dtype=bool)
+
+    def isometric_chart(self):
+        r"""``(to_chart, from_chart, basis)`` when the space is flat with a global isometric chart onto a Euclidean
+        space (``basis`` an orthonormal basis of that space, shape ``(dim, *point_shape)``), else ``None``."""
+        return None
+
     # ------------------------------------------------------------------ maths
     @abstractmethod
     def _dist(self, point_a, point_b):

@@ -49,6 +49,10 @@ class Euclidean(Manifold):
         """:math:`10^{100}` (squared distances stay finite)."""
         return 1e100
 
+    def isometric_chart(self):
+        """The identity chart and the standard basis."""
+        return (lambda x: np.asarray(x, dtype=float)), (lambda y: y), np.eye(self.dim)
+
     def default_center(self):
         """The origin."""
         return np.zeros(self.dim)

@@ -119,6 +119,24 @@ class Hyperbolic(Manifold):
         beyond (points stay representable up to about 346)."""
         return float(self.accurate_radius)
 
+    #: :math:`\cosh r` overflows double precision beyond about 710.
+    overflow_radius = 700.0
+    #: Beyond a time coordinate of 1e7 Minkowski products lose all accuracy; a public domain boundary stays below 1e5.
+    conditioning_limits = (1e7, 1e5)
+    conditioning_measure = "hyperboloid time coordinate"
+
+    def well_conditioned(self, points, limit):
+        r"""Time coordinate :math:`|x_0| \le` ``limit``."""
+        return np.abs(np.asarray(points, dtype=float)[..., 0]) <= limit
+    #: Hyperboloid coordinates grow like :math:`e^r`: beyond 30 they carry few significant digits of the position.
+    precision_radius = 30.0
+
+    def exp_radial(self, center, radii, unit_directions):
+        r""":math:`\cosh(r)\,\eta + \sinh(r)\,u` with :math:`|u|_L = 1` known exactly: no Minkowski norm of a long
+        tangent vector (catastrophic cancellation far from the origin), then :meth:`projection`."""
+        radii = np.asarray(radii, dtype=float)[:, None]
+        return self.projection(np.cosh(radii) * center + np.sinh(radii) * unit_directions)
+
     def default_center(self):
         """The origin :math:`(1, 0, \\dots, 0)` (centre of the Poincaré ball)."""
         center = np.zeros(self.dim + 1)

@@ -32,6 +32,9 @@ __all__ = [
     "HyperbolicVolume",
     "RadialVolume",
     "SphericalVolume",
+    "chi_tail_quantile",
+    "gamma_tail_quantile",
+    "log_concave_gaussian_tail_quantile",
     "log_sinh",
 ]
 
@@ -88,6 +91,34 @@ def asinh_exp(y):
     yl = np.minimum(y, 20.0)
     yb = np.maximum(y, 20.0)
     return np.where(y < 20.0, np.arcsinh(np.exp(yl)), yb + np.log1p(np.sqrt(1.0 + np.exp(-2.0 * yb))))
+
+
+def gamma_tail_quantile(shape, scale, tail):
+    r"""``q`` with :math:`P[\Gamma(\text{shape}, \text{scale}) > q] = ` ``tail`` (``inf`` when ``scale`` is not finite positive)."""
+    from scipy import stats
+
+    if not (math.isfinite(scale) and scale > 0):
+        return math.inf
+    return float(stats.gamma.isf(tail, shape, scale=scale))
+
+
+def chi_tail_quantile(dim, scale, tail):
+    r"""``q`` with :math:`P[\text{scale}\,\chi_{\text{dim}} > q] = ` ``tail``."""
+    from scipy import stats
+
+    return float(scale * math.sqrt(stats.chi2.isf(tail, dim)))
+
+
+def log_concave_gaussian_tail_quantile(power, drift, scale, tail):
+    r"""Upper bound of the ``tail`` quantile of the density :math:`\propto r^k e^{-r^2/(2s^2) + cr}` on :math:`r > 0`.
+
+    The density is :math:`s^{-2}`-strongly log-concave, so :math:`P[R > \mathbb{E}R + t] \le e^{-t^2/(2s^2)}`
+    (Bakry–Émery / Herbst), and :math:`\mathbb{E}R \le \text{mode} + \sqrt3\,\mathrm{sd} \le \text{mode} + \sqrt3 s`
+    for a one-dimensional log-concave law, the mode being :math:`(cs^2 + \sqrt{c^2s^4 + 4ks^2})/2`.
+    """
+    k, c, sd = float(power), float(drift), float(scale)
+    mode = 0.5 * (c * sd * sd + math.sqrt((c * sd * sd) ** 2 + 4.0 * k * sd * sd))
+    return float(mode + math.sqrt(3.0) * sd + sd * math.sqrt(2.0 * math.log(1.0 / tail)))
 
 
 @dataclass(frozen=True)
@@ -167,6 +198,28 @@ class RadialVolume:
         """Space-specific exact rejection envelopes: ``{method: (log acceptance rate, propose(n, rng))}``."""
         return {}
 
+    @property
+    def model_curvature(self):
+        r"""Curvature :math:`\kappa` of the simply connected constant-curvature space whose geodesic polar
+        coordinates these are, in full (:math:`\mathbb{R}^d`: 0, :math:`H^d`: -1, the round sphere of radius
+        :math:`1/\sqrt\kappa`: :math:`\kappa`), or ``None``.
+
+        Only there does the spherical law of cosines give :math:`\mathrm{dist}(\eta', y)` from the polar
+        coordinates of :math:`y` around :math:`\eta` (what the exact GDP reduction of the Riemannian Gaussian
+        needs). ``None`` for a space of non-constant curvature (:math:`\mathbb{C}P^n`, ``n >= 2``) and for a
+        quotient whose radius stops before the conjugate point :math:`\pi/\sqrt\kappa` (e.g. the rotation group
+        :math:`SO(3) = S^3(2)/\pm 1`, radius range :math:`\pi < 2\pi`).
+        """
+        return None
+
+    def radius_tail_bound(self, profile, scale, tail):
+        r"""Upper bound :math:`q` with :math:`P[r > q] \le` ``tail`` for the radius of density
+        :math:`\propto g(r)J(r)` (``profile`` ``"laplace"``: :math:`g = e^{-r/s}`, ``"gaussian"``:
+        :math:`g = e^{-r^2/(2s^2)}`), or ``None``: not needed on a bounded range (every radius is at most
+        :attr:`upper`), unknown otherwise.
+        """
+        return None
+
 
 @dataclass(frozen=True)
 class FlatVolume(RadialVolume):
@@ -186,6 +239,17 @@ class FlatVolume(RadialVolume):
 
     def uniform_inverse_cdf(self, u, radius):
         return radius * u ** (1.0 / self.dim)
+
+    @property
+    def model_curvature(self):
+        r"""0: :math:`\mathbb{R}^d` itself."""
+        return 0.0
+
+    def radius_tail_bound(self, profile, scale, tail):
+        r"""Exact quantile: the radius is :math:`\Gamma(d, s)` (Laplace) or :math:`s\chi_d` (Gaussian)."""
+        if profile == "laplace":
+            return gamma_tail_quantile(self.dim, scale, tail)
+        return chi_tail_quantile(self.dim, scale, tail)
 
 
 @dataclass(frozen=True)
@@ -249,6 +313,14 @@ class SphericalVolume(RadialVolume):
         return np.where(r <= self.upper, (d - 1) * log_sinc(self._root * r), -np.inf)
 
 
+    @property
+    def model_curvature(self):
+        r""":math:`\kappa` when the radius runs to the conjugate point :math:`\pi/\sqrt\kappa` (the round sphere
+        :math:`S^d(1/\sqrt\kappa)`); ``None`` on a quotient with a shorter range (e.g. :math:`SO(3)`)."""
+        full = math.pi / math.sqrt(self.curvature)
+        return float(self.curvature) if self.radius_range >= full * (1.0 - 1e-15) else None
+
+
 @dataclass(frozen=True)
 class HyperbolicVolume(RadialVolume):
     r"""Curvature :math:`-1`: :math:`J(r) = \sinh(r)^{d-1}`, with the tilted Gamma / normal / chi envelopes."""
@@ -309,6 +381,24 @@ class HyperbolicVolume(RadialVolume):
         return out
 
 
+    @property
+    def model_curvature(self):
+        """-1 (:math:`H^d`); 0 when ``dim = 1`` (:math:`H^1` is isometric to the real line)."""
+        return -1.0 if self.dim > 1 else 0.0
+
+    def radius_tail_bound(self, profile, scale, tail):
+        r"""Stochastic domination by a law with known tails.
+
+        :math:`\sinh^{d-1}r = (e^r r)^{d-1}\,[(1 - e^{-2r})/(2r)]^{d-1}` with a decreasing bracket, so the radius is
+        dominated in likelihood ratio by :math:`\Gamma(d, \text{rate } 1/s - (d-1))` (Laplace) or by the strongly
+        log-concave :math:`r^{d-1}e^{-r^2/(2s^2) + (d-1)r}` (Gaussian).
+        """
+        d = self.dim
+        if profile == "laplace":
+            return gamma_tail_quantile(d, 1.0 / (1.0 / scale - (d - 1)), tail)
+        return log_concave_gaussian_tail_quantile(d - 1, d - 1, scale, tail)
+
+
 @dataclass(frozen=True)
 class ComplexProjectiveVolume(RadialVolume):
     r"""Complex projective space :math:`\mathbb{C}P^{d/2}` (holomorphic curvature 4; Kendall shapes):
@@ -336,6 +426,12 @@ class ComplexProjectiveVolume(RadialVolume):
 
     def _dlog_jacobian_inside(self, r):
         return (self.dim - 1) * np.cos(r) / np.sin(r) - np.tan(r)
+
+    @property
+    def model_curvature(self):
+        r"""4 for :math:`\mathbb{C}P^1 = S^2(1/2)` (``dim = 2``, :math:`J = \sin r\cos r = \sin(2r)/2`);
+        ``None`` above (curvature between 1 and 4, not constant)."""
+        return 4.0 if self.dim == 2 else None
 
     def uniform_inverse_cdf(self, u, radius):  # CDF sin^d(r)/sin^d(R)
         return np.arcsin(np.minimum(u ** (1.0 / self.dim) * math.sin(radius), 1.0))

@@ -81,6 +81,18 @@ class _SPDBase(Manifold):
     #: :math:`\le e^{20\sqrt2}`, the smallest eigenvalue still resolved by ``eigvalsh``; measured distance error
     #: ``4e-7`` at 16, ``4e-4`` at 20, invalid points at 28).
     _representable = 20.0
+    #: :math:`e^{\lambda}` of chart coordinates (squared by the log-Cholesky chart) overflows beyond about 300.
+    overflow_radius = 300.0
+    #: Beyond a condition number of 1e13 inverses, square roots and logarithms lose all accuracy (and may raise
+    #: ``LinAlgError``); a public domain boundary stays below 1e10.
+    conditioning_limits = (1e13, 1e10)
+    conditioning_measure = "condition number"
+
+    def well_conditioned(self, points, limit):
+        r"""Positive definite with condition number :math:`\lambda_{\max}/\lambda_{\min} \le` ``limit``."""
+        pts = np.asarray(points, dtype=float)
+        eig = np.linalg.eigvalsh(0.5 * (pts + np.swapaxes(pts, -1, -2)))
+        return (eig[..., 0] > 0) & (eig[..., -1] <= limit * np.maximum(eig[..., 0], 1e-300))
 
     @classmethod
     def from_size(cls, size, metric=None):
@@ -149,6 +161,7 @@ class SPDAffine(_SPDBase):
 
     metric = "affine"
     metric_label = "affine-invariant"
+    eigen_polar_noise = True
 
     def __init__(self, m):
         super().__init__(m)
@@ -239,6 +252,10 @@ class _FlatChartSPD(_SPDBase):
     def radial_volume(self):
         r"""Flat: :math:`J(r) = r^{d-1}` (the chart is an isometry onto :math:`\mathbb{R}^{m(m+1)/2}`)."""
         return FlatVolume(self.dim)
+
+    def isometric_chart(self):
+        r"""The chart :math:`\psi`, its inverse and the orthonormal basis of the chart space."""
+        return self.chart, self.chart_inverse, self.chart_basis()
 
     def chart(self, point):
         raise NotImplementedError

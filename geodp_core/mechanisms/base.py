@@ -13,12 +13,16 @@ from dataclasses import dataclass, field
 from typing import Any, ClassVar
 
 import numpy as np
-from scipy import stats
 
 from geodp_core._validation import check_int, check_real, check_rng
 from geodp_core.constraints import MAX_SAMPLE_COORDINATES, check_cost
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, NumericalOverflowError, UnavailableError
 from geodp_core.geometry.base import Manifold
+from geodp_core.geometry.radial_volume import (  # re-exported: the mechanisms' public range statements use them
+    chi_tail_quantile,
+    gamma_tail_quantile,
+    log_concave_gaussian_tail_quantile,
+)
 from geodp_core.privacy import Guarantee
 
 __all__ = [
@@ -86,29 +90,6 @@ def check_sample_size(size, manifold, name="size"):
 def _describe_noise(noise):
     return ", ".join(f"{k} = {v:.4g}" for k, v in noise.items() if isinstance(v, (int, float))) or "this noise"
 
-
-def gamma_tail_quantile(shape, scale, tail=TAIL_PROBABILITY):
-    r"""``q`` with :math:`P[\Gamma(\text{shape}, \text{scale}) > q] = ` ``tail`` (``inf`` when ``scale`` is not finite positive)."""
-    if not (math.isfinite(scale) and scale > 0):
-        return math.inf
-    return float(stats.gamma.isf(tail, shape, scale=scale))
-
-
-def chi_tail_quantile(dim, scale, tail=TAIL_PROBABILITY):
-    r"""``q`` with :math:`P[\text{scale}\,\chi_{\text{dim}} > q] = ` ``tail``."""
-    return float(scale * math.sqrt(stats.chi2.isf(tail, dim)))
-
-
-def log_concave_gaussian_tail_quantile(power, drift, scale, tail=TAIL_PROBABILITY):
-    r"""Upper bound of the ``tail`` quantile of the density :math:`\propto r^k e^{-r^2/(2s^2) + cr}` on :math:`r > 0`.
-
-    The density is :math:`s^{-2}`-strongly log-concave, so :math:`P[R > \mathbb{E}R + t] \le e^{-t^2/(2s^2)}`
-    (Bakry–Émery / Herbst), and :math:`\mathbb{E}R \le \text{mode} + \sqrt3\,\mathrm{sd} \le \text{mode} + \sqrt3 s`
-    for a one-dimensional log-concave law, the mode being :math:`(cs^2 + \sqrt{c^2s^4 + 4ks^2})/2`.
-    """
-    k, c, sd = float(power), float(drift), float(scale)
-    mode = 0.5 * (c * sd * sd + math.sqrt((c * sd * sd) ** 2 + 4.0 * k * sd * sd))
-    return float(mode + math.sqrt(3.0) * sd + sd * math.sqrt(2.0 * math.log(1.0 / tail)))
 
 LABEL_EXACT = "exact"
 LABEL_APPROXIMATE = "approximate sampler"
@@ -353,7 +334,7 @@ class Mechanism(ABC):
         calibration notes how far from the origin a summary may lie for that (:math:`(L - b)/a`).
         :meth:`sample` never replaces a release: every decision here reads public inputs only.
         """
-        limit = representable_radius(self.manifold)
+        limit = self.manifold.representable_radius
         reach = None if limit is None else self.release_reach(calibration, REFUSAL_TAIL)
         if reach is None:
             return calibration

@@ -56,6 +56,7 @@ from geodp_core.mechanisms.conformal_pointset import (
     normalised_probabilities,
 )
 from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
+from geodp_core.mechanisms.riemannian_laplace import length_text
 from geodp_core.privacy import PureDP, pure_dp_budget
 
 __all__ = [
@@ -191,10 +192,48 @@ def kernel_sum(mesh, points, bandwidth):
     return np.bincount(q, weights=values, minlength=len(points))
 
 
+def _whole(mesh):
+    """Whether ``mesh`` covers its whole (compact) surface — the unit sphere S² — rather than a public geodesic ball
+    ``B(domain_center, domain_radius)`` (of H²): the mesh then has no domain radius."""
+    return mesh.domain_radius is None
+
+
+def _disk_area(curvature, radius):
+    r"""Area of a geodesic disk of radius :math:`r` in constant curvature :math:`\kappa`:
+    :math:`2\pi(1 - \cos\sqrt\kappa r)/\kappa`, :math:`\pi r^2`, :math:`2\pi(\cosh\sqrt{-\kappa} r - 1)/(-\kappa)`."""
+    if curvature > 0:
+        return 2.0 * math.pi * (1.0 - math.cos(min(math.sqrt(curvature) * radius, math.pi))) / curvature
+    if curvature < 0:
+        return 2.0 * math.pi * (math.cosh(math.sqrt(-curvature) * radius) - 1.0) / -curvature
+    return math.pi * radius * radius
+
+
+def _mesh_builder(manifold):
+    """``build(mesh_size, domain_radius, domain_center)`` of the public triangle mesh of ``manifold``, or ``None``.
+
+    The meshes exist for the surfaces whose radial volume is that of the unit sphere (the whole of S² is meshed)
+    or of the hyperbolic plane (a public geodesic ball of H²): asked of the manifold's volume, not of its name.
+    """
+    volume = manifold.radial_volume
+    if manifold.dim != 2 or volume is None:
+        return None
+    if volume.model_curvature == 1.0:
+        return lambda mesh_size, domain_radius=None, domain_center=None: sphere_mesh(mesh_size)
+    if volume.model_curvature == -1.0:
+        return hyperbolic_ball_mesh
+    return None
+
+
+def _diameter_text(manifold):
+    """Note text of a sensitivity capped at the diameter of a compact space."""
+    text = length_text(float(manifold.diameter))
+    return f"{text} = diameter of {manifold.symbol}; using Δ = {text} (dist ≤ {text} always)"
+
+
 def _probe_set(mesh, bandwidth):
     """Public probe points (reference frame) and their certified covering radius, aiming at ``h/16``."""
     target = _PROBE_FRACTION * bandwidth
-    if mesh.kind == "sphere":
+    if _whole(mesh):
         ratio = triangle_covering_radius(mesh.vertices, mesh.triangles)
         a, b, c = (mesh.vertices[mesh.triangles[:, k]] for k in range(3))
         normal = np.cross(b - a, c - a)
@@ -242,11 +281,12 @@ def _kernel_mass_bound_cached(mesh_key, bandwidth):
     probes, delta = _probe_set(mesh, bandwidth)
     h = bandwidth
     vertices = mesh.to_reference(mesh.vertices)
-    curvature_factor = 1.0 if mesh.kind == "sphere" else 1.0 + h * h / 3.0
+    k_low, k_high = mesh.manifold.curvature_bounds
+    # Hessian comparison: curvature >= 0 keeps the flat bound; curvature >= k_low < 0 adds (r coth r <= 1 + r²/3)
+    curvature_factor = 1.0 if k_low >= 0 else 1.0 - k_low * h * h / 3.0
     envelope = _hessian_envelope(round(delta / h, 12), curvature_factor)
     reach = h + delta
-    ball_area = (2.0 * math.pi * (1.0 - math.cos(min(reach, math.pi))) if mesh.kind == "sphere"
-                 else 2.0 * math.pi * (math.cosh(reach) - 1.0))
+    ball_area = _disk_area(k_high, reach)  # sizes the chunks only
     per_probe = 1.5 * mesh.n_vertices * ball_area / mesh.total_mass + 1.0
     chunk = max(256, int(_PAIRS_PER_CHUNK / per_probe))
     taylor = trivial = probe_max = 0.0
@@ -266,10 +306,10 @@ _MESH_REGISTRY = collections.OrderedDict()  # key -> mesh, least recently used f
 
 
 def _mesh_key(mesh):
-    if mesh.kind == "sphere":
-        key = ("sphere", mesh.n_vertices)
+    if _whole(mesh):
+        key = (mesh.kind, mesh.n_vertices)
     else:
-        key = ("hyperbolic_ball", mesh.n_vertices, float(mesh.domain_radius), mesh.reference_coords.tobytes())
+        key = (mesh.kind, mesh.n_vertices, float(mesh.domain_radius), mesh.reference_coords.tobytes())
     _MESH_REGISTRY.setdefault(key, mesh)
     _MESH_REGISTRY.move_to_end(key)
     while len(_MESH_REGISTRY) > _MESH_REGISTRY_SIZE:
@@ -454,7 +494,7 @@ class ConformalFields(ConformalFieldValues):
         guarantee) of the summary is unchanged. It depends on public inputs only.
         """
         center = np.asarray(center, dtype=float)
-        if self.mesh.kind == "sphere":
+        if _whole(self.mesh):
             return center
         manifold = self.manifold
         origin = np.asarray(self.mesh.domain_center, dtype=float)
@@ -490,18 +530,18 @@ class ConformalFields(ConformalFieldValues):
             ``acceptance_lower_bound``, ``proposals_for_one`` and, when the sampler cannot run, ``unavailable``
             (the public reason).
         """
-        kind = "sphere" if self.mesh.kind == "sphere" else "hyperbolic"
+        sphere = _whole(self.mesh)  # the unit sphere S², else a public ball of H²
         lam = float(lambda_star)
         b = lam * math.sqrt(self.phi_min)
-        mass = _target_mass_lower_bound(kind, lam, self.phi_min, self.phi_max, self.inner_radius)
-        if kind == "sphere":
+        mass = _target_mass_lower_bound(sphere, lam, self.phi_min, self.phi_max, self.inner_radius)
+        if sphere:
             uniform = ("uniform", math.pi, mass / (self.phi_max * 4.0 * math.pi))
         else:
             R = float(self.mesh.domain_radius)
             uniform = ("uniform", R, mass / (self.phi_max * 2.0 * math.pi * (math.cosh(R) - 1.0)))
         plans = [uniform]
-        if b > 0 and 1e-8 <= 1.0 / b <= 1e8 and (kind == "sphere" or 1.0 / b <= 0.9):
-            whole = (2.0 * math.pi * (1.0 + math.exp(-b * math.pi)) / (1.0 + b * b) if kind == "sphere"
+        if b > 0 and 1e-8 <= 1.0 / b <= 1e8 and (sphere or 1.0 / b <= 0.9):
+            whole = (2.0 * math.pi * (1.0 + math.exp(-b * math.pi)) / (1.0 + b * b) if sphere
                      else 2.0 * math.pi / (b * b - 1.0))
             plans.append(("laplace", 1.0 / b, mass / (self.phi_max * whole)))
         proposal, scale, rate = max(plans, key=lambda plan: plan[2])
@@ -557,13 +597,12 @@ class ConformalFields(ConformalFieldValues):
         rho_vertices = self.rho_star(center)
         root_min = math.sqrt(self.phi_min)
         log_phi_max = 0.5 * _DIM * math.log(self.phi_max)
-        space = "sphere" if self.mesh.kind == "sphere" else "hyperbolic"
         if plan["proposal"] == "laplace":
-            law = get_radial_law(space, _DIM, "laplace", plan["scale"])
+            law = get_radial_law(manifold, None, "laplace", plan["scale"])
             base = center
         else:
-            law = get_radial_law(space, _DIM, "uniform", plan["scale"])
-            base = manifold.default_center() if space == "sphere" else np.asarray(self.mesh.domain_center, float)
+            law = get_radial_law(manifold, None, "uniform", plan["scale"])
+            base = manifold.default_center() if _whole(self.mesh) else np.asarray(self.mesh.domain_center, float)
 
         def chunk(n):
             radii = law.sample(n, rng)
@@ -611,8 +650,8 @@ def domain_inner_radius(mesh):
     radius :math:`\rho = \min_k(-c_k)` (unit half-plane normals, offsets :math:`c_k`), i.e. the geodesic ball of
     radius :math:`2\,\mathrm{artanh}\,\rho`, less :math:`10^{-9}` for rounding.
     """
-    if mesh.kind == "sphere":
-        return math.pi
+    if _whole(mesh):
+        return float(mesh.manifold.diameter)
     _, offsets = mesh._hull_equations
     rho = float(np.min(-offsets))
     return float(max(2.0 * math.atanh(min(rho, 1.0 - 1e-16)) - 1e-9, 0.0))
@@ -636,7 +675,7 @@ def _sin_laplace_integral(c, lo, hi):
     return prim(hi) - prim(lo) if hi > lo else 0.0
 
 
-def _target_mass_lower_bound(kind, lambda_star, phi_min, phi_max, inner_radius, n_angles=2048):
+def _target_mass_lower_bound(sphere, lambda_star, phi_min, phi_max, inner_radius, n_angles=2048):
     r"""Public lower bound of :math:`\inf_{\eta}\int_D \hat\phi(z)e^{-\lambda^*\rho^*(\eta, z)}dz` over :math:`\eta \in B(o, R_{in})`.
 
     From :math:`\rho^*(\eta, z) \le \sqrt{\hat\phi(z)}\,\mathrm{dist}(\eta, z)` and :math:`\hat\phi \in [\phi_{\min}, \phi_{\max}]`,
@@ -655,7 +694,7 @@ def _target_mass_lower_bound(kind, lambda_star, phi_min, phi_max, inner_radius, 
     lam = float(lambda_star)
     a, b = lam * math.sqrt(phi_max), lam * math.sqrt(phi_min)
     t_star = (math.log(phi_max) - math.log(phi_min)) / (a - b) if a - b > 1e-300 and phi_max > phi_min else math.inf
-    if kind == "sphere":
+    if sphere:
         cut = min(t_star, math.pi)
         return 2.0 * math.pi * (phi_min * _sin_laplace_integral(b, 0.0, cut)
                                 + phi_max * _sin_laplace_integral(a, cut, math.pi))
@@ -808,7 +847,7 @@ class Conformal(Mechanism):
     def availability(cls, manifold):
         if point_set_kind(manifold) is not None:
             return Availability(True, "")
-        if manifold.name == "spd":
+        if manifold.metric_choices:  # SPD(m): point sets exist under its flat metrics only
             why = ("it needs a public discretisation of a public geodesic ball; implemented for SPD(m) under the flat "
                    "log-Euclidean and log-Cholesky metrics (a Euclidean ball in the chart), not under the "
                    "affine-invariant metric (the conformal paper's SPD image-descriptor experiments build the graph on "
@@ -827,7 +866,8 @@ class Conformal(Mechanism):
                 param=unknown[0],
             )
         manifold = self.manifold
-        hyperbolic = manifold.name == "hyperbolic"
+        compact = manifold.is_compact
+        negatively_curved = manifold.curvature_bounds[0] < 0  # balls grow exponentially: radius up to MAX_BALL_RADIUS
         data = options.get("data")
         if data is None:
             raise InvalidParameterError(
@@ -848,17 +888,17 @@ class Conformal(Mechanism):
         eps_phi = DEFAULT_OPTIONS["eps_phi_fraction"] * eps if eps_phi is None else check_real(
             eps_phi, "eps_phi", low=0.0, high=eps
         )
-        surface = manifold.dim == 2 and manifold.name in ("sphere", "hyperbolic")
+        surface = _mesh_builder(manifold) is not None
         discretisation = check_option(options.get("discretisation", "mesh" if surface else "points"), "discretisation",
                                       DISCRETISATIONS if surface else ("points",))
         points = discretisation == "points"
-        ball = manifold.name != "sphere"  # the public domain is a geodesic ball B(domain_center, domain_radius)
+        ball = not compact  # the public domain is a geodesic ball B(domain_center, domain_radius)
         if points:
             for key in ("mesh_size",):
                 if options.get(key) is not None:
                     raise InvalidParameterError(f"{key} only applies to discretisation='mesh' (S², H²); got "
                                                 f"{key}={options[key]!r}", param=key)
-            h_max = math.pi if manifold.name == "sphere" else MAX_BALL_RADIUS
+            h_max = float(manifold.diameter) if compact else MAX_BALL_RADIUS
             bandwidth = options.get("bandwidth")
             if bandwidth is not None:
                 bandwidth = check_real(bandwidth, "bandwidth", low=0.0, high=h_max, high_closed=True)
@@ -873,9 +913,9 @@ class Conformal(Mechanism):
                     raise InvalidParameterError(f"{key} only applies to discretisation='points'; got "
                                                 f"{key}={options[key]!r}", param=key)
             n_points = graph_k = None
-            h_max = 2.0 if hyperbolic else math.pi / 2.0
+            h_max = math.pi / 2.0 if compact else 2.0
             bandwidth = check_real(options.get("bandwidth", DEFAULT_OPTIONS["bandwidth"]), "bandwidth", low=0.0,
-                                   high=h_max, high_closed=hyperbolic)
+                                   high=h_max, high_closed=not compact)
             mesh_size = check_int(options.get("mesh_size", DEFAULT_OPTIONS["mesh_size"]), "mesh_size",
                                   low=MESH_SIZE_RANGE[0], high=MESH_SIZE_RANGE[1])
         upsilon = check_real(options.get("upsilon", DEFAULT_OPTIONS["upsilon"]), "upsilon", low=0.0, high=1e6,
@@ -893,7 +933,7 @@ class Conformal(Mechanism):
                            low=0.0, low_closed=True)
         domain_radius, domain_center = options.get("domain_radius"), options.get("domain_center")
         if ball:
-            high = MAX_BALL_RADIUS if hyperbolic else 100.0
+            high = MAX_BALL_RADIUS if negatively_curved else 100.0
             domain_radius = check_real(DEFAULT_OPTIONS["domain_radius"] if domain_radius is None else domain_radius,
                                        "domain_radius", low=0.0, high=high, high_closed=True)
             domain_center = (manifold.default_center() if domain_center is None
@@ -934,7 +974,7 @@ class Conformal(Mechanism):
     def _check_ball_in_domain(self, mesh, inner_radius, opts):
         r"""Refuse (public inputs only) when the public data ball :math:`B(m_0, r)` is not inside :math:`B(o, R_{in})`,
         the closed geodesic ball inside the meshed domain: :math:`\mathrm{dist}(o, m_0) + r \le R_{in}`."""
-        if mesh.kind == "sphere":
+        if _whole(mesh):
             return
         center, radius = opts["ball_center"], opts["radius"]
         offset = float(self.manifold.dist(np.asarray(mesh.domain_center, dtype=float), center, check=False))
@@ -949,9 +989,11 @@ class Conformal(Mechanism):
 
     def build_mesh(self, mesh_size, domain_radius=None, domain_center=None):
         """The public mesh used on this manifold (sphere, or the ball ``B(domain_center, domain_radius)``)."""
-        if self.manifold.name == "sphere":
-            return sphere_mesh(mesh_size)
-        return hyperbolic_ball_mesh(mesh_size, domain_radius, domain_center)
+        build = _mesh_builder(self.manifold)
+        if build is None:
+            raise UnavailableError(f"no public triangle mesh is implemented on {self.manifold.label} (S², H² only)",
+                                   param="discretisation")
+        return build(mesh_size, domain_radius, domain_center)
 
     # -------------------------------------------------------------- stage 1
     def build_fields(self, data, rng, eps_phi, bandwidth, mesh_size, upsilon, smoothing_time, laplacian="fem",
@@ -1028,10 +1070,10 @@ class Conformal(Mechanism):
             opts["domain_center"],
         )
         notes = [f"target met through ε-DP: {budget.note}"]
-        sphere = self.manifold.name == "sphere"
+        compact = self.manifold.is_compact
         lambda_star, effective, conformal_sensitivity = _conformal_rate(
-            eps_conf, fields.phi_max, sensitivity, math.pi if sphere else 2.0 * inner_radius,
-            "π = diameter of the sphere; using Δ = π (dist ≤ π always)" if sphere else
+            eps_conf, fields.phi_max, sensitivity, float(self.manifold.diameter) if compact else 2.0 * inner_radius,
+            _diameter_text(self.manifold) if compact else
             f"2 R_in = {2.0 * inner_radius:.6g}, the diameter of the public ball the summary is projected onto; "
             "using Δ = 2 R_in", target, notes)
         plan = None
@@ -1040,8 +1082,9 @@ class Conformal(Mechanism):
             if "unavailable" in plan:
                 raise UnavailableError(plan["unavailable"], param="sampler")
         mesh, kb = fields.mesh, fields.kernel_bound
-        where = "S²" if mesh.kind == "sphere" else (
-            f"the PUBLIC geodesic ball B(o, R = {mesh.domain_radius:g}) of H² (the releases live in this ball)"
+        where = mesh.manifold.symbol if _whole(mesh) else (
+            f"the PUBLIC geodesic ball B(o, R = {mesh.domain_radius:g}) of {mesh.manifold.symbol} (the releases live "
+            "in this ball)"
         )
         notes += [
             f"Stage 1 (ε_φ = {eps_phi:.4g}): intrinsic KDE (bump kernel, h = {fields.bandwidth:g}) at the "
@@ -1072,7 +1115,7 @@ class Conformal(Mechanism):
              f"{inner_radius:.6g}) inside the meshed domain (identity when η is inside, always the case for data in "
              "the stated public ball): on a Hadamard space this metric projection is 1-Lipschitz, so the sensitivity "
              "and the guarantee are unchanged, and no release can fail or change behaviour because η is far away"
-             if mesh.kind != "sphere" else "the whole sphere is meshed: every summary lies in the domain"),
+             if not _whole(mesh) else "the whole sphere is meshed: every summary lies in the domain"),
             f"total ε_φ + ε_conf = {eps_phi + eps_conf:.6g} by sequential composition (paper Theorem V.1); the "
             "sanitised density and φ are part of the release. Each further point released from the same "
             "calibration spends another ε_conf",
@@ -1109,14 +1152,14 @@ class Conformal(Mechanism):
 
     def build_point_set(self, n_points, graph_k, domain_radius=None, domain_center=None):
         """The public point set used on this manifold (whole sphere, or the ball ``B(domain_center, domain_radius)``)."""
-        if self.manifold.name == "sphere" and domain_radius is None:
+        if domain_radius is None:  # only on a compact space: the whole space carries the point set
             return public_point_set(self.manifold, n_points, graph_k)
         return public_point_set(self.manifold, n_points, graph_k, domain_radius, domain_center)
 
     def _calibrate_points(self, target, sensitivity, budget, opts, eps_phi, eps_conf):
         r"""Calibration on a public point set (any dimension; see :mod:`geodp_core.mechanisms.conformal_pointset`)."""
         manifold = self.manifold
-        if manifold.name == "hyperbolic":  # hyperboloid coordinates of moderate size: distances accurate to < 1e-6
+        if manifold.curvature_bounds[0] < 0:  # hyperboloid coordinates of moderate size: distances accurate to < 1e-6
             reach = float(manifold.dist(manifold.default_center(), opts["domain_center"], check=False)) + opts["domain_radius"]
             if reach > _MAX_HYPERBOLIC_REACH:
                 raise InvalidParameterError(
@@ -1127,7 +1170,7 @@ class Conformal(Mechanism):
                     param="domain_center",
                 )
         point_set = self.build_point_set(opts["n_points"], opts["graph_k"], opts["domain_radius"], opts["domain_center"])
-        if point_set.kind != "sphere":
+        if not manifold.is_compact:
             offset = float(manifold.dist(point_set.domain_center, opts["ball_center"], check=False))
             if offset + opts["radius"] > point_set.domain_radius:
                 raise UnavailableError(
@@ -1139,7 +1182,7 @@ class Conformal(Mechanism):
         bandwidth = opts["bandwidth"]
         bandwidth_note = "public option"
         if bandwidth is None:
-            h_max = math.pi if manifold.name == "sphere" else MAX_BALL_RADIUS
+            h_max = float(manifold.diameter) if manifold.is_compact else MAX_BALL_RADIUS
             bandwidth = float(min(h_max, POINT_SET_DEFAULTS["bandwidth_factor"] * point_set.kth_distance_median))
             bandwidth_note = (f"default {POINT_SET_DEFAULTS['bandwidth_factor']:g} × the median distance to the "
                               f"{point_set.graph_k}-th public neighbour (a function of the public point set)")
@@ -1148,10 +1191,10 @@ class Conformal(Mechanism):
             opts["laplacian"], opts["knn"], opts["density_floor"],
         )
         notes = [f"target met through ε-DP: {budget.note}"]
-        sphere = point_set.kind == "sphere"
+        compact = manifold.is_compact
         lambda_star, effective, conformal_sensitivity = _conformal_rate(
-            eps_conf, fields.phi_max, sensitivity, math.pi if sphere else 2.0 * point_set.domain_radius,
-            "π = diameter of the sphere; using Δ = π (dist ≤ π always)" if sphere else
+            eps_conf, fields.phi_max, sensitivity, float(manifold.diameter) if compact else 2.0 * point_set.domain_radius,
+            _diameter_text(manifold) if compact else
             f"2R = {2.0 * point_set.domain_radius:.6g}, the diameter of the public ball the summary is projected onto; "
             "using Δ = 2R", target, notes)
         kb = fields.kernel_bound
@@ -1179,7 +1222,7 @@ class Conformal(Mechanism):
             f"tangent ball of radius {point_set.jitter_radius:.3g}; post-processing). The output resolution is the "
             "point spacing, which grows like N^(-1/d): utility degrades with the dimension at fixed N",
             ("the summary is first projected onto the closed public ball (1-Lipschitz on a Hadamard space: the "
-             "sensitivity and the guarantee are unchanged)" if point_set.kind != "sphere"
+             "sensitivity and the guarantee are unchanged)" if not manifold.is_compact
              else "no projection on the sphere: ρ* is defined and √φ_max-Lipschitz for every summary; releases lie in "
              "the public domain (the whole sphere, or the public cap) up to the jitter"),
             f"total ε_φ + ε_conf = {eps_phi + eps_conf:.6g} by sequential composition; the sanitised density and φ are "
@@ -1325,7 +1368,7 @@ def conformal_mcmc(mechanism, center, calibration, size, rng, n_steps=300, burn_
     def log_target(points):
         j = mesh.nearest_vertex(points)
         out = log_phi[j] - lambda_star * rho[j]
-        if mesh.kind != "sphere":
+        if not _whole(mesh):
             out = np.where(mesh.contains(points), out, -np.inf)
         return out
 

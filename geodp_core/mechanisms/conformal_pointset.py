@@ -325,7 +325,7 @@ class PointSetFields(ConformalFieldValues):
         on a Hadamard space (:math:`H^d`, :math:`\mathbb{R}^d`), public."""
         ps = self.point_set
         center = np.asarray(center, dtype=float)
-        if ps.kind == "sphere":  # no projection on S^d (not needed: rho* is defined and Lipschitz for every eta)
+        if self.manifold.is_compact:  # no projection on S^d (not needed: rho* is defined and Lipschitz for every eta)
             return center
         manifold = self.manifold
         radius = float(manifold.dist(ps.domain_center, center, check=False))

@@ -35,6 +35,22 @@ evaluated by Gauss–Legendre quadrature split at every point where the integran
 is not smooth. The circle :math:`S^1` has a closed form. The derivation and the
 accuracy evidence are in ``docs/derivations/riemannian_gaussian_gdp.md``.
 
+The reduction needs the law of cosines of a simply connected space of constant curvature
+:math:`\kappa`, which the space's radial volume declares
+(:attr:`~geodp_core.geometry.radial_volume.RadialVolume.model_curvature`): :math:`\mathbb{R}^d`
+(:math:`\kappa = 0`), :math:`H^d` (:math:`\kappa = -1`) and the round sphere of radius
+:math:`1/\sqrt\kappa`. The latter is the unit sphere with every distance multiplied by
+:math:`1/\sqrt\kappa`, and the privacy loss :math:`(d_2^2 - d_1^2)/(2\sigma^2)` is unchanged when
+distances and :math:`\sigma` are scaled together, so
+
+.. math:: \mu_\kappa(\sigma, \Delta) = \mu_1(\sqrt\kappa\,\sigma, \sqrt\kappa\,\Delta).
+
+Every function takes ``space`` as a name (``"sphere"``, ``"hyperbolic"``, ``"euclidean"``, with the
+dimension ``dim``), a :class:`~geodp_core.geometry.base.Manifold` or a
+:class:`~geodp_core.geometry.radial_volume.RadialVolume`; a space whose volume is not such a model
+(e.g. the rotation group :math:`SO(3) = S^3(2)/\pm1`, or :math:`\mathbb{C}P^n` for :math:`n \ge 2`)
+raises :class:`~geodp_core.exceptions.UnavailableError`: no exact :math:`\mu` is computed for it.
+
 Public functions: :func:`gdp_mu`, :func:`privacy_profile`,
 :func:`riemannian_gaussian_sigma_for_mu`, :func:`gdp_mu_monte_carlo` (the source
 paper's Algorithm 2, kept as a cross-check).
@@ -48,6 +64,7 @@ from scipy import optimize, special
 
 from geodp_core._validation import check_finite_array, check_int, check_option, check_real, check_rng
 from geodp_core.exceptions import ConvergenceError, InvalidParameterError, NumericalOverflowError, UnavailableError
+from geodp_core.geometry.radial import radial_volume
 from geodp_core.privacy import log_gdp_delta
 
 __all__ = [
@@ -59,8 +76,10 @@ __all__ = [
     "riemannian_gaussian_sigma_for_mu",
     "riemannian_gaussian_calibration",
     "CALIBRATION_WASTE",
+    "exact_gdp_available",
 ]
 
+#: The space names the functions accept (besides a manifold or a radial volume).
 SPACES = ("sphere", "hyperbolic", "euclidean")
 
 # Half-width K (in units of sigma) of the core of the radial law.  The radial
@@ -82,25 +101,299 @@ _MU_RTOL = 1e-12
 # --------------------------------------------------------------------------- validation
 
 
+def _volume(space, dim):
+    """The radial volume of ``space`` (a name with ``dim``, a manifold or a volume; ``dim`` then None or its own)."""
+    if isinstance(space, str):
+        check_option(space, "space", SPACES)
+        return radial_volume(space, check_int(dim, "dim", low=1))
+    if isinstance(space, (bool, int, float, np.number)) or not hasattr(space, "dim"):
+        check_option(space, "space", SPACES)  # raises, naming the parameter and the valid names
+    volume = radial_volume(space)
+    if dim is not None and check_int(dim, "dim", low=1) != volume.dim:
+        raise InvalidParameterError(f"dim must be None or {volume.dim} (the dimension of {volume.label}); got {dim!r}",
+                                    param="dim")
+    return volume
+
+
+def _reduction(volume):
+    r"""``(model, scale)``: the unit-curvature model of the exact reduction and :math:`\sqrt{|\kappa|}`, or ``None``."""
+    kappa = volume.model_curvature
+    if kappa is None:
+        return None
+    if volume.dim == 1 and kappa < 0.0:  # pragma: no cover - H^1 declares curvature 0 (it is the real line)
+        kappa = 0.0
+    if kappa > 0.0:
+        return _SPHERE, float(np.sqrt(kappa))
+    if kappa < 0.0:
+        return _HYPERBOLIC, float(np.sqrt(-kappa))
+    return _FLAT, 1.0
+
+
+def exact_gdp_available(space, dim=None):
+    """Whether :func:`gdp_mu` computes the exact μ on ``space`` (a name with ``dim``, a manifold or a volume):
+    its radial volume is that of a simply connected space of constant curvature."""
+    try:
+        volume = _volume(space, dim)
+    except UnavailableError:  # not isotropic
+        return False
+    return _reduction(volume) is not None
+
+
 def _validate(space, dim, sigma, sensitivity):
-    space = check_option(space, "space", SPACES)
-    dim = check_int(dim, "dim", low=1)
+    """``(model, dim, sigma, delta, scale)``: the unit model and the arguments in its units (σ√|κ|, Δ√|κ|)."""
+    volume = _volume(space, dim)
     sigma = check_real(sigma, "sigma", low=0.0)
-    if space == "sphere":
-        sensitivity = check_real(sensitivity, "sensitivity", low=0.0, high=np.pi, high_closed=True)
+    upper = float(volume.upper)
+    if np.isfinite(upper):
+        sensitivity = check_real(sensitivity, "sensitivity", low=0.0, high=upper, high_closed=True)
     else:
         sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
-    if space == "hyperbolic" and dim == 1:
-        # H^1 is isometric to the real line.
-        space = "euclidean"
-    return space, dim, sigma, sensitivity
+    reduction = _reduction(volume)
+    if reduction is None:
+        raise UnavailableError(
+            f"no exact GDP accounting of the Riemannian Gaussian on {volume.label}: the reduction to one polar "
+            "integral needs the law of cosines of a simply connected space of constant curvature (R^d, S^d(r), H^d), "
+            "and this space is not one",
+            param="space",
+        )
+    model, scale = reduction
+    if scale == 1.0:
+        return model, volume.dim, sigma, sensitivity, scale
+    return model, volume.dim, sigma * scale, min(sensitivity * scale, model.r_max), scale
 
 
-def _loss_upper_bound(space, sigma, delta):
-    r"""Supremum of the privacy loss: :math:`\Delta(2\pi - \Delta)/(2\sigma^2)` on the sphere."""
-    if space == "sphere":
+# --------------------------------------------------------------------------- unit-curvature models
+
+
+class _Model:
+    r"""A simply connected model space of curvature 0, +1 or -1: what the reduction needs of it.
+
+    The quadrature below is written once; the model supplies the space's :math:`S(x)` (:math:`\sin` or
+    :math:`\sinh`, the per-dimension factor of :math:`J(r) = S(r)^{d-1}`), its largest radius, the bound of the
+    privacy loss and its extreme regimes, and the exact sampler of the Monte Carlo cross-check.
+    """
+
+    #: Largest geodesic distance.
+    r_max = np.inf
+    #: Flat: the privacy loss is linear and μ = Δ/σ exactly.
+    is_flat = False
+
+    def loss_upper_bound(self, sigma, delta):
+        """Supremum of the privacy loss (``inf`` when unbounded)."""
+        return np.inf
+
+    def check_sensitivity(self, delta):
+        """Refuse a sensitivity the model's formulas cannot represent (nothing by default)."""
+
+    def infimum_mu(self, dim, delta):
+        """Infimum of μ(σ) over σ (0 unless μ(σ) stays bounded below)."""
+        return 0.0
+
+    def large_sigma(self, dim, sigma, delta):
+        """``(mu, worst eps)`` beyond the validated range of σ, or ``None`` (inside it)."""
+        return None
+
+
+class _FlatModel(_Model):
+    r""":math:`\mathbb{R}^d` (and :math:`H^1`, isometric to the real line)."""
+
+    is_flat = True
+
+    def ambient_distance(self, base, points):
+        return np.linalg.norm(points - base, axis=1)
+
+
+class _SphereModel(_Model):
+    r"""The unit sphere :math:`S^d \subset \mathbb{R}^{d+1}`: :math:`S = \sin`, distances at most :math:`\pi`."""
+
+    r_max = np.pi
+
+    def loss_upper_bound(self, sigma, delta):
+        r"""Supremum of the privacy loss: :math:`\Delta(2\pi - \Delta)/(2\sigma^2)`."""
         return delta * (2.0 * np.pi - delta) / (2.0 * sigma**2)
-    return np.inf
+
+    @staticmethod
+    def log_s(x):
+        return np.log(np.sin(x))
+
+    @staticmethod
+    def s_ratio(p, q, log_denominator):
+        """The sines are bounded: the product is formed directly."""
+        return np.sin(p) * np.sin(q) * np.exp(-log_denominator)
+
+    @staticmethod
+    def cot(r):
+        return 1.0 / np.tan(r)
+
+    @staticmethod
+    def mode_bracket_high(dim, sigma):
+        return np.pi - 1e-12
+
+    @staticmethod
+    def upper_event_possible(r, delta, s_plus):
+        r""":math:`\{d_2 > s_+\}` is empty when :math:`s_+` exceeds the largest distance
+        :math:`\min(r + \Delta, 2\pi - r - \Delta)`."""
+        return (s_plus < np.pi) & (r < np.pi) & (r + delta + s_plus < 2.0 * np.pi)
+
+    @staticmethod
+    def lower_event_possible(r):
+        return r < np.pi
+
+    @staticmethod
+    def extra_kinks(sigma, delta, eps, q):
+        r""":math:`x_+ = 0` at :math:`r = ((2\pi - \Delta)^2 - 2\sigma^2\varepsilon)/(2(2\pi - \Delta))`,
+        :math:`x_- = 1` at :math:`r = ((2\pi - \Delta)^2 + 2\sigma^2\varepsilon)/(2(2\pi - \Delta))`
+        (plus :math:`r = \pi - \Delta` and :math:`s_+ = \pi`, harmless extra splits)."""
+        w = 2.0 * np.pi - delta
+        two_s2e = 2.0 * sigma**2 * eps
+        return [
+            (w**2 - two_s2e) / (2.0 * w),
+            (w**2 + two_s2e) / (2.0 * w),
+            np.full_like(q, np.pi - delta),
+            np.sqrt(np.maximum(np.pi**2 - two_s2e, 0.0)),
+        ]
+
+    @staticmethod
+    def one_dimensional_tails(sigma, delta, eps):
+        return _circle_tail_probabilities(sigma, delta, eps)
+
+    def large_sigma(self, dim, sigma, delta):
+        if sigma <= _SPHERE_MAX_SIGMA:
+            return None
+        # The loss is bounded by L_max = Delta(2 pi - Delta)/(2 sigma^2): the mechanism is L_max-DP,
+        # hence mu <= eps_dp_to_gdp(L_max) ~ 1.26 L_max, and mu -> 0 like 1/sigma^2.
+        with np.errstate(under="ignore"):
+            bound = 1.26 * (delta * (2.0 * np.pi - delta) / 2.0) / sigma / sigma
+        if bound < np.finfo(float).tiny:
+            return 0.0, np.nan  # mu is below the smallest normal double: 0 to double precision
+        raise NumericalOverflowError(
+            f"sigma={sigma!r} is beyond the range where the exact GDP quadrature on the sphere is accurate: "
+            f"sigma must be in (0, {_SPHERE_MAX_SIGMA:g}] (or so large that mu underflows, sigma > "
+            f"{np.sqrt(1.26 * delta * (2.0 * np.pi - delta) / 2.0 / np.finfo(float).tiny):.3g}); here the law is "
+            f"nearly uniform and the mechanism is eps-DP with eps = {bound / 1.26:.3g}, so mu <= {bound:.3g}",
+            param="sigma",
+        )
+
+    @staticmethod
+    def propose_radii(dim, sigma, batch, rng):
+        r""":math:`\sigma \le 1`: propose :math:`\sigma\chi_d`, reject :math:`r > \pi`, accept with probability
+        :math:`(\sin r / r)^{d-1} \le 1`; :math:`\sigma > 1`: propose the radius of a uniform point (density
+        :math:`\propto \sin^{d-1} r`), accept with probability :math:`e^{-r^2/(2\sigma^2)}`."""
+        if sigma <= 1.0:
+            r = sigma * np.sqrt(rng.chisquare(dim, size=batch))
+            with np.errstate(invalid="ignore", divide="ignore"):
+                accept = np.where(r < np.pi, (np.sin(r) / r) ** (dim - 1), 0.0)
+            return r, accept
+        first = rng.standard_normal((batch, dim + 1))
+        r = np.arccos(np.clip(first[:, 0] / np.linalg.norm(first, axis=1), -1.0, 1.0))
+        return r, np.exp(-(r**2) / (2.0 * sigma**2))
+
+    @staticmethod
+    def cos_sin(radii):
+        return np.cos(radii), np.sin(radii)
+
+    @staticmethod
+    def moved_base(dim, delta):
+        """(cos Δ, sin Δ, 0, ...): the point at distance Δ from e0 along e1."""
+        eta = np.zeros(dim + 1)
+        eta[0], eta[1] = np.cos(delta), np.sin(delta)
+        return eta
+
+    @staticmethod
+    def move(points, delta):
+        """The rotation by Δ in the (e0, e1) plane, taking e0 to (cos Δ, sin Δ, 0, ...)."""
+        c, s = np.cos(delta), np.sin(delta)
+        x0, x1 = points[:, 0].copy(), points[:, 1].copy()
+        points[:, 0], points[:, 1] = c * x0 - s * x1, s * x0 + c * x1
+
+    @staticmethod
+    def ambient_distance(base, points):
+        return np.arccos(np.clip(points @ base, -1.0, 1.0))
+
+
+class _HyperbolicModel(_Model):
+    r"""The hyperboloid :math:`H^d`: :math:`S = \sinh` (in logs: it overflows), unbounded distances."""
+
+    def check_sensitivity(self, delta):
+        """Refuse a sensitivity whose cosh/sinh overflow (naming ``sensitivity``)."""
+        if delta > _HYPERBOLIC_MAX_SENSITIVITY:
+            raise NumericalOverflowError(
+                f"sensitivity={delta!r} is too large on hyperbolic space: cosh/sinh of distances overflow double "
+                f"precision; sensitivity must be in (0, {_HYPERBOLIC_MAX_SENSITIVITY:g}]",
+                param="sensitivity",
+            )
+
+    @staticmethod
+    def log_s(x):
+        # log sinh x = x + log(1 - e^{-2x}) - log 2, accurate for every x > 0 and free of overflow.
+        return x + np.log(-np.expm1(-2.0 * x)) - np.log(2.0)
+
+    def s_ratio(self, p, q, log_denominator):
+        """In logs: sinh overflows."""
+        return np.exp(self.log_s(p) + self.log_s(q) - log_denominator)
+
+    @staticmethod
+    def cot(r):
+        return 1.0 / np.tanh(r)
+
+    @staticmethod
+    def mode_bracket_high(dim, sigma):
+        return (dim - 1) * sigma**2 + np.sqrt(dim - 1) * sigma + 1.0
+
+    @staticmethod
+    def upper_event_possible(r, delta, s_plus):
+        return True
+
+    @staticmethod
+    def lower_event_possible(r):
+        return True
+
+    @staticmethod
+    def extra_kinks(sigma, delta, eps, q):
+        return []
+
+    def infimum_mu(self, dim, delta):
+        return _hyperbolic_mu_limit(dim, delta)
+
+    def large_sigma(self, dim, sigma, delta):
+        if sigma <= _HYPERBOLIC_MAX_SIGMA:
+            return None
+        mu, _ = _gdp_mu_and_worst_eps(self, dim, _HYPERBOLIC_MAX_SIGMA, delta)
+        return max(mu, delta / sigma), np.inf
+
+    @staticmethod
+    def propose_radii(dim, sigma, batch, rng):
+        r""":math:`\sinh^{d-1} r\, e^{-r^2/(2\sigma^2)} = 2^{1-d}(1 - e^{-2r})^{d-1} e^{(d-1)r - r^2/(2\sigma^2)}`:
+        propose :math:`N((d-1)\sigma^2, \sigma^2)`, reject :math:`r \le 0`, accept with probability
+        :math:`(1 - e^{-2r})^{d-1}`."""
+        r = rng.normal((dim - 1) * sigma**2, sigma, size=batch)
+        return r, np.where(r > 0.0, (-np.expm1(-2.0 * np.maximum(r, 0.0))) ** (dim - 1), 0.0)
+
+    @staticmethod
+    def cos_sin(radii):
+        return np.cosh(radii), np.sinh(radii)
+
+    @staticmethod
+    def moved_base(dim, delta):
+        """(cosh Δ, sinh Δ, 0, ...): the point at distance Δ from e0 along e1."""
+        eta = np.zeros(dim + 1)
+        eta[0], eta[1] = np.cosh(delta), np.sinh(delta)
+        return eta
+
+    @staticmethod
+    def move(points, delta):
+        """The boost by Δ in the (e0, e1) plane, taking e0 to (cosh Δ, sinh Δ, 0, ...)."""
+        c, s = np.cosh(delta), np.sinh(delta)
+        x0, x1 = points[:, 0].copy(), points[:, 1].copy()
+        points[:, 0], points[:, 1] = c * x0 + s * x1, s * x0 + c * x1
+
+    @staticmethod
+    def ambient_distance(base, points):
+        minkowski = -points[:, 0] * base[0] + points[:, 1:] @ base[1:]
+        return np.arccosh(np.maximum(-minkowski, 1.0))
+
+
+_FLAT, _SPHERE, _HYPERBOLIC = _FlatModel(), _SphereModel(), _HyperbolicModel()
 
 
 # --------------------------------------------------------------------------- S^1 closed form
@@ -151,7 +444,7 @@ def _circle_tail_probabilities(sigma, delta, eps):
     log_upper = _log_normal_mass(t2, t1, sigma) - log_c
     log_not_upper = np.logaddexp(_log_normal_mass(-np.pi, t2, sigma), _log_normal_mass(t1, np.pi, sigma)) - log_c
     log_lower = np.logaddexp(_log_normal_mass(t3, np.pi, sigma), _log_normal_mass(-np.pi, t4, sigma)) - log_c
-    beyond = eps >= _loss_upper_bound("sphere", sigma, delta)
+    beyond = eps >= _SPHERE.loss_upper_bound(sigma, delta)
     log_upper = np.where(beyond, -np.inf, log_upper)
     log_not_upper = np.where(beyond, 0.0, np.minimum(log_not_upper, 0.0))
     log_lower = np.where(beyond, -np.inf, log_lower)
@@ -161,14 +454,11 @@ def _circle_tail_probabilities(sigma, delta, eps):
 # --------------------------------------------------------------------------- radial law (d >= 2)
 
 
-def _log_s(space, x):
+def _log_s(model, x):
     """``log(sin x)`` on the sphere, ``log(sinh x)`` on H^d (stable for large x)."""
     x = np.asarray(x, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        if space == "sphere":
-            return np.log(np.sin(x))
-        # log sinh x = x + log(1 - e^{-2x}) - log 2, accurate for every x > 0 and free of overflow.
-        return x + np.log(-np.expm1(-2.0 * x)) - np.log(2.0)
+        return model.log_s(x)
 
 
 @lru_cache(maxsize=8)
@@ -206,7 +496,7 @@ class _RadialLaw:
     :math:`\varepsilon` whose :math:`\{L > \varepsilon\}` region meets the core.
     """
 
-    space: str
+    model: _Model
     dim: int
     sigma: float
     delta: float
@@ -217,21 +507,21 @@ class _RadialLaw:
     log_normaliser: float
 
     @classmethod
-    def build(cls, space, dim, sigma, delta):
-        r_max = np.pi if space == "sphere" else np.inf
+    def build(cls, model, dim, sigma, delta):
+        r_max = model.r_max
         # f'(r) decreases from +inf (r -> 0) to -inf: bracket its root.
         lo = min(1e-3, 1e-3 * sigma)
-        hi = np.pi - 1e-12 if space == "sphere" else (dim - 1) * sigma**2 + np.sqrt(dim - 1) * sigma + 1.0
-        mode = optimize.brentq(lambda r: _log_density_slope(space, dim, sigma, r), lo, hi, xtol=1e-14 * hi)
+        hi = model.mode_bracket_high(dim, sigma)
+        mode = optimize.brentq(lambda r: _log_density_slope(model, dim, sigma, r), lo, hi, xtol=1e-14 * hi)
         reach = _WINDOW_HALF_WIDTH * sigma
         low = max(0.0, mode - reach)
         core_high = min(r_max, mode + reach)
         high = min(r_max, core_high + delta + reach)
-        law = cls(space, dim, sigma, delta, mode, low, core_high, high, 0.0)
+        law = cls(model, dim, sigma, delta, mode, low, core_high, high, 0.0)
         nodes, weights = _quadrature(law.fixed_breakpoints()[None, :], 4 * _N_NODES)
         with np.errstate(divide="ignore"):
-            log_terms = np.log(weights) + _log_radial_unnormalised(space, dim, sigma, nodes)
-        return cls(space, dim, sigma, delta, mode, low, core_high, high, float(special.logsumexp(log_terms)))
+            log_terms = np.log(weights) + _log_radial_unnormalised(model, dim, sigma, nodes)
+        return cls(model, dim, sigma, delta, mode, low, core_high, high, float(special.logsumexp(log_terms)))
 
     def fixed_breakpoints(self):
         """Domain ends, core end and mode + k sigma (|k| <= 32), clipped and sorted."""
@@ -241,7 +531,7 @@ class _RadialLaw:
         return np.sort(np.clip(points, self.low, self.high))
 
     def log_pdf(self, r):
-        return _log_radial_unnormalised(self.space, self.dim, self.sigma, r) - self.log_normaliser
+        return _log_radial_unnormalised(self.model, self.dim, self.sigma, r) - self.log_normaliser
 
     def decay_breakpoints(self, points):
         r"""Add :math:`p + \lambda_p \{1/4, 1, 4, 16, 64\}` after each point p beyond the mode.
@@ -252,7 +542,7 @@ class _RadialLaw:
         tail) is thus resolved on its own scale, however far in the tail p is.
         """
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):  # checked by nan_to_num below
-            slope = _log_density_slope(self.space, self.dim, self.sigma, points)
+            slope = _log_density_slope(self.model, self.dim, self.sigma, points)
             scale = np.where(slope < 0.0, -1.0 / slope, 0.0)
         scale = np.nan_to_num(scale, nan=0.0, posinf=0.0)
         extra = points[..., :, None] + scale[..., :, None] * _DECAY_STEPS
@@ -262,17 +552,17 @@ class _RadialLaw:
 _DECAY_STEPS = np.array([0.25, 1.0, 4.0, 16.0, 64.0])
 
 
-def _log_radial_unnormalised(space, dim, sigma, r):
+def _log_radial_unnormalised(model, dim, sigma, r):
     r"""Return :math:`f(r) = (d-1)\log J(r) - r^2/(2\sigma^2)`."""
     r = np.asarray(r, dtype=float)
-    return (dim - 1) * _log_s(space, r) - r**2 / (2.0 * sigma**2)
+    return (dim - 1) * _log_s(model, r) - r**2 / (2.0 * sigma**2)
 
 
-def _log_density_slope(space, dim, sigma, r):
+def _log_density_slope(model, dim, sigma, r):
     r"""Return :math:`f'(r) = (d-1)\cot r - r/\sigma^2` (sphere) or :math:`(d-1)\coth r - r/\sigma^2` (H^d)."""
     r = np.asarray(r, dtype=float)
     with np.errstate(divide="ignore", invalid="ignore"):
-        ratio = 1.0 / np.tan(r) if space == "sphere" else 1.0 / np.tanh(r)
+        ratio = model.cot(r)
     return (dim - 1) * ratio - r / sigma**2
 
 
@@ -289,18 +579,16 @@ def _theta_cdf(x, dim):
     return special.betainc(a, a, x)
 
 
-def _s_ratio(space, p, q, log_denominator):
+def _s_ratio(model, p, q, log_denominator):
     r"""Return :math:`S(p)S(q)/[S(r)S(\Delta)]` with :math:`S = \sin` or :math:`\sinh` (``log_denominator`` given).
 
     On the sphere the sines are bounded and the product is formed directly; on :math:`H^d` in logs (sinh
     overflows).
     """
-    if space == "sphere":
-        return np.sin(p) * np.sin(q) * np.exp(-log_denominator)
-    return np.exp(_log_s(space, p) + _log_s(space, q) - log_denominator)
+    return model.s_ratio(p, q, log_denominator)
 
 
-def _conditional_tail_probabilities(space, dim, sigma, delta, eps, r):
+def _conditional_tail_probabilities(model, dim, sigma, delta, eps, r):
     r"""For fixed radius: :math:`\Pr_\theta[L > \varepsilon]`, its complement and :math:`\Pr_\theta[L < -\varepsilon]`.
 
     With :math:`S = \sin` (sphere) or :math:`\sinh` (H^d),
@@ -326,21 +614,20 @@ def _conditional_tail_probabilities(space, dim, sigma, delta, eps, r):
     """
     two_s2e = 2.0 * sigma**2 * eps
     abs_diff = np.abs(r - delta)
-    log_denominator = _log_s(space, r) + _log_s(space, delta)
+    log_denominator = _log_s(model, r) + _log_s(model, delta)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
         # Upper event {d2 > s_plus}.
         s_plus = np.sqrt(r**2 + two_s2e)
         gap_plus = (2.0 * r * delta + delta**2 - two_s2e) / (r + delta + s_plus)  # = r + Delta - s_plus
         ok = (gap_plus > 0.0) & (r > 0.0)
-        if space == "sphere":
-            ok &= (s_plus < np.pi) & (r < np.pi) & (r + delta + s_plus < 2.0 * np.pi)
-        x_plus = np.minimum(np.where(ok, _s_ratio(space, (r + delta + s_plus) / 2.0, gap_plus / 2.0, log_denominator),
+        ok &= model.upper_event_possible(r, delta, s_plus)
+        x_plus = np.minimum(np.where(ok, _s_ratio(model, (r + delta + s_plus) / 2.0, gap_plus / 2.0, log_denominator),
                                      0.0), 1.0)
         p_upper = _theta_cdf(x_plus, dim)
         # Complement {d2 <= s_plus}: empty when s_plus <= |r - Delta|, everything when ~ok.
         denom = s_plus + abs_diff
         gap = (2.0 * r * delta - delta**2 + two_s2e) / denom  # = s_plus - |r - Delta|
-        y_plus = np.minimum(np.where(gap > 0.0, _s_ratio(space, denom / 2.0, gap / 2.0, log_denominator), 0.0), 1.0)
+        y_plus = np.minimum(np.where(gap > 0.0, _s_ratio(model, denom / 2.0, gap / 2.0, log_denominator), 0.0), 1.0)
         p_not_upper = np.where(ok, _theta_cdf(y_plus, dim), 1.0)
 
         # Lower event {d2 < s_minus}; empty unless r^2 > 2 sigma^2 eps.
@@ -349,14 +636,13 @@ def _conditional_tail_probabilities(space, dim, sigma, delta, eps, r):
         denom = s_minus + abs_diff
         gap_minus = (2.0 * r * delta - delta**2 - two_s2e) / denom  # = s_minus - |r - Delta|
         ok = (s_minus_sq > 0.0) & (denom > 0.0) & (gap_minus > 0.0) & (r > 0.0)
-        if space == "sphere":
-            ok &= r < np.pi
-        x_minus = np.minimum(np.where(ok, _s_ratio(space, denom / 2.0, gap_minus / 2.0, log_denominator), 0.0), 1.0)
+        ok &= model.lower_event_possible(r)
+        x_minus = np.minimum(np.where(ok, _s_ratio(model, denom / 2.0, gap_minus / 2.0, log_denominator), 0.0), 1.0)
         p_lower = _theta_cdf(x_minus, dim)
     return p_upper, p_not_upper, p_lower
 
 
-def _eps_breakpoints(space, sigma, delta, eps):
+def _eps_breakpoints(model, sigma, delta, eps):
     r"""Radii where :math:`x_\pm` leaves (0, 1) (kinks of the integrand), shape (n_eps, k).
 
     :math:`x_+ = 1` at :math:`r = \Delta/2 - \sigma^2\varepsilon/\Delta`; :math:`x_+ = 0` at
@@ -368,19 +654,11 @@ def _eps_breakpoints(space, sigma, delta, eps):
     """
     q = sigma**2 * eps / delta
     points = [delta / 2.0 - q, q - delta / 2.0, delta / 2.0 + q]
-    if space == "sphere":
-        w = 2.0 * np.pi - delta
-        two_s2e = 2.0 * sigma**2 * eps
-        points += [
-            (w**2 - two_s2e) / (2.0 * w),
-            (w**2 + two_s2e) / (2.0 * w),
-            np.full_like(q, np.pi - delta),
-            np.sqrt(np.maximum(np.pi**2 - two_s2e, 0.0)),
-        ]
+    points += model.extra_kinks(sigma, delta, eps, q)
     return np.stack(points, axis=-1)
 
 
-def _quadrature_tail_probabilities(space, dim, sigma, delta, eps, n_nodes=_N_NODES):
+def _quadrature_tail_probabilities(model, dim, sigma, delta, eps, n_nodes=_N_NODES):
     r"""Log of :math:`\Pr[L > \varepsilon]`, :math:`\Pr[L \le \varepsilon]`, :math:`\Pr[L < -\varepsilon]` (d >= 2).
 
     Pieces: the radial law's fixed breakpoints and the kinks of
@@ -388,15 +666,15 @@ def _quadrature_tail_probabilities(space, dim, sigma, delta, eps, n_nodes=_N_NOD
     mapped Gauss–Legendre nodes per piece; sums in log space (``logsumexp``) so that
     probabilities far below the double-precision range keep their relative accuracy.
     """
-    law = _RadialLaw.build(space, dim, sigma, delta)
-    kinks = np.clip(_eps_breakpoints(space, sigma, delta, eps), law.low, law.high)
+    law = _RadialLaw.build(model, dim, sigma, delta)
+    kinks = np.clip(_eps_breakpoints(model, sigma, delta, eps), law.low, law.high)
     fixed = np.broadcast_to(law.fixed_breakpoints(), eps.shape + law.fixed_breakpoints().shape)
     points = np.concatenate([fixed, law.decay_breakpoints(kinks)], axis=-1)
     points = np.sort(np.clip(points, law.low, law.high), axis=-1)
     nodes, weights = _quadrature(points, n_nodes)
     live = weights > 0.0  # skip the empty pieces (coincident breakpoints)
     eps_live = np.broadcast_to(eps[:, None], nodes.shape)[live]
-    probabilities = _conditional_tail_probabilities(space, dim, sigma, delta, eps_live, nodes[live])
+    probabilities = _conditional_tail_probabilities(model, dim, sigma, delta, eps_live, nodes[live])
     log_w = np.full(nodes.shape, -np.inf)
     with np.errstate(divide="ignore"):
         log_w[live] = np.log(weights[live]) + law.log_pdf(nodes[live])
@@ -414,12 +692,15 @@ def _quadrature_tail_probabilities(space, dim, sigma, delta, eps, n_nodes=_N_NOD
     return tuple(results)
 
 
-def _log_tail_probabilities(space, dim, sigma, delta, eps, chunk=256):
-    """Log of P[L > eps], P[L <= eps], P[L < -eps] (closed form on S^1, else quadrature in chunks)."""
-    if space == "sphere" and dim == 1:
-        return _circle_tail_probabilities(sigma, delta, eps)
+def _log_tail_probabilities(model, dim, sigma, delta, eps, chunk=256):
+    """Log of P[L > eps], P[L <= eps], P[L < -eps] (closed form on S^1, else quadrature in chunks).
+
+    Only the circle reaches here with ``dim = 1`` (H^1 and the line are flat: closed form upstream).
+    """
+    if dim == 1:
+        return model.one_dimensional_tails(sigma, delta, eps)
     parts = [
-        _quadrature_tail_probabilities(space, dim, sigma, delta, eps[start : start + chunk])
+        _quadrature_tail_probabilities(model, dim, sigma, delta, eps[start : start + chunk])
         for start in range(0, eps.size, chunk)
     ]
     return tuple(np.concatenate([part[k] for part in parts]) for k in range(3))
@@ -453,20 +734,20 @@ def _combine_profile(eps, log_upper, log_not_upper, log_lower):
     return log_delta, log_comp
 
 
-def _log_profile(space, dim, sigma, delta, eps):
+def _log_profile(model, dim, sigma, delta, eps):
     """Return (log delta(eps), log(1 - delta(eps))) for validated arguments and a 1-D eps array.
 
     ``log delta`` is ``-inf`` where delta(eps) = 0.
     """
-    if space == "euclidean":
+    if model.is_flat:
         mu = delta / sigma
         return np.asarray(log_gdp_delta(mu, eps), dtype=float), _log_one_minus_gdp_delta(mu, eps)
-    return _combine_profile(eps, *_log_tail_probabilities(space, dim, sigma, delta, eps))
+    return _combine_profile(eps, *_log_tail_probabilities(model, dim, sigma, delta, eps))
 
 
-def _profile(space, dim, sigma, delta, eps):
+def _profile(model, dim, sigma, delta, eps):
     """Privacy profile for validated arguments and a 1-D eps array."""
-    return np.exp(_log_profile(space, dim, sigma, delta, eps)[0])
+    return np.exp(_log_profile(model, dim, sigma, delta, eps)[0])
 
 
 def privacy_profile(space, dim, sigma, sensitivity, eps):
@@ -487,14 +768,15 @@ def privacy_profile(space, dim, sigma, sensitivity, eps):
 
     Parameters
     ----------
-    space : {"sphere", "hyperbolic", "euclidean"}
-        Constant-curvature model space (unit curvature); "sphere" with ``dim=1`` is the circle.
-    dim : int
-        Dimension d >= 1.
+    space : {"sphere", "hyperbolic", "euclidean"}, Manifold or RadialVolume
+        Constant-curvature model space (a name: unit curvature; "sphere" with ``dim=1`` is the circle), or a
+        manifold / radial volume declaring such a space (e.g. a sphere of curvature κ: see the module docstring).
+    dim : int or None
+        Dimension d >= 1 (with a name; None or the space's own dimension otherwise).
     sigma : float
         Rate sigma > 0 of the density ∝ exp(-dist²/(2σ²)).
     sensitivity : float
-        Delta > 0, the distance between the neighbouring summaries; in (0, pi] on the sphere.
+        Delta > 0, the distance between the neighbouring summaries; at most the diameter (pi on the unit sphere).
     eps : float or array_like
         Values eps >= 0.
 
@@ -503,14 +785,14 @@ def privacy_profile(space, dim, sigma, sensitivity, eps):
     numpy.ndarray or float
         delta(eps), same shape as ``eps`` (a float for scalar input).
     """
-    space, dim, sigma, delta = _validate(space, dim, sigma, sensitivity)
+    model, dim, sigma, delta, _ = _validate(space, dim, sigma, sensitivity)
     eps_array = check_finite_array(eps, "eps")
     if np.any(eps_array < 0.0):
         raise InvalidParameterError(
             f"eps must contain only values in [0, inf); got {eps_array[eps_array < 0.0].flat[0]!r}", param="eps"
         )
     flat = eps_array.reshape(-1)
-    values = (_profile(space, dim, sigma, delta, flat) if flat.size else flat).reshape(eps_array.shape)
+    values = (_profile(model, dim, sigma, delta, flat) if flat.size else flat).reshape(eps_array.shape)
     return float(values) if values.ndim == 0 else values
 
 
@@ -577,7 +859,7 @@ def _smallest_mu(eps, log_delta, log_comp, start):
     return hi
 
 
-def _eps_search_range(space, dim, sigma, delta):
+def _eps_search_range(model, dim, sigma, delta):
     """Upper end of the eps range on which the profile is checked.
 
     Sphere: the supremum of the loss, unless the radial law is concentrated well inside
@@ -585,10 +867,10 @@ def _eps_search_range(space, dim, sigma, delta):
     r >= sigma^2 eps/Delta - Delta/2) misses the core of the radial law, so that
     delta(eps) < e^{-800}. Beyond it only the H^d limit Delta/sigma is used (see gdp_mu).
     """
-    upper = _loss_upper_bound(space, sigma, delta)
+    upper = model.loss_upper_bound(sigma, delta)
     if dim >= 2:
-        law = _RadialLaw.build(space, dim, sigma, delta)
-        if law.core_high < (np.pi if space == "sphere" else np.inf):
+        law = _RadialLaw.build(model, dim, sigma, delta)
+        if law.core_high < model.r_max:
             upper = min(upper, (law.core_high + delta / 2.0) * delta / sigma**2)
     return max(upper, 0.0)
 
@@ -633,17 +915,7 @@ _HYPERBOLIC_MAX_SIGMA = 1e3
 _HYPERBOLIC_MAX_SENSITIVITY = 700.0
 
 
-def _check_hyperbolic_sensitivity(space, delta):
-    """Refuse a sensitivity whose cosh/sinh overflow on H^d (naming ``sensitivity``)."""
-    if space == "hyperbolic" and delta > _HYPERBOLIC_MAX_SENSITIVITY:
-        raise NumericalOverflowError(
-            f"sensitivity={delta!r} is too large on hyperbolic space: cosh/sinh of distances overflow double "
-            f"precision; sensitivity must be in (0, {_HYPERBOLIC_MAX_SENSITIVITY:g}]",
-            param="sensitivity",
-        )
-
-
-def _gdp_mu_and_worst_eps(space, dim, sigma, delta):
+def _gdp_mu_and_worst_eps(model, dim, sigma, delta):
     """Return (mu, worst-case eps) for validated arguments.
 
     Extreme regimes (see :func:`gdp_mu`): sigma below ``_SMALL_SIGMA`` gives the Euclidean
@@ -659,36 +931,22 @@ def _gdp_mu_and_worst_eps(space, dim, sigma, delta):
             f"precision; sigma must be at least sensitivity/1.7e308 = {delta / 1.7e308:.3g}",
             param="sigma",
         )
-    _check_hyperbolic_sensitivity(space, delta)
-    if space == "euclidean" or sigma < _SMALL_SIGMA:
+    model.check_sensitivity(delta)
+    if model.is_flat or sigma < _SMALL_SIGMA:
         # Small noise: the law lives in a ball of radius ~ 40 sigma where the metric is Euclidean to
         # O(sigma^2); mu(sigma) = (Delta/sigma)(1 + O(sigma^2)) (checked: 1.6e-11 relative at sigma = 1e-5).
         return ratio, np.nan
-    if space == "sphere" and sigma > _SPHERE_MAX_SIGMA:
-        # The loss is bounded by L_max = Delta(2 pi - Delta)/(2 sigma^2): the mechanism is L_max-DP,
-        # hence mu <= eps_dp_to_gdp(L_max) ~ 1.26 L_max, and mu -> 0 like 1/sigma^2.
-        with np.errstate(under="ignore"):
-            bound = 1.26 * (delta * (2.0 * np.pi - delta) / 2.0) / sigma / sigma
-        if bound < np.finfo(float).tiny:
-            return 0.0, np.nan  # mu is below the smallest normal double: 0 to double precision
-        raise NumericalOverflowError(
-            f"sigma={sigma!r} is beyond the range where the exact GDP quadrature on the sphere is accurate: "
-            f"sigma must be in (0, {_SPHERE_MAX_SIGMA:g}] (or so large that mu underflows, sigma > "
-            f"{np.sqrt(1.26 * delta * (2.0 * np.pi - delta) / 2.0 / np.finfo(float).tiny):.3g}); here the law is "
-            f"nearly uniform and the mechanism is eps-DP with eps = {bound / 1.26:.3g}, so mu <= {bound:.3g}",
-            param="sigma",
-        )
-    if space == "hyperbolic" and sigma > _HYPERBOLIC_MAX_SIGMA:
-        mu, _ = _gdp_mu_and_worst_eps(space, dim, _HYPERBOLIC_MAX_SIGMA, delta)
-        return max(mu, ratio), np.inf
+    extreme = model.large_sigma(dim, sigma, delta)
+    if extreme is not None:
+        return extreme
     mu, worst = _search_mu(
-        lambda eps: _log_profile(space, dim, sigma, delta, eps),
-        _eps_search_range(space, dim, sigma, delta),
+        lambda eps: _log_profile(model, dim, sigma, delta, eps),
+        _eps_search_range(model, dim, sigma, delta),
         start=delta / sigma,
     )
-    if space == "hyperbolic" and delta / sigma > mu:
-        # As eps -> inf, log delta(eps) ~ -sigma^2 eps^2/(2 Delta^2), so the per-eps mu tends
-        # to Delta/sigma (Liu et al. 2022, Thm 3.3): the supremum is at least this limit.
+    if not np.isfinite(model.loss_upper_bound(sigma, delta)) and delta / sigma > mu:
+        # Unbounded loss (H^d): as eps -> inf, log delta(eps) ~ -sigma^2 eps^2/(2 Delta^2), so the per-eps mu
+        # tends to Delta/sigma (Liu et al. 2022, Thm 3.3): the supremum is at least this limit.
         mu, worst = delta / sigma, np.inf
     return mu, worst
 
@@ -752,16 +1010,20 @@ def gdp_mu(space, dim, sigma, sensitivity):
     the result is at least :math:`\Delta/\sigma`, the limit of the per-ε μ as ε → ∞.
     Relative accuracy about 1e-9 (see ``docs/derivations/riemannian_gaussian_gdp.md``).
 
+    A sphere of curvature :math:`\kappa` (a manifold or volume that declares one) is computed as the unit sphere
+    with :math:`(\sqrt\kappa\,\sigma, \sqrt\kappa\,\Delta)`, which has the same privacy loss.
+
     Parameters
     ----------
-    space : {"sphere", "hyperbolic", "euclidean"}
-        Model space of constant curvature +1, -1 or 0; "sphere" with ``dim=1`` is the circle.
-    dim : int
-        Dimension d >= 1.
+    space : {"sphere", "hyperbolic", "euclidean"}, Manifold or RadialVolume
+        Model space of constant curvature +1, -1 or 0 (a name; "sphere" with ``dim=1`` is the circle), or a
+        manifold / radial volume whose ``model_curvature`` declares such a space.
+    dim : int or None
+        Dimension d >= 1 (with a name; None or the space's own dimension otherwise).
     sigma : float
         Rate sigma > 0.
     sensitivity : float
-        Delta > 0 (in (0, pi] on the sphere): dist(η₁, η₂) for neighbouring data sets.
+        Delta > 0, at most the diameter (pi on the unit sphere): dist(η₁, η₂) for neighbouring data sets.
 
     Returns
     -------
@@ -771,10 +1033,12 @@ def gdp_mu(space, dim, sigma, sensitivity):
     Raises
     ------
     InvalidParameterError
-        Unknown space, dim < 1, sigma <= 0, sensitivity <= 0 (or > pi on the sphere), NaN/inf/bool.
+        Unknown space, dim < 1, sigma <= 0, sensitivity <= 0 (or above the diameter), NaN/inf/bool.
+    UnavailableError
+        The space is not a simply connected space of constant curvature (no exact μ is computed).
     """
-    space, dim, sigma, delta = _validate(space, dim, sigma, sensitivity)
-    return float(_gdp_mu_and_worst_eps(space, dim, sigma, delta)[0])
+    model, dim, sigma, delta, _ = _validate(space, dim, sigma, sensitivity)
+    return float(_gdp_mu_and_worst_eps(model, dim, sigma, delta)[0])
 
 
 # --------------------------------------------------------------------------- calibration
@@ -804,16 +1068,19 @@ def riemannian_gaussian_sigma_for_mu(space, dim, mu, sensitivity):
       :math:`\mu \le \mu_\infty (1 + 10^{-9})` raises
       :class:`~geodp_core.exceptions.UnavailableError` giving :math:`\mu_\infty`.
 
+    A sphere of curvature :math:`\kappa`: the unit sphere's :math:`\sigma` for :math:`\sqrt\kappa\,\Delta`,
+    divided by :math:`\sqrt\kappa`.
+
     Parameters
     ----------
-    space : {"sphere", "hyperbolic", "euclidean"}
-        Model space; "sphere" with ``dim=1`` is the circle.
-    dim : int
-        Dimension d >= 1.
+    space : {"sphere", "hyperbolic", "euclidean"}, Manifold or RadialVolume
+        Model space (as in :func:`gdp_mu`); "sphere" with ``dim=1`` is the circle.
+    dim : int or None
+        Dimension d >= 1 (with a name).
     mu : float
         Target mu > 0.
     sensitivity : float
-        Delta > 0 (in (0, pi] on the sphere).
+        Delta > 0 (at most the diameter).
 
     Returns
     -------
@@ -826,7 +1093,12 @@ def riemannian_gaussian_sigma_for_mu(space, dim, mu, sensitivity):
     UnavailableError
         On H^d (d >= 2) when mu is not above the infimum mu_inf(d, Delta).
     """
-    space, dim, _, delta = _validate(space, dim, 1.0, sensitivity)
+    model, dim, _, delta, scale = _validate(space, dim, 1.0, sensitivity)
+    return _sigma_for_mu(model, dim, mu, delta) / scale
+
+
+def _sigma_for_mu(model, dim, mu, delta):
+    """:func:`riemannian_gaussian_sigma_for_mu` in the units of the unit model."""
     target = check_real(mu, "mu", low=0.0)
     tiny = np.finfo(float).tiny
     if target < tiny:
@@ -835,7 +1107,7 @@ def riemannian_gaussian_sigma_for_mu(space, dim, mu, sensitivity):
             f"mu must be at least {tiny:.3g}",
             param="mu",
         )
-    _check_hyperbolic_sensitivity(space, delta)
+    model.check_sensitivity(delta)
     with np.errstate(over="ignore"):
         sigma0 = delta / target
     if not np.isfinite(sigma0):
@@ -844,26 +1116,25 @@ def riemannian_gaussian_sigma_for_mu(space, dim, mu, sensitivity):
             "precision; use a larger mu or a smaller sensitivity",
             param="mu",
         )
-    if space == "euclidean":
+    if model.is_flat:
         sigma = sigma0
         while delta / sigma > target:
             sigma = np.nextafter(sigma, np.inf)
         return float(sigma)
 
-    if space == "hyperbolic":
-        mu_inf = _hyperbolic_mu_limit(dim, delta)
-        if target <= mu_inf * (1.0 + 1e-9):
-            raise UnavailableError(
-                f"mu must be greater than {mu_inf:.6g} for the Riemannian Gaussian mechanism on "
-                f"hyperbolic space of dim {dim} with sensitivity={delta!r}: mu(sigma) decreases to "
-                f"this limit as sigma -> inf and never reaches it; got mu={target!r}",
-                param="mu",
-            )
+    mu_inf = model.infimum_mu(dim, delta)
+    if mu_inf > 0.0 and target <= mu_inf * (1.0 + 1e-9):
+        raise UnavailableError(
+            f"mu must be greater than {mu_inf:.6g} for the Riemannian Gaussian mechanism on "
+            f"hyperbolic space of dim {dim} with sensitivity={delta!r}: mu(sigma) decreases to "
+            f"this limit as sigma -> inf and never reaches it; got mu={target!r}",
+            param="mu",
+        )
 
     @lru_cache(maxsize=64)
     def excess_at_sigma(sigma):
         with np.errstate(divide="ignore"):  # mu = 0 (underflow, huge sigma on the sphere): -inf, far below
-            return float(np.log(_gdp_mu_and_worst_eps(space, dim, sigma, delta)[0]) - np.log(target))
+            return float(np.log(_gdp_mu_and_worst_eps(model, dim, sigma, delta)[0]) - np.log(target))
 
     def log_excess(log_sigma):
         return excess_at_sigma(float(np.exp(log_sigma)))
@@ -901,7 +1172,7 @@ def riemannian_gaussian_sigma_for_mu(space, dim, mu, sensitivity):
 CALIBRATION_WASTE = 0.01
 
 
-def _local_mu(space, dim, sigma, delta):
+def _local_mu(model, dim, sigma, delta):
     r"""Small-:math:`\Delta` GDP parameter :math:`\Delta\sqrt{I(\sigma)}` of the Riemannian Gaussian.
 
     For a location family the privacy loss of a pair at distance :math:`\Delta` is about :math:`\Delta` times
@@ -911,7 +1182,7 @@ def _local_mu(space, dim, sigma, delta):
     quadrature of the radial law (fast, no privacy profile); flat space gives :math:`\Delta/\sigma` exactly.
     Used only as a first guess: the calibration is verified by the exact :func:`gdp_mu`.
     """
-    density = _RadialLaw.build(space, dim, sigma, delta)
+    density = _RadialLaw.build(model, dim, sigma, delta)
     nodes, weights = _quadrature(density.fixed_breakpoints()[None, :], _N_NODES)
     with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
         logp = density.log_pdf(nodes)
@@ -922,7 +1193,7 @@ def _local_mu(space, dim, sigma, delta):
     return delta * np.sqrt(second_moment / dim) / sigma**2
 
 
-def _total_variation_mu(space, dim, sigma, delta):
+def _total_variation_mu(model, dim, sigma, delta):
     r"""GDP parameter of the privacy profile at :math:`\varepsilon = 0` alone (one quadrature point).
 
     :math:`\delta(0)` is the total variation between the laws centred at distance :math:`\Delta`, and
@@ -931,7 +1202,7 @@ def _total_variation_mu(space, dim, sigma, delta):
     :func:`gdp_mu` (the supremum over :math:`\varepsilon` includes 0), and equal to it whenever the worst
     :math:`\varepsilon` is 0, which is the usual case (every one of 40 random cases on S^d and H^d, d <= 10).
     """
-    _, log_comp = _log_profile(space, dim, sigma, delta, np.array([0.0]))
+    _, log_comp = _log_profile(model, dim, sigma, delta, np.array([0.0]))
     return float(-2.0 * special.ndtri_exp(log_comp[0] - np.log(2.0)))
 
 
@@ -955,24 +1226,36 @@ def riemannian_gaussian_calibration(space, dim, mu, sensitivity, waste=CALIBRATI
     (sigma, mu_achieved, n_quadratures) : (float, float, int)
         ``n_quadratures`` counts the exact :func:`gdp_mu` evaluations (the exact search counts as 6).
     """
-    space, dim, _, delta = _validate(space, dim, 1.0, sensitivity)
+    model, dim, _, delta, scale = _validate(space, dim, 1.0, sensitivity)
     target = check_real(mu, "mu", low=0.0)
     waste = check_real(waste, "waste", low=0.0, high=0.5)
-    if space == "euclidean" or (space == "hyperbolic" and dim == 1) or (space == "sphere" and dim == 1):
-        sigma = riemannian_gaussian_sigma_for_mu(space, dim, target, delta)
-        return sigma, gdp_mu(space, dim, sigma, delta), 1
+    sigma, mu_exact, quadratures = _calibration(model, dim, target, delta, waste)
+    return sigma / scale, mu_exact, quadratures
+
+
+def _exact_mu(model, dim, sigma, delta):
+    """:func:`gdp_mu` for validated arguments in the units of the unit model."""
+    check_real(sigma, "sigma", low=0.0)
+    return float(_gdp_mu_and_worst_eps(model, dim, sigma, delta)[0])
+
+
+def _calibration(model, dim, target, delta, waste):
+    """:func:`riemannian_gaussian_calibration` in the units of the unit model."""
+    if model.is_flat or dim == 1:
+        sigma = _sigma_for_mu(model, dim, target, delta)
+        return sigma, _exact_mu(model, dim, sigma, delta), 1
     quadratures = 0
     try:
         with np.errstate(over="ignore", under="ignore", divide="ignore", invalid="ignore"):  # extremes: fall back
-            found = _guess_and_verify(space, dim, target, delta, waste)
+            found = _guess_and_verify(model, dim, target, delta, waste)
     except (ValueError, ArithmeticError, ConvergenceError):  # the guess failed: the exact search below decides
         found = None
     if found is not None:
         sigma, mu_exact, quadratures = found
         if (1.0 - waste) * target <= mu_exact <= target:
             return sigma, mu_exact, quadratures
-    sigma = riemannian_gaussian_sigma_for_mu(space, dim, target, delta)
-    return sigma, gdp_mu(space, dim, sigma, delta), quadratures + 6
+    sigma = _sigma_for_mu(model, dim, target, delta)
+    return sigma, _exact_mu(model, dim, sigma, delta), quadratures + 6
 
 
 def _log_sigma_root(gap, x0):
@@ -991,29 +1274,29 @@ def _log_sigma_root(gap, x0):
     return float(np.exp(optimize.brentq(gap, low, high, xtol=1e-7)))
 
 
-def _guess_and_verify(space, dim, target, delta, waste):
+def _guess_and_verify(model, dim, target, delta, waste):
     """Steps 1–2 of :func:`riemannian_gaussian_calibration`; ``(sigma, mu, quadratures)`` of the last try."""
     quadratures, correction, last = 0, 1.0, None
     if not (np.isfinite(delta / target) and target >= np.finfo(float).tiny):
         return None
     aim = target * (1.0 - 0.4 * waste)
-    fisher = _log_sigma_root(lambda x: np.log(_local_mu(space, dim, float(np.exp(x)), delta)) - np.log(aim),
+    fisher = _log_sigma_root(lambda x: np.log(_local_mu(model, dim, float(np.exp(x)), delta)) - np.log(aim),
                              np.log(delta / target))
     if fisher is None:
         return None
     for _ in range(3):
         def gap(log_sigma, c=correction):
-            return np.log(c * _total_variation_mu(space, dim, float(np.exp(log_sigma)), delta)) - np.log(aim)
+            return np.log(c * _total_variation_mu(model, dim, float(np.exp(log_sigma)), delta)) - np.log(aim)
 
         sigma = _log_sigma_root(gap, np.log(fisher))
         if sigma is None:
             break
-        mu_exact = gdp_mu(space, dim, sigma, delta)
+        mu_exact = _exact_mu(model, dim, sigma, delta)
         quadratures += 1
         last = (sigma, mu_exact, quadratures)
         if (1.0 - waste) * target <= mu_exact <= target:
             return last
-        correction = mu_exact / _total_variation_mu(space, dim, sigma, delta)
+        correction = mu_exact / _total_variation_mu(model, dim, sigma, delta)
         if not np.isfinite(correction) or correction <= 0.0:
             break
     return last
@@ -1081,59 +1364,31 @@ class MonteCarloGDPEstimate:
     n_samples: int
 
 
-def _sample_radii(space, dim, sigma, n_samples, rng):
-    r"""Exact draws of the radius, density :math:`\propto J(r) e^{-r^2/(2\sigma^2)}`, by rejection.
-
-    * sphere, :math:`\sigma \le 1`: propose :math:`\sigma\chi_d`, reject :math:`r > \pi`, accept
-      with probability :math:`(\sin r / r)^{d-1} \le 1`;
-    * sphere, :math:`\sigma > 1`: propose the radius of a uniform point (density
-      :math:`\propto \sin^{d-1} r`), accept with probability :math:`e^{-r^2/(2\sigma^2)}`;
-    * :math:`H^d`: since :math:`\sinh^{d-1} r\, e^{-r^2/(2\sigma^2)} = 2^{1-d}(1 - e^{-2r})^{d-1}
-      e^{(d-1)r - r^2/(2\sigma^2)}`, propose :math:`N((d-1)\sigma^2, \sigma^2)`, reject
-      :math:`r \le 0`, accept with probability :math:`(1 - e^{-2r})^{d-1}`.
-    """
+def _sample_radii(model, dim, sigma, n_samples, rng):
+    r"""Exact draws of the radius, density :math:`\propto J(r) e^{-r^2/(2\sigma^2)}`, by rejection
+    (the proposals of the model: :meth:`_SphereModel.propose_radii`, :meth:`_HyperbolicModel.propose_radii`)."""
     radii = []
     n_accepted = 0
     while n_accepted < n_samples:
         batch = max(4 * (n_samples - n_accepted), 4096)
-        if space == "sphere" and sigma <= 1.0:
-            r = sigma * np.sqrt(rng.chisquare(dim, size=batch))
-            with np.errstate(invalid="ignore", divide="ignore"):
-                accept = np.where(r < np.pi, (np.sin(r) / r) ** (dim - 1), 0.0)
-        elif space == "sphere":
-            first = rng.standard_normal((batch, dim + 1))
-            r = np.arccos(np.clip(first[:, 0] / np.linalg.norm(first, axis=1), -1.0, 1.0))
-            accept = np.exp(-(r**2) / (2.0 * sigma**2))
-        else:
-            r = rng.normal((dim - 1) * sigma**2, sigma, size=batch)
-            accept = np.where(r > 0.0, (-np.expm1(-2.0 * np.maximum(r, 0.0))) ** (dim - 1), 0.0)
+        r, accept = model.propose_radii(dim, sigma, batch, rng)
         kept = r[rng.random(batch) < accept]
         radii.append(kept)
         n_accepted += kept.size
     return np.concatenate(radii)[:n_samples]
 
 
-def _sample_riemannian_gaussian(space, dim, sigma, n_samples, rng):
+def _sample_riemannian_gaussian(model, dim, sigma, n_samples, rng):
     """Exact samples of the Riemannian Gaussian centred at e_0 = (1, 0, ..., 0), ambient coordinates.
 
     ``Exp_{e_0}(r u)`` with the radius from :func:`_sample_radii` and ``u`` uniform on the unit
     sphere of the tangent space: points of the unit sphere in R^{d+1} or of the hyperboloid.
     """
-    radii = _sample_radii(space, dim, sigma, n_samples, rng)
+    radii = _sample_radii(model, dim, sigma, n_samples, rng)
     direction = rng.standard_normal((n_samples, dim))
     direction /= np.linalg.norm(direction, axis=1, keepdims=True)
-    cos_r, sin_r = (np.cos(radii), np.sin(radii)) if space == "sphere" else (np.cosh(radii), np.sinh(radii))
+    cos_r, sin_r = model.cos_sin(radii)
     return np.column_stack([cos_r, sin_r[:, None] * direction])
-
-
-def _ambient_distance(space, base, points):
-    """Geodesic distance from the point ``base`` to each row of ``points``."""
-    if space == "sphere":
-        return np.arccos(np.clip(points @ base, -1.0, 1.0))
-    if space == "euclidean":
-        return np.linalg.norm(points - base, axis=1)
-    minkowski = -points[:, 0] * base[0] + points[:, 1:] @ base[1:]
-    return np.arccosh(np.maximum(-minkowski, 1.0))
 
 
 def gdp_mu_monte_carlo(space, dim, sigma, sensitivity, n_samples, rng, n_eps=1000, eps_max=None):
@@ -1156,9 +1411,11 @@ def gdp_mu_monte_carlo(space, dim, sigma, sensitivity, n_samples, rng, n_eps=100
 
     Parameters
     ----------
-    space : {"sphere", "hyperbolic", "euclidean"}
-    dim : int
-        Dimension d >= 1 (sphere, Euclidean: the real line for d = 1) or d >= 2 (hyperbolic).
+    space : {"sphere", "hyperbolic", "euclidean"}, Manifold or RadialVolume
+        As in :func:`gdp_mu` (a sphere of curvature κ is sampled as the unit sphere with √κ σ and √κ Δ: the
+        privacy loss is the same).
+    dim : int or None
+        Dimension d >= 1 (sphere, Euclidean: the real line for d = 1) or d >= 2 (hyperbolic); with a name.
     sigma, sensitivity : float
         As in :func:`gdp_mu`.
     n_samples : int
@@ -1174,46 +1431,37 @@ def gdp_mu_monte_carlo(space, dim, sigma, sensitivity, n_samples, rng, n_eps=100
     -------
     MonteCarloGDPEstimate
     """
-    space, dim, sigma, delta = _validate(space, dim, sigma, sensitivity)
+    model, dim, sigma, delta, _ = _validate(space, dim, sigma, sensitivity)
     n_samples = check_int(n_samples, "n_samples", low=100)
     rng = check_rng(rng)
     n_eps = check_int(n_eps, "n_eps", low=1)
     if eps_max is not None:
         eps_max = check_real(eps_max, "eps_max", low=0.0)
 
-    if space == "euclidean":  # the GDP paper's Figure 1 (the real line): exact mu = Delta/sigma to compare with
+    if model.is_flat:  # the GDP paper's Figure 1 (the real line): exact mu = Delta/sigma to compare with
         eta1, eta2 = np.zeros(dim), np.zeros(dim)
         eta2[0] = delta
         y1 = sigma * rng.standard_normal((n_samples, dim))
         y2 = eta2 + sigma * rng.standard_normal((n_samples, dim))
-        return _monte_carlo_mu(space, sigma, delta, eta1, eta2, y1, y2, n_samples, n_eps, eps_max)
+        return _monte_carlo_mu(model, sigma, delta, eta1, eta2, y1, y2, n_samples, n_eps, eps_max)
 
     eta1 = np.zeros(dim + 1)
     eta1[0] = 1.0
-    eta2 = np.zeros(dim + 1)
-    if space == "sphere":
-        eta2[0], eta2[1] = np.cos(delta), np.sin(delta)
-    else:
-        eta2[0], eta2[1] = np.cosh(delta), np.sinh(delta)
+    eta2 = model.moved_base(dim, delta)
     # Samples around eta2 are samples around eta1 moved by the isometry taking eta1 to eta2
     # (rotation / boost in the (e0, e1) plane).
-    y1 = _sample_riemannian_gaussian(space, dim, sigma, n_samples, rng)
-    y2 = _sample_riemannian_gaussian(space, dim, sigma, n_samples, rng)
-    c, s = (np.cos(delta), np.sin(delta)) if space == "sphere" else (np.cosh(delta), np.sinh(delta))
-    x0, x1 = y2[:, 0].copy(), y2[:, 1].copy()
-    if space == "sphere":
-        y2[:, 0], y2[:, 1] = c * x0 - s * x1, s * x0 + c * x1
-    else:
-        y2[:, 0], y2[:, 1] = c * x0 + s * x1, s * x0 + c * x1
-    return _monte_carlo_mu(space, sigma, delta, eta1, eta2, y1, y2, n_samples, n_eps, eps_max)
+    y1 = _sample_riemannian_gaussian(model, dim, sigma, n_samples, rng)
+    y2 = _sample_riemannian_gaussian(model, dim, sigma, n_samples, rng)
+    model.move(y2, delta)
+    return _monte_carlo_mu(model, sigma, delta, eta1, eta2, y1, y2, n_samples, n_eps, eps_max)
 
 
-def _monte_carlo_mu(space, sigma, delta, eta1, eta2, y1, y2, n_samples, n_eps, eps_max):
+def _monte_carlo_mu(model, sigma, delta, eta1, eta2, y1, y2, n_samples, n_eps, eps_max):
     """Algorithm 2's estimate from samples ``y1`` around ``eta1`` and ``y2`` around ``eta2``."""
 
     def loss(points):
-        d1 = _ambient_distance(space, eta1, points)
-        d2 = _ambient_distance(space, eta2, points)
+        d1 = model.ambient_distance(eta1, points)
+        d2 = model.ambient_distance(eta2, points)
         return (d2**2 - d1**2) / (2.0 * sigma**2)
 
     loss1, loss2 = np.sort(loss(y1)), np.sort(loss(y2))

@@ -454,6 +454,167 @@ def _check_n_steps(n_steps):
     return check_int(n_steps, "n_steps", low=1, high=MAX_N_STEPS)
 
 
+# ============================================================================ exact heat laws
+class _HeatLaw:
+    r"""The exact law of :math:`B_t(x)` on a family of spaces with a closed-form heat kernel.
+
+    Chosen by :func:`_heat_law` from what the manifold declares (a global isometric chart, its dimension, the
+    curvature of the constant-curvature model its radial volume describes), never from its name.
+    """
+
+    def exact_possible(self, M, t):
+        """``(True, "")`` or ``(False, why)``: whether the exact sampler covers the diffusion time ``t``."""
+        return True, ""
+
+    def sampler_note(self, M, t):
+        raise NotImplementedError
+
+    def sample(self, M, center, t, size, rng):
+        raise NotImplementedError
+
+    def log_density(self, M, center, points, t):
+        raise NotImplementedError(f"brownian_motion has a closed-form density only on S^d, H^3 and flat spaces "
+                                  "with the exact sampler")
+
+
+class _FlatHeat(_HeatLaw):
+    """A global isometric chart onto a Euclidean space: :math:`N(0, 2tI)` in the chart."""
+
+    def sampler_note(self, M, t):
+        if M.dim == 1:
+            return "exact sampler: one geodesic step of length N(0, 2t) (1-dimensional space)"
+        return "exact sampler: N(0, 2t I) in the isometric Euclidean chart"
+
+    def sample(self, M, center, t, size, rng):
+        return sample_flat_brownian(M, center, t, size, rng)
+
+    def log_density(self, M, center, points, t):
+        dist = M.dist(center, points, check=False)
+        return -0.5 * M.dim * math.log(4.0 * math.pi * t) - dist**2 / (4.0 * t)
+
+
+class _OneDimensionalHeat(_HeatLaw):
+    """A 1-dimensional space: one geodesic Gaussian step is exact (the density, where known, of ``density``)."""
+
+    def __init__(self, density=None):
+        self.density = density
+
+    def sampler_note(self, M, t):
+        return "exact sampler: one geodesic step of length N(0, 2t) (1-dimensional space)"
+
+    def sample(self, M, center, t, size, rng):
+        return geodesic_random_walk(M, center, t, 1, size, rng)
+
+    def log_density(self, M, center, points, t):
+        if self.density is None:
+            return super().log_density(M, center, points, t)
+        return self.density.log_density(M, center, points, t)
+
+
+class _UnitSphereHeat(_HeatLaw):
+    r"""The unit sphere :math:`S^d`, :math:`d \ne 2` (Gegenbauer series, S³ image sum, Girsanov rejection)."""
+
+    def exact_possible(self, M, t):
+        if sphere_exact_available(t, M.dim):
+            return True, ""
+        return False, (f"the diffusion time t = {t:.3g} lies outside the range of the exact {M.label} "
+                       f"samplers: for the heat-kernel series {sphere_exact_reason(t, M.dim)}")
+
+    def sampler_note(self, M, t):
+        if sphere_sampler_method(t, M.dim) == "girsanov":
+            return (
+                f"exact sampler: radius by rejection against the Euclidean Brownian radius with the exact "
+                f"{M.label} correction weight (Feynman–Kac, simulated by Poisson thinning along the path), "
+                f"total-variation distance to the heat law ≤ {sphere_girsanov_tv_bound(t, M.dim):.0e}, "
+                "uniform direction"
+            )
+        if M.dim == 3 and t <= SPHERE3_IMAGE_MAX_T:
+            return ("exact sampler: radius by rejection from the Euclidean radius √(2t)·χ₃ with the closed-form S³ "
+                    "heat kernel (image sum, no series truncation), uniform direction")
+        plan = sphere_series_plan(t, M.dim)
+        return (
+            f"exact sampler: radius by inverse CDF of the {M.label} heat-kernel Gegenbauer series "
+            f"({plan.n_terms} terms, certified truncation error ≤ {SPHERE_CDF_TOL:g}, rounding-error "
+            f"estimate {plan.rounding_bound:.1g} ≤ {SPHERE_ROUNDING_TOL:g}, root certified to "
+            "|F(r) - u| ≤ 1e-13), uniform direction"
+        )
+
+    def sample(self, M, center, t, size, rng):
+        return sample_sphere_brownian(M, center, t, size, rng)
+
+    def log_density(self, M, center, points, t):
+        dist = np.clip(M.dist(center, points, check=False), 0.0, np.pi)
+        with np.errstate(divide="ignore"):
+            if M.dim == 3 and t <= SPHERE3_IMAGE_MAX_T:
+                return np.log(np.maximum(sphere3_heat_kernel(np.minimum(dist, np.nextafter(np.pi, 0.0)), t), 0.0))
+            if sphere_sampler_method(t, M.dim) == "series":
+                return sphere_log_heat_kernel(dist, t, M.dim)
+        raise NotImplementedError(f"brownian_motion on {M.label} at t = {t:.3g}: the heat kernel cannot be evaluated "
+                                  "accurately in double precision at this small time (the exact sampler "
+                                  "does not need it)")
+
+
+class _UnitSphere2Heat(_HeatLaw):
+    """The unit sphere :math:`S^2` (Legendre series)."""
+
+    def exact_possible(self, M, t):
+        if sphere2_exact_available(t):
+            return True, ""
+        return False, (f"the diffusion time t = {t:.3g} is too small for the S² heat-kernel series "
+                       "within the term limit")
+
+    def sampler_note(self, M, t):
+        return (
+            f"exact sampler: radius by inverse CDF of the S² heat-kernel Legendre series "
+            f"({sphere2_series_terms(t) + 1} terms, truncation error ≤ {SPHERE2_CDF_TOL:g}, root "
+            "certified to |F(r) - u| ≤ 1e-13), uniform direction"
+        )
+
+    def sample(self, M, center, t, size, rng):
+        return sample_sphere2_brownian(M, center, t, size, rng)
+
+    def log_density(self, M, center, points, t):
+        dist = np.clip(M.dist(center, points, check=False), 0.0, np.pi)
+        with np.errstate(divide="ignore"):
+            return np.log(np.maximum(sphere2_heat_kernel(dist, t), 0.0))
+
+
+class _Hyperbolic3Heat(_HeatLaw):
+    """:math:`H^3` (closed-form heat kernel: the radius is the norm of :math:`N((2t, 0, 0), 2tI_3)`)."""
+
+    def sampler_note(self, M, t):
+        return ("exact sampler: radius from the closed-form H³ heat kernel (its radial law is the norm of "
+                "N((2t, 0, 0), 2t I₃)), uniform direction")
+
+    def sample(self, M, center, t, size, rng):
+        return sample_hyperbolic3_brownian(M, center, t, size, rng)
+
+    def log_density(self, M, center, points, t):
+        dist = M.dist(center, points, check=False)
+        with np.errstate(divide="ignore"):
+            return np.log(hyperbolic3_heat_kernel(dist, t))
+
+
+def _heat_law(M):
+    """The exact heat law of ``M`` (:class:`_HeatLaw`), or ``None`` when no exact sampler is implemented.
+
+    A global isometric chart: flat; dimension 1: one geodesic step; a radial volume of the unit sphere
+    (``model_curvature`` 1): the sphere's series samplers; of curvature -1 in dimension 3: the closed-form
+    :math:`H^3` kernel.
+    """
+    volume = M.radial_volume
+    kappa = None if volume is None else volume.model_curvature
+    if is_flat_chart(M):
+        return _FlatHeat()
+    if M.dim == 1:
+        return _OneDimensionalHeat(_UnitSphereHeat() if kappa == 1.0 else None)
+    if kappa == 1.0:
+        return _UnitSphere2Heat() if M.dim == 2 else _UnitSphereHeat()
+    if kappa == -1.0 and M.dim == 3:
+        return _Hyperbolic3Heat()
+    return None
+
+
 class _HeatDiffusion(Mechanism):
     native_notion = "zcdp"
     source = SOURCE
@@ -535,20 +696,9 @@ class BrownianMotion(_HeatDiffusion):
 
     def _exact_possible(self, t):
         M = self.manifold
-        if self._walk_is_exact():
-            return True, ""
-        if M.name == "sphere" and M.dim == 2:
-            if sphere2_exact_available(t):
-                return True, ""
-            return False, (f"the diffusion time t = {t:.3g} is too small for the S² heat-kernel series "
-                           "within the term limit")
-        if M.name == "sphere":
-            if sphere_exact_available(t, M.dim):
-                return True, ""
-            return False, (f"the diffusion time t = {t:.3g} lies outside the range of the exact {M.label} "
-                           f"samplers: for the heat-kernel series {sphere_exact_reason(t, M.dim)}")
-        if M.name == "hyperbolic" and M.dim == 3:
-            return True, ""
+        law = _heat_law(M)
+        if law is not None:
+            return law.exact_possible(M, t)
         return False, (f"no exact Brownian-motion sampler is implemented on {M.label} (exact samplers: Sᵈ, H³, "
                        "ℝᵈ, flat SPD metrics, 1-dimensional spaces)")
 
@@ -592,41 +742,7 @@ class BrownianMotion(_HeatDiffusion):
             notes.append(f"privacy floor on {M.label}: ρ > KΔ²/2 = {K * sensitivity**2 / 2.0:.6g} for every t")
         label = LABEL_EXACT
         if sampler == "exact":
-            if M.name == "sphere" and M.dim == 2:
-                notes.append(
-                    f"exact sampler: radius by inverse CDF of the S² heat-kernel Legendre series "
-                    f"({sphere2_series_terms(t) + 1} terms, truncation error ≤ {SPHERE2_CDF_TOL:g}, root "
-                    "certified to |F(r) - u| ≤ 1e-13), uniform direction"
-                )
-            elif M.name == "sphere" and M.dim >= 3 and sphere_sampler_method(t, M.dim) == "girsanov":
-                notes.append(
-                    f"exact sampler: radius by rejection against the Euclidean Brownian radius with the exact "
-                    f"{M.label} correction weight (Feynman–Kac, simulated by Poisson thinning along the path), "
-                    f"total-variation distance to the heat law ≤ {sphere_girsanov_tv_bound(t, M.dim):.0e}, "
-                    "uniform direction"
-                )
-            elif M.name == "sphere" and M.dim == 3 and t <= SPHERE3_IMAGE_MAX_T:
-                notes.append(
-                    "exact sampler: radius by rejection from the Euclidean radius √(2t)·χ₃ with the closed-form S³ "
-                    "heat kernel (image sum, no series truncation), uniform direction"
-                )
-            elif M.name == "sphere" and M.dim >= 3:
-                plan = sphere_series_plan(t, M.dim)
-                notes.append(
-                    f"exact sampler: radius by inverse CDF of the {M.label} heat-kernel Gegenbauer series "
-                    f"({plan.n_terms} terms, certified truncation error ≤ {SPHERE_CDF_TOL:g}, rounding-error "
-                    f"estimate {plan.rounding_bound:.1g} ≤ {SPHERE_ROUNDING_TOL:g}, root certified to "
-                    "|F(r) - u| ≤ 1e-13), uniform direction"
-                )
-            elif M.name == "hyperbolic" and M.dim == 3:
-                notes.append(
-                    "exact sampler: radius from the closed-form H³ heat kernel (its radial law is the norm of "
-                    "N((2t, 0, 0), 2t I₃)), uniform direction"
-                )
-            elif self.manifold.dim == 1:
-                notes.append("exact sampler: one geodesic step of length N(0, 2t) (1-dimensional space)")
-            else:
-                notes.append("exact sampler: N(0, 2t I) in the isometric Euclidean chart")
+            notes.append(_heat_law(M).sampler_note(M, t))
             options_out = {"sampler": "exact"}
         else:
             if self._walk_is_exact():
@@ -654,15 +770,7 @@ class BrownianMotion(_HeatDiffusion):
         M = self.manifold
         t = calibration.noise["t"]
         if calibration.options["sampler"] == "exact":
-            if is_flat_chart(M):
-                return sample_flat_brownian(M, center, t, size, rng)
-            if M.dim == 1:
-                return geodesic_random_walk(M, center, t, 1, size, rng)
-            if M.name == "hyperbolic":
-                return sample_hyperbolic3_brownian(M, center, t, size, rng)
-            if M.dim == 2:
-                return sample_sphere2_brownian(M, center, t, size, rng)
-            return sample_sphere_brownian(M, center, t, size, rng)
+            return _heat_law(M).sample(M, center, t, size, rng)
         return geodesic_random_walk(M, center, t, calibration.options["n_steps"], size, rng)
 
     def log_density(self, center, points, calibration):
@@ -678,27 +786,9 @@ class BrownianMotion(_HeatDiffusion):
         center, points = self._validated_calibration(center, points, calibration)
         M = self.manifold
         t = calibration.noise["t"]
-        if calibration.options["sampler"] == "exact" and is_flat_chart(M):
-            dist = M.dist(center, points, check=False)
-            return -0.5 * M.dim * math.log(4.0 * math.pi * t) - dist**2 / (4.0 * t)
-        if calibration.options["sampler"] == "exact" and M.name == "sphere" and M.dim == 2:
-            dist = np.clip(M.dist(center, points, check=False), 0.0, np.pi)
-            with np.errstate(divide="ignore"):
-                return np.log(np.maximum(sphere2_heat_kernel(dist, t), 0.0))
-        if calibration.options["sampler"] == "exact" and M.name == "sphere":
-            dist = np.clip(M.dist(center, points, check=False), 0.0, np.pi)
-            with np.errstate(divide="ignore"):
-                if M.dim == 3 and t <= SPHERE3_IMAGE_MAX_T:
-                    return np.log(np.maximum(sphere3_heat_kernel(np.minimum(dist, np.nextafter(np.pi, 0.0)), t), 0.0))
-                if sphere_sampler_method(t, M.dim) == "series":
-                    return sphere_log_heat_kernel(dist, t, M.dim)
-            raise NotImplementedError(f"{self.name} on {M.label} at t = {t:.3g}: the heat kernel cannot be evaluated "
-                                      "accurately in double precision at this small time (the exact sampler "
-                                      "does not need it)")
-        if calibration.options["sampler"] == "exact" and M.name == "hyperbolic" and M.dim == 3:
-            dist = M.dist(center, points, check=False)
-            with np.errstate(divide="ignore"):
-                return np.log(hyperbolic3_heat_kernel(dist, t))
+        law = _heat_law(M) if calibration.options["sampler"] == "exact" else None
+        if law is not None:
+            return law.log_density(M, center, points, t)
         raise NotImplementedError(f"{self.name} has a closed-form density only on S^d, H^3 and flat spaces "
                                   "with the exact sampler")
 

@@ -311,8 +311,9 @@ def sample_sphere2_brownian(manifold, center, t, size, rng, tol=SPHERE2_CDF_TOL)
 
 # ----------------------------------------------------------------------------- flat spaces
 def is_flat_chart(manifold):
-    """Whether ``manifold`` is R^d or an SPD metric that is a global isometry onto a Euclidean space."""
-    return manifold.name == "euclidean" or (manifold.name == "spd" and manifold.metric in ("log_euclidean", "log_cholesky"))
+    """Whether ``manifold`` has a global isometric chart onto a Euclidean space (R^d, the log-Euclidean and
+    log-Cholesky SPD metrics): ``manifold.isometric_chart()``."""
+    return manifold.isometric_chart() is not None
 
 
 def flat_chart(manifold):
@@ -322,10 +323,9 @@ def flat_chart(manifold):
     :math:`\mathbb{R}^d`, :math:`\log P` for log-Euclidean, the log-Cholesky chart),
     ``basis`` is an orthonormal basis of that space, shape ``(dim, *point_shape)``.
     """
-    if manifold.name == "euclidean":
-        return (lambda x: np.asarray(x, dtype=float)), (lambda y: y), np.eye(manifold.dim)
-    if is_flat_chart(manifold):
-        return manifold.chart, manifold.chart_inverse, manifold.chart_basis()
+    chart = manifold.isometric_chart()
+    if chart is not None:
+        return chart
     raise InvalidParameterError(f"manifold {manifold.label} is not flat with a global chart", param="manifold")
 
 

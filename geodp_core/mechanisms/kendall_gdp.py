@@ -32,13 +32,24 @@ from scipy import optimize, special
 
 from geodp_core._validation import check_int, check_real
 from geodp_core.exceptions import ConvergenceError
+from geodp_core.geometry.radial_volume import ComplexProjectiveVolume
 from geodp_core.mechanisms.gaussian_gdp import (
     _combine_profile,
     _quadrature,
     _search_mu,
 )
 
-__all__ = ["KENDALL_EXACT_MAX_K", "QUADRATURE_MARGIN", "kendall_gaussian_calibration", "kendall_gdp_mu", "kendall_privacy_profile"]
+__all__ = ["KENDALL_EXACT_MAX_K", "QUADRATURE_MARGIN", "complex_projective_landmarks", "kendall_gaussian_calibration",
+           "kendall_gdp_mu", "kendall_privacy_profile"]
+
+
+def complex_projective_landmarks(volume):
+    r"""The number ``k`` of planar landmarks when ``volume`` is the radial volume of
+    :math:`\Sigma^k_2 = \mathbb{C}P^{k-2}` (:math:`J(r) = \sin^{2k-5}r\cos r`), the space this module's quadrature
+    is written for; ``None`` otherwise."""
+    if isinstance(volume, ComplexProjectiveVolume):
+        return volume.dim // 2 + 2
+    return None
 
 _HALF_PI = 0.5 * math.pi
 _WINDOW = 40.0  # core half-width in units of sigma (mass beyond < e^-800 of the peak)

@@ -287,18 +287,14 @@ def _rescale_covariates(x, x_range):
 
 # ------------------------------------------------------------------ samplers
 _NUMERIC_FLOOR = -1e300  # log target of an in-domain state whose gradient is not representable (never -inf/NaN)
-_MAX_CONDITION = 1e13  # SPD states beyond this condition number are treated as outside the (numerical) domain
-_DOMAIN_CONDITION = 1e10  # the PUBLIC domain boundary must stay below this condition number (SPD)
-_MAX_HYPERBOLIC_COORD = 1e7  # hyperboloid states beyond this time coordinate are treated as outside the domain
-_DOMAIN_HYPERBOLIC_COORD = 1e5  # the PUBLIC domain boundary must stay below this time coordinate (H^d)
-
-
-def _representable(manifold, points, condition=_MAX_CONDITION, coord=_MAX_HYPERBOLIC_COORD):
+def _representable(manifold, points, domain=False):
     r"""Boolean mask (leading axes) of points that are finite, on the manifold and numerically well conditioned.
 
-    A function of the points only (never of the data). SPD: condition number at most ``condition`` (beyond,
-    inverses, square roots and logarithms lose all accuracy and may raise ``LinAlgError``); hyperbolic space:
-    time coordinate at most ``coord`` (beyond, the Minkowski products lose all accuracy).
+    A function of the points only (never of the data). Well conditioned: ``manifold.well_conditioned`` at the
+    manifold's state limit, or its stricter public-domain limit when ``domain`` (``manifold.conditioning_limits``:
+    SPD, condition number 1e13 / 1e10 — beyond, inverses, square roots and logarithms lose all accuracy and may
+    raise ``LinAlgError``; hyperbolic space, time coordinate 1e7 / 1e5 — beyond, the Minkowski products lose all
+    accuracy).
     """
     pts = np.asarray(points, dtype=float)
     k = len(manifold.point_shape)
@@ -307,11 +303,9 @@ def _representable(manifold, points, condition=_MAX_CONDITION, coord=_MAX_HYPERB
     safe = np.where(np.expand_dims(ok, axes) if k else ok, pts, manifold.default_center())
     with np.errstate(all="ignore"):
         ok = ok & np.asarray(manifold._belongs(safe, 1e-6), dtype=bool)
-        if manifold.name == "spd":
-            eig = np.linalg.eigvalsh(0.5 * (safe + np.swapaxes(safe, -1, -2)))
-            ok = ok & (eig[..., 0] > 0) & (eig[..., -1] <= condition * np.maximum(eig[..., 0], 1e-300))
-        elif manifold.name == "hyperbolic":
-            ok = ok & (np.abs(safe[..., 0]) <= coord)
+        limits = manifold.conditioning_limits
+        if limits is not None:
+            ok = ok & np.asarray(manifold.well_conditioned(safe, limits[1] if domain else limits[0]), dtype=bool)
     return ok
 
 
@@ -377,7 +371,7 @@ def _domain_representable(manifold, center, radius):
     r"""Whether the PUBLIC footpoint ball :math:`B(m_0, R)` is numerically representable (public inputs only):
     the points :math:`\mathrm{Exp}_{m_0}(R u)` for the frame directions :math:`u = \pm e_j, (\pm e_i \pm e_j)/\sqrt2`
     must be finite, on the manifold and well conditioned."""
-    if radius is None or manifold.name in ("sphere", "kendall", "euclidean"):
+    if radius is None or manifold.conditioning_limits is None:  # every point is well conditioned
         return True
     dim = manifold.dim
     eye = np.eye(dim)
@@ -388,7 +382,7 @@ def _domain_representable(manifold, center, radius):
     base = np.broadcast_to(center, (len(dirs),) + center.shape)
     with np.errstate(all="ignore"):
         points = manifold.exp(base, manifold.from_frame(base, coords), check=False)
-    return bool(np.all(_representable(manifold, points, _DOMAIN_CONDITION, _DOMAIN_HYPERBOLIC_COORD)))
+    return bool(np.all(_representable(manifold, points, domain=True)))
 
 
 def _largest_representable_radius(manifold, center, upper):
@@ -429,11 +423,12 @@ def _nonprivate_fit(manifold, x, y):
 
 
 def _diameter(manifold):
-    r"""Diameter of a compact space (:math:`\pi` on :math:`S^d`, :math:`\pi/2` on Kendall shape space), else ``None``.
+    r"""``manifold.diameter`` on a compact space (:math:`\pi` on :math:`S^d`, :math:`\pi/2` on Kendall shape
+    space), else ``None``.
 
     On these spaces the footpoint domain may be the whole space, radii are capped at the diameter and
     :math:`|v|` at the diameter (a longer geodesic only wraps around)."""
-    return {"sphere": np.pi, "kendall": np.pi / 2.0}.get(manifold.name)
+    return float(manifold.diameter) if manifold.is_compact else None
 
 
 def _step_cap(manifold, max_speed, radius):
@@ -805,8 +800,8 @@ def _public_state(manifold, n, eps_p, eps_v, tau, opts, tau_from_data=False):
                 + ("" if opts["footpoint_radius"] is not None else
                    f" (footpoint_radius = data_radius + tau = {data_radius:g} + {tau:g})")
                 + f" is not representable in double precision on {manifold.label}: points that far from the "
-                f"centre are numerically singular (condition number beyond {_DOMAIN_CONDITION:.0e} on SPD, "
-                f"coordinates beyond {_DOMAIN_HYPERBOLIC_COORD:.0e} on the hyperboloid); use a footpoint radius "
+                f"centre are numerically singular ({manifold.conditioning_measure} beyond "
+                f"{manifold.conditioning_limits[1]:.0e}); use a footpoint radius "
                 f"below about {limit:.3g} (a smaller {name})",
                 param=name,
             )

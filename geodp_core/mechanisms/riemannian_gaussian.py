@@ -5,11 +5,15 @@ Release :math:`Y` with density with respect to the Riemannian volume
 .. math::
     p_\eta(y) = \frac{1}{Z(\sigma)} \exp\Big(-\frac{\mathrm{dist}(\eta, y)^2}{2\sigma^2}\Big).
 
-Calibration (target -> :math:`\mu` by :func:`geodp_core.privacy.gdp_budget`, then :math:`\mu` -> :math:`\sigma`):
+Calibration (target -> :math:`\mu` by :func:`geodp_core.privacy.gdp_budget`, then :math:`\mu` -> :math:`\sigma`),
+chosen by what the manifold declares (its radial volume, diameter, homogeneity), never by its name:
 
-* :math:`S^d, H^d, \mathbb{R}^d`: exact GDP accounting,
-  :func:`~geodp_core.mechanisms.gaussian_gdp.riemannian_gaussian_sigma_for_mu`
-  (deterministic quadrature of the privacy profile; :math:`\sigma = \Delta/\mu` on :math:`\mathbb{R}^d`);
+* a space whose radial volume is that of a simply connected space of constant curvature
+  (:attr:`~geodp_core.geometry.radial_volume.RadialVolume.model_curvature`: :math:`S^d, H^d, \mathbb{R}^d`, a
+  sphere of any curvature :math:`\kappa`): exact GDP accounting,
+  :func:`~geodp_core.mechanisms.gaussian_gdp.riemannian_gaussian_calibration`
+  (deterministic quadrature of the privacy profile; :math:`\sigma = \Delta/\mu` on :math:`\mathbb{R}^d`;
+  :math:`\mu_\kappa(\sigma, \Delta) = \mu_1(\sqrt\kappa\sigma, \sqrt\kappa\Delta)`);
 * SPD(m) log-Euclidean / log-Cholesky: the chart is a global isometry onto a Euclidean
   space, so this is the Gaussian mechanism there: :math:`\sigma = \Delta/\mu` exactly;
 * Kendall shape space :math:`\Sigma^k_2 = \mathbb{C}P^{k-2}` (two-point homogeneous, curvature in [1, 4]):
@@ -23,7 +27,10 @@ Calibration (target -> :math:`\mu` by :func:`geodp_core.privacy.gdp_budget`, the
 * SPD(m) affine-invariant: exact sampler, but no exact GDP accounting is known for this
   non-constant-curvature space (the privacy loss depends on the direction of
   :math:`\eta' - \eta`, not only on :math:`\Delta`): calibrated with the flat heuristic
-  :math:`\sigma = \Delta/\mu` and labelled "no formal guarantee".
+  :math:`\sigma = \Delta/\mu` and labelled "no formal guarantee";
+* any other isotropic space (a radial volume the exact reductions do not cover, e.g. the rotation group
+  :math:`SO(3)`): on a bounded homogeneous space the bounded-diameter :math:`\varepsilon`-DP bound above
+  (valid, looser, stated in the notes) for every target; on an unbounded one the calibration is refused.
 
 Samplers, densities and the Metropolis–Hastings option are shared with the Riemannian
 Laplace mechanism (:class:`~geodp_core.mechanisms.riemannian_laplace.IsotropicDistanceMechanism`).
@@ -35,15 +42,19 @@ import math
 
 import numpy as np
 
+from geodp_core.exceptions import UnavailableError
+from geodp_core.geometry.base import unicode_powers
 from geodp_core.mechanisms.base import LABEL_EXACT, LABEL_NO_GUARANTEE
-from geodp_core.mechanisms.gaussian_gdp import riemannian_gaussian_calibration
+from geodp_core.mechanisms.gaussian_gdp import exact_gdp_available, riemannian_gaussian_calibration
 from geodp_core.mechanisms.kendall_gdp import (
     KENDALL_EXACT_MAX_K,
+    complex_projective_landmarks,
     kendall_gaussian_calibration,
 )
 from geodp_core.mechanisms.riemannian_laplace import (
     IsotropicDistanceMechanism,
     diameter_capped_sensitivity,
+    length_text,
     noise_geometry,
 )
 from geodp_core.privacy import GDP, PureDP, gdp_budget, pure_dp_budget
@@ -52,11 +63,20 @@ __all__ = ["RiemannianGaussian"]
 
 
 @functools.lru_cache(maxsize=512)
-def _exact_sigma(space, dim, mu, sensitivity):
+def _exact_sigma(volume, mu, sensitivity):
     """Cached ``(sigma, mu achieved)``: achieved μ from the exact quadrature, in [0.99 μ, μ] (about one
     quadrature per new parameter set, :func:`riemannian_gaussian_calibration`)."""
-    sigma, mu_achieved, _ = riemannian_gaussian_calibration(space, dim, mu, sensitivity)
+    sigma, mu_achieved, _ = riemannian_gaussian_calibration(volume, None, mu, sensitivity)
     return sigma, mu_achieved
+
+
+def _radius_text(curvature):
+    """``1/2`` for κ = 4, else the radius 1/√κ to 6 digits."""
+    from fractions import Fraction
+
+    radius = 1.0 / math.sqrt(curvature)
+    ratio = Fraction(radius).limit_denominator(12)
+    return str(ratio) if abs(float(ratio) - radius) <= 1e-12 * radius else f"{radius:.6g}"
 
 
 class RiemannianGaussian(IsotropicDistanceMechanism):
@@ -64,8 +84,10 @@ class RiemannianGaussian(IsotropicDistanceMechanism):
 
     :math:`\mu`-GDP with the exact :math:`\mu(\sigma, \Delta)` of the GDP-on-manifolds paper
     (Theorem 4.1: on homogeneous spaces one neighbouring pair at distance :math:`\Delta`
-    determines the privacy profile) on :math:`S^d`, :math:`H^d`, :math:`\mathbb{R}^d` and the flat
-    SPD metrics. A pure-DP target is unavailable (Gaussian noise has unbounded privacy loss).
+    determines the privacy profile) on :math:`S^d`, :math:`H^d`, :math:`\mathbb{R}^d`, the flat
+    SPD metrics and the Kendall shape spaces; the bounded-diameter :math:`\varepsilon`-DP bound on any other
+    bounded homogeneous isotropic space. A pure-DP target is unavailable on the constant-curvature spaces
+    (Gaussian noise has unbounded privacy loss there in general).
 
     Calibration options
     -------------------
@@ -83,55 +105,77 @@ class RiemannianGaussian(IsotropicDistanceMechanism):
 
     def _calibrate(self, target, sensitivity, **options):
         options = self._parse_sampler_options(**options)
-        if self.manifold.name == "kendall":
-            if isinstance(target, PureDP):  # the GDP route refuses pure DP; the loss is bounded here
+        kind, volume = noise_geometry(self.manifold)
+        if kind == "radial":
+            landmarks = complex_projective_landmarks(volume)
+            if landmarks is not None:  # Kendall shapes: the CP^n quadrature
+                if isinstance(target, PureDP):  # the GDP route refuses pure DP; the loss is bounded here
+                    return self._calibrate_bounded_diameter(target, sensitivity, options)
+                if exact_gdp_available(volume):  # CP^1 = S²(1/2)
+                    return self._calibrate_exact_model(target, sensitivity, options, volume)
+                if landmarks <= KENDALL_EXACT_MAX_K:
+                    return self._calibrate_kendall(target, sensitivity, options, landmarks)
                 return self._calibrate_bounded_diameter(target, sensitivity, options)
-            if self.manifold.k == 3:
-                return self._calibrate_triangles(target, sensitivity, options)
-            if self.manifold.k <= KENDALL_EXACT_MAX_K:
-                return self._calibrate_kendall(target, sensitivity, options)
-            return self._calibrate_bounded_diameter(target, sensitivity, options)
+            if exact_gdp_available(volume):
+                return self._calibrate_exact_model(target, sensitivity, options, volume)
+            if self.manifold.is_compact and self.manifold.is_homogeneous:
+                return self._calibrate_bounded_diameter(target, sensitivity, options)
+            raise UnavailableError(
+                f"no GDP accounting of the Riemannian Gaussian is available on {self.manifold.label}: it is not a "
+                "simply connected space of constant curvature (the exact reduction's law of cosines) and it is "
+                "unbounded (no bounded-diameter ε-DP bound); use the Riemannian Laplace or the exponential-wrapped "
+                "Gaussian",
+                param="manifold",
+            )
         budget = gdp_budget(target)
         mu = budget.value
         notes = [f"target met through μ-GDP: {budget.note}"]
-        kind, space = noise_geometry(self.manifold)
-        label = LABEL_EXACT
-        if kind == "radial" and self.manifold.name != "spd":
-            effective = sensitivity
-            if space == "sphere" and sensitivity > math.pi:
-                effective = math.pi
-                notes.append(f"sensitivity {sensitivity:g} > π = diameter of the sphere; using Δ = π (dist ≤ π always)")
-            sigma, mu_achieved = _exact_sigma(space, self.manifold.dim, mu, effective)
-            if space == "euclidean" or (space == "hyperbolic" and self.manifold.dim == 1):
-                notes.insert(0, "Euclidean Gaussian mechanism: μ = Δ/σ exactly (σ = Δ/μ)")
-            else:
-                notes.insert(0, (
-                    f"exact GDP accounting on {self.manifold.label}: μ(σ, Δ) = {mu_achieved:.6g} from the privacy "
-                    "profile by deterministic quadrature in geodesic polar coordinates (GDP-on-manifolds paper "
-                    "Thm. 4.1), σ chosen so that 0.99 μ ≤ μ(σ, Δ) ≤ μ (at most 1% of the budget unused), "
-                    "verified by that quadrature"
-                ))
-        elif kind == "radial":  # flat SPD metric
-            sigma = sensitivity / mu
-            while sensitivity / sigma > mu:
-                sigma = float(np.nextafter(sigma, np.inf))
-            mu_achieved = sensitivity / sigma
+        label = LABEL_NO_GUARANTEE  # eigenvalue-polar sampler (SPD affine-invariant): no accounting known
+        sigma = sensitivity / mu
+        mu_achieved = sensitivity / sigma
+        notes.insert(0, (
+            f"NO formal guarantee: on {self.manifold.label} (curvature in [-1/2, 0], not constant) the privacy "
+            "profile of the Riemannian Gaussian depends on the direction of η' relative to η, and no exact or "
+            "upper-bounding GDP accounting is known; σ = Δ/μ is the flat (Euclidean) heuristic, which "
+            "underestimates μ in negative curvature (on H^d the exact μ exceeds Δ/σ). The sampler is exact. "
+            "For a proved guarantee use the log-Euclidean metric or the exponential-wrapped Gaussian"
+        ))
+        return self._finish_gdp(target, budget, mu_achieved, sensitivity, sigma, label, notes, options)
+
+    def _calibrate_exact_model(self, target, sensitivity, options, volume):
+        r"""Exact GDP accounting on a simply connected space of constant curvature
+        (:mod:`~geodp_core.mechanisms.gaussian_gdp`; a sphere of curvature :math:`\kappa` through the unit sphere)."""
+        budget = gdp_budget(target)
+        mu = budget.value
+        notes = [f"target met through μ-GDP: {budget.note}"]
+        effective = diameter_capped_sensitivity(self.manifold, sensitivity, notes)
+        sigma, mu_achieved = _exact_sigma(volume, mu, effective)
+        kappa = volume.model_curvature
+        if kappa == 0.0 and volume.is_flat and self.manifold.metric is not None:  # a flat metric through its chart
             notes.insert(0, (
                 f"the {self.manifold.metric_label} chart is an isometry onto a Euclidean space, so this is the "
                 "Gaussian mechanism there: μ = Δ/σ exactly"
             ))
-        else:  # SPD affine-invariant
-            label = LABEL_NO_GUARANTEE
-            sigma = sensitivity / mu
-            mu_achieved = sensitivity / sigma
+        elif kappa == 0.0:
+            notes.insert(0, "Euclidean Gaussian mechanism: μ = Δ/σ exactly (σ = Δ/μ)")
+        elif kappa > 0.0 and kappa != 1.0:
+            root = math.sqrt(kappa)
+            sphere = unicode_powers(f"S^{volume.dim}")
             notes.insert(0, (
-                f"NO formal guarantee: on {self.manifold.label} (curvature in [-1/2, 0], not constant) the privacy "
-                "profile of the Riemannian Gaussian depends on the direction of η' relative to η, and no exact or "
-                "upper-bounding GDP accounting is known; σ = Δ/μ is the flat (Euclidean) heuristic, which "
-                "underestimates μ in negative curvature (on H^d the exact μ exceeds Δ/σ). The sampler is exact. "
-                "For a proved guarantee use the log-Euclidean metric or the exponential-wrapped Gaussian"
+                f"exact GDP accounting on {self.manifold.label} ≅ {sphere}({_radius_text(kappa)}), the sphere of "
+                f"curvature κ = {kappa:g}: multiplying distances by √κ = {root:g} maps it onto the unit sphere "
+                f"{sphere} with (√κ σ, √κ Δ), a bijection that preserves the privacy loss (d₂² − d₁²)/(2σ²), so "
+                f"μ(σ, Δ) = μ_{sphere}(√κ σ, √κ Δ) = {mu_achieved:.6g} by the sphere's deterministic quadrature "
+                "(GDP-on-manifolds paper Thm. 4.1), σ chosen so that 0.99 μ ≤ μ(σ, Δ) ≤ μ"
             ))
-        return self._finish_gdp(target, budget, mu_achieved, sensitivity, sigma, label, notes, options)
+        else:
+            notes.insert(0, (
+                f"exact GDP accounting on {self.manifold.label}: μ(σ, Δ) = {mu_achieved:.6g} from the privacy "
+                "profile by deterministic quadrature in geodesic polar coordinates (GDP-on-manifolds paper "
+                "Thm. 4.1), σ chosen so that 0.99 μ ≤ μ(σ, Δ) ≤ μ (at most 1% of the budget unused), "
+                "verified by that quadrature"
+            ))
+        return self._finish_gdp(target, budget, mu_achieved, sensitivity, sigma, LABEL_EXACT, notes, options)
 
     def _finish_gdp(self, target, budget, mu_achieved, sensitivity, sigma, label, notes, options):
         """Check the noise scale and finish a calibration achieved through μ-GDP (the target's notion when not GDP)."""
@@ -154,16 +198,23 @@ class RiemannianGaussian(IsotropicDistanceMechanism):
         eps = budget.value
         notes = [f"target met through ε-DP: {budget.note}"]
         effective = diameter_capped_sensitivity(self.manifold, sensitivity, notes)
-        spread = effective * (2.0 * self.manifold.diameter - effective)  # sup of d(η', y)² − d(η, y)²
+        diameter = float(self.manifold.diameter)
+        spread = effective * (2.0 * diameter - effective)  # sup of d(η', y)² − d(η, y)²
         sigma = math.sqrt(spread / (2.0 * eps))
         while spread / (2.0 * sigma**2) > eps:  # safe side in floating point
             sigma = float(np.nextafter(sigma, np.inf))
+        two_d = length_text(2.0 * diameter)
+        if complex_projective_landmarks(self.manifold.radial_volume) is not None:
+            scope = ("used for ε-DP targets and above 20 landmarks; μ-GDP targets with at most 20 landmarks "
+                     "get the exact GDP accounting of this two-point homogeneous space (GDP paper Thm. 4.1)")
+        else:
+            scope = (f"no exact GDP accounting is implemented on {self.manifold.label} (not a simply connected "
+                     "space of constant curvature), so this ε-DP bound is its guarantee for every target notion")
         notes.insert(0, (
-            f"ε-DP by the bounded-diameter argument on {self.manifold.label} (diameter D = π/2, homogeneous: the "
-            "normaliser does not depend on η): d(η',y)² − d(η,y)² ≤ Δ(2D − Δ) (attained), so ε = Δ(π − Δ)/(2σ²) and "
-            "σ = √(Δ(π − Δ)/(2ε)). A valid "
-            "but loose bound, used for ε-DP targets and above 20 landmarks; μ-GDP targets with at most 20 landmarks "
-            "get the exact GDP accounting of this two-point homogeneous space (GDP paper Thm. 4.1)"
+            f"ε-DP by the bounded-diameter argument on {self.manifold.label} (diameter D = "
+            f"{length_text(diameter)}, homogeneous: the normaliser does not depend on η): d(η',y)² − d(η,y)² ≤ "
+            f"Δ(2D − Δ) (attained), so ε = Δ({two_d} − Δ)/(2σ²) and σ = √(Δ({two_d} − Δ)/(2ε)). A valid but loose "
+            f"bound, {scope}"
         ))
         self._check_noise_scale(sigma)
         return self._finish_calibration(
@@ -171,39 +222,15 @@ class RiemannianGaussian(IsotropicDistanceMechanism):
             options,
         )
 
-    def _calibrate_triangles(self, target, sensitivity, options):
-        r"""Exact GDP accounting on :math:`\Sigma^3_2 \cong S^2(1/2)` through the unit sphere.
-
-        The Hopf map is an isometry of :math:`\Sigma^3_2` onto the sphere of radius 1/2; composed with the
-        dilation by 2 it is a bijection :math:`F` onto :math:`S^2` with :math:`d(Fx, Fy) = 2\,d(x, y)` and
-        :math:`F_*\mathrm{vol} = \mathrm{vol}_{S^2}/4`. It maps this mechanism with :math:`(\sigma, \Delta)` to the
-        Riemannian Gaussian on :math:`S^2` with :math:`(2\sigma, 2\Delta)` (same privacy loss
-        :math:`(d_2^2 - d_1^2)/(2\sigma^2)`), and trade-off functions are invariant under a bijection, so
-        :math:`\mu_{\Sigma^3_2}(\sigma, \Delta) = \mu_{S^2}(2\sigma, 2\Delta)` (the project's exact sphere quadrature).
-        """
-        budget = gdp_budget(target)
-        mu = budget.value
-        notes = [f"target met through μ-GDP: {budget.note}"]
-        effective = diameter_capped_sensitivity(self.manifold, sensitivity, notes)
-        sigma_sphere, mu_achieved = _exact_sigma("sphere", 2, mu, 2.0 * effective)
-        sigma = 0.5 * sigma_sphere
-        notes.insert(0, (
-            f"exact GDP accounting on {self.manifold.label} ≅ S²(1/2): doubling distances (Hopf map) sends this "
-            "mechanism with (σ, Δ) to the Riemannian Gaussian on the unit sphere S² with (2σ, 2Δ), a bijection that "
-            f"preserves the privacy loss, so μ(σ, Δ) = μ_S²(2σ, 2Δ) = {mu_achieved:.6g} by the sphere's deterministic "
-            "quadrature (GDP-on-manifolds paper Thm. 4.1), σ chosen so that 0.99 μ ≤ μ(σ, Δ) ≤ μ"
-        ))
-        return self._finish_gdp(target, budget, mu_achieved, sensitivity, sigma, LABEL_EXACT, notes, options)
-
-    def _calibrate_kendall(self, target, sensitivity, options):
+    def _calibrate_kendall(self, target, sensitivity, options, landmarks):
         r"""Exact GDP accounting on :math:`\Sigma^k_2`, :math:`k \ge 4` (:mod:`geodp_core.mechanisms.kendall_gdp`)."""
         budget = gdp_budget(target)
         mu = budget.value
         notes = [f"target met through μ-GDP: {budget.note}"]
         effective = diameter_capped_sensitivity(self.manifold, sensitivity, notes)
-        sigma, mu_achieved = kendall_gaussian_calibration(self.manifold.k, mu, effective)
+        sigma, mu_achieved = kendall_gaussian_calibration(landmarks, mu, effective)
         notes.insert(0, (
-            f"exact GDP accounting on {self.manifold.label} = CP^{self.manifold.k - 2} (two-point homogeneous, so one "
+            f"exact GDP accounting on {self.manifold.label} = CP^{landmarks - 2} (two-point homogeneous, so one "
             f"pair at distance Δ gives the privacy profile, GDP-on-manifolds paper Thm. 4.1): μ(σ, Δ) = "
             f"{mu_achieved:.6g} by deterministic quadrature (cos d(η', y) = |cos r cos Δ + sin r sin Δ ⟨w, u⟩|, "
             "arcs in closed form, ρ and r by Gauss–Legendre) with a 1e-5 relative safety margin, σ chosen so "

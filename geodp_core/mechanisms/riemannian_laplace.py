@@ -13,12 +13,13 @@ the mechanisms whose density is a function of :math:`\mathrm{dist}(\eta, y)`
 exact samplers, densities, normalisers, expected distances and the
 Metropolis–Hastings fallback. Exact samplers (no MCMC):
 
-* :math:`S^d, H^d, \mathbb{R}^d` and the Kendall shape space :math:`\Sigma^k_2 = \mathbb{C}P^{k-2}`
-  (isotropic: its isometries fix a point and act transitively on unit tangent vectors, so the
-  law of :math:`\mathrm{Exp}_\eta^{-1} Y` is rotation invariant): radius from
-  :class:`~geodp_core.geometry.radial.RadialLaw` (Kendall: :math:`J(r) = \sin^{2k-5}r\cos r` on
-  :math:`[0, \pi/2]`), direction uniform in the unit sphere of :math:`T_\eta M`,
-  :math:`Y = \mathrm{Exp}_\eta(r u)`;
+* every isotropic space, i.e. every manifold that declares its radial volume density
+  (``manifold.radial_volume``: :math:`S^d, H^d, \mathbb{R}^d`, the Kendall shape space
+  :math:`\Sigma^k_2 = \mathbb{C}P^{k-2}`, or any space added later; its isometries fix a point and act
+  transitively on unit tangent vectors, so the law of :math:`\mathrm{Exp}_\eta^{-1} Y` is rotation
+  invariant): radius from :class:`~geodp_core.geometry.radial.RadialLaw` (Kendall:
+  :math:`J(r) = \sin^{2k-5}r\cos r` on :math:`[0, \pi/2]`), direction uniform in the unit sphere of
+  :math:`T_\eta M`, :math:`Y = \mathrm{Exp}_\eta(r u)` (``manifold.exp_radial``);
 * SPD(m) log-Euclidean / log-Cholesky (flat, globally isometric to :math:`\mathbb{R}^d`
   through the chart): the Euclidean law in an orthonormal frame of :math:`T_\eta M`
   (Laplace: radius :math:`\Gamma(d, \sigma)`, i.e. the K-norm Laplace), then :math:`\mathrm{Exp}_\eta`;
@@ -35,7 +36,7 @@ from scipy import integrate, special
 
 from geodp_core._validation import check_int, check_option, check_real
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
-from geodp_core.geometry.radial import get_radial_law, laplace_scale_limit, volume_family
+from geodp_core.geometry.radial import get_radial_law
 from geodp_core.geometry.spd_polar import sample_eigen_logs, sample_spd_polar, spd_laplace_scale_limit
 from geodp_core.mechanisms.base import (
     LABEL_APPROXIMATE,
@@ -43,7 +44,6 @@ from geodp_core.mechanisms.base import (
     Availability,
     TAIL_PROBABILITY,
     Mechanism,
-    chi_tail_quantile,
     gamma_tail_quantile,
     log_concave_gaussian_tail_quantile,
 )
@@ -63,39 +63,48 @@ DEFAULT_BURN_IN = 200
 DEFAULT_N_STEPS = 300
 _MC_EXPECTATION_SAMPLES = 1 << 17
 _MC_EXPECTATION_SEED = 20240601
-# Radii beyond which Exp overflows double precision (cosh r on H^d; exp of chart coordinates,
-# squared by the log-Cholesky chart, on the flat SPD metrics).
-_OVERFLOW_RADIUS = {"hyperbolic": 700.0, "spd": 300.0}
-_PRECISION_RADIUS = 30.0
 
 
 def noise_geometry(manifold):
-    """How isotropic noise is sampled exactly on ``manifold``.
+    """How isotropic noise is sampled exactly on ``manifold`` (asked of the manifold).
 
     Returns
     -------
     tuple
-        ``("radial", space)`` with ``space`` in {"sphere", "hyperbolic", "euclidean", "kendall"}
-        (constant curvature, the isotropic Kendall shape space, or a flat SPD metric seen through its
-        isometric chart; SPD(1) is flat under every metric), ``("spd_polar", None)`` for SPD(m >= 2)
-        affine-invariant, or ``(None, reason)``.
+        ``("radial", volume)`` with the manifold's :class:`~geodp_core.geometry.radial_volume.RadialVolume` (every
+        isotropic space: constant curvature, the Kendall shape space, a flat SPD metric seen through its isometric
+        chart, or any space that declares its radial volume density), ``("spd_polar", None)`` where the manifold
+        declares an exact eigenvalue-polar sampler (SPD(m >= 2) affine-invariant), or ``(None, reason)``.
     """
-    family = volume_family(manifold.radial_volume)
-    if family is not None:
-        return "radial", family
-    if manifold.name == "spd" and manifold.metric == "affine":
+    volume = manifold.radial_volume
+    if volume is not None:
+        return "radial", volume
+    if manifold.eigen_polar_noise:
         return "spd_polar", None
     return None, f"no exact sampler of distance-isotropic noise is implemented on {manifold.label}"
 
 
+def length_text(length):
+    """``π``, ``π/2``, ``2π/3`` for small rational multiples of π, else ``f"{length:.6g}"``."""
+    from fractions import Fraction
+
+    ratio = Fraction(length / math.pi).limit_denominator(12)
+    if ratio > 0 and abs(float(ratio) * math.pi - length) <= 1e-12 * length:
+        top = "" if ratio.numerator == 1 else str(ratio.numerator)
+        return f"{top}π" + ("" if ratio.denominator == 1 else f"/{ratio.denominator}")
+    return f"{length:.6g}"
+
+
 def diameter_capped_sensitivity(manifold, sensitivity, notes):
-    """``min(sensitivity, diameter)`` on the bounded spaces (sphere π, Kendall π/2); appends a note when capped."""
-    diameter = {"sphere": math.pi, "kendall": math.pi / 2.0}.get(manifold.name)
-    if diameter is None or sensitivity <= diameter:
+    """``min(sensitivity, manifold.diameter)`` (on a bounded space every distance is at most its diameter); appends
+    a note when capped."""
+    diameter = manifold.diameter
+    if not math.isfinite(diameter) or sensitivity <= diameter:
         return sensitivity
-    name, where = ("π", "the sphere") if manifold.name == "sphere" else ("π/2", manifold.label)
-    notes.append(f"sensitivity {sensitivity:g} > {name} = diameter of {where}; using Δ = {name} (dist ≤ {name} always)")
-    return diameter
+    name = length_text(diameter)
+    notes.append(f"sensitivity {sensitivity:g} > {name} = diameter of {manifold.symbol}; using Δ = {name} "
+                 f"(dist ≤ {name} always)")
+    return float(diameter)
 
 
 def _log_sphere_area(dim):
@@ -231,10 +240,10 @@ class IsotropicDistanceMechanism(Mechanism):
         return -0.5 * (dist / sigma) ** 2
 
     def _radial_law(self, sigma):
-        kind, space = noise_geometry(self.manifold)
+        kind, volume = noise_geometry(self.manifold)
         if kind != "radial":
             return None
-        return get_radial_law(space, self.manifold.dim, self.profile, sigma)
+        return get_radial_law(volume, None, self.profile, sigma)
 
     def _check_noise_scale(self, sigma):
         """Raise :class:`UnavailableError` when the noise law with scale ``sigma`` cannot be built here."""
@@ -257,7 +266,7 @@ class IsotropicDistanceMechanism(Mechanism):
                 f"{self.manifold.label}: {exc}",
                 param="target",
             ) from exc
-        limit = _OVERFLOW_RADIUS.get(self.manifold.name) if kind == "radial" else None
+        limit = self.manifold.overflow_radius if kind == "radial" else None
         if limit is not None:
             tail = 1.0 - float(self._radial_law(sigma).cdf(np.array([limit]))[0])
             if tail > 1e-12:
@@ -269,16 +278,18 @@ class IsotropicDistanceMechanism(Mechanism):
                 )
 
     def _precision_notes(self, sigma):
-        """Caveat when many releases are so far away that double precision blurs the geometry (H^d)."""
+        """Caveat when many releases are so far away that double precision blurs the geometry
+        (``manifold.precision_radius``, e.g. 30 on the hyperboloid)."""
         kind, _ = noise_geometry(self.manifold)
-        if kind != "radial" or self.manifold.name != "hyperbolic":
+        reach = self.manifold.precision_radius
+        if kind != "radial" or reach is None:
             return []
-        tail = 1.0 - float(self._radial_law(sigma).cdf(np.array([_PRECISION_RADIUS]))[0])
+        tail = 1.0 - float(self._radial_law(sigma).cdf(np.array([reach]))[0])
         if tail <= 1e-3:
             return []
-        return [f"{100 * tail:.2g}% of the releases lie more than {_PRECISION_RADIUS:g} from η: hyperboloid coordinates "
-                "(~e^r) then carry few significant digits of the position (the law is sampled exactly, the floating-"
-                "point point is only approximately that draw)"]
+        return [f"{100 * tail:.2g}% of the releases lie more than {reach:g} from η: the coordinates of "
+                f"{self.manifold.symbol} (~e^r) then carry few significant digits of the position (the law is sampled "
+                "exactly, the floating-point point is only approximately that draw)"]
 
     def _parse_sampler_options(self, sampler="exact", n_steps=None, burn_in=None, proposal_scale=None, **unknown):
         if unknown:
@@ -323,7 +334,7 @@ class IsotropicDistanceMechanism(Mechanism):
         if kind == "spd_polar":
             return ("exact sampler: polar coordinates Y = η^½ U diag(e^r) Uᵀ η^½, U Haar on O(m), eigen-logs r "
                     "by rejection (Said et al. 2017 volume density ∏ sinh(|r_i - r_j|/2))")
-        if self.manifold.name == "spd":
+        if self.manifold.radial_volume.is_flat and self.manifold.metric is not None:
             return (f"exact sampler: flat metric ({self.manifold.metric_label}), {self.profile} noise in an orthonormal "
                     "frame of T_η M pushed by Exp_η (an isometry from the tangent space)")
         return (f"exact sampler: radius from the {self.profile} radial law ∝ g(r) J(r) on {self.manifold.label} "
@@ -339,40 +350,25 @@ class IsotropicDistanceMechanism(Mechanism):
             return sample_spd_polar(center, self.profile, sigma, size, rng)
         radii = self._radial_law(sigma).sample(size, rng)
         directions = self.manifold.random_unit_tangent(center, size, rng)
-        shape = (size,) + (1,) * len(self.manifold.point_shape)
-        with np.errstate(over="ignore", invalid="ignore"):
-            if self.manifold.name == "hyperbolic":
-                # Exp_η(r u) = cosh(r) η + sinh(r) u with |u|_L = 1 known exactly: no Minkowski norm of a long
-                # tangent vector (catastrophic cancellation far from the origin). Range: Mechanism.sample/calibrate.
-                out = self.manifold.projection(np.cosh(radii)[:, None] * center + np.sinh(radii)[:, None] * directions)
-            else:
-                out = self.manifold.exp(center, radii.reshape(shape) * directions, check=False)
-        return out
+        with np.errstate(over="ignore", invalid="ignore"):  # range: Mechanism.sample/calibrate
+            return self.manifold.exp_radial(center, radii, directions)
 
     def release_reach(self, calibration, tail=TAIL_PROBABILITY):
         r"""``(1, q)``: :math:`\mathrm{dist}(\eta, Y) \le q` with probability :math:`\ge 1 - 10^{-15}` (public).
 
-        Radial laws :math:`\propto g(r)J(r)` are dominated in likelihood ratio (hence stochastically) by laws with
-        known tails: flat, :math:`\Gamma(d, \sigma)` (Laplace) or :math:`\sigma\chi_d` (Gaussian); :math:`H^d`,
-        :math:`\sinh^{d-1}r = (e^r r)^{d-1}\,[(1 - e^{-2r})/(2r)]^{d-1}` with a decreasing bracket, so
-        :math:`\Gamma(d, \text{rate } 1/\sigma - (d-1))` (Laplace) or the strongly log-concave
-        :math:`r^{d-1}e^{-r^2/(2\sigma^2) + (d-1)r}` (Gaussian); SPD(m) affine polar, radius :math:`|r|`, the same with
+        Radial laws :math:`\propto g(r)J(r)`: the volume's
+        :meth:`~geodp_core.geometry.radial_volume.RadialVolume.radius_tail_bound` (flat, :math:`\Gamma(d, \sigma)`
+        (Laplace) or :math:`\sigma\chi_d` (Gaussian); :math:`H^d`, dominated by
+        :math:`\Gamma(d, \text{rate } 1/\sigma - (d-1))` or the strongly log-concave
+        :math:`r^{d-1}e^{-r^2/(2\sigma^2) + (d-1)r}`; ``None`` on a bounded range); SPD(m) affine polar, radius :math:`|r|`, the same with
         :math:`r^{m-1+P}e^{C|r|}`, :math:`P = m(m-1)/2` pairs, :math:`C = \sqrt{Pm}/2 \ge \max_{|\omega|=1}\sum_{i<j}|\omega_i-\omega_j|/2`.
         """
         sigma = calibration.noise["sigma"]
-        kind, space = noise_geometry(self.manifold)
+        kind, volume = noise_geometry(self.manifold)
         laplace = self.profile == "laplace"
         if kind == "radial":
-            if space in ("sphere", "kendall"):
-                return None
-            d = self.manifold.dim
-            if space == "euclidean":
-                q = gamma_tail_quantile(d, sigma, tail) if laplace else chi_tail_quantile(d, sigma, tail)
-            elif laplace:
-                q = gamma_tail_quantile(d, 1.0 / (1.0 / sigma - (d - 1)), tail)
-            else:
-                q = log_concave_gaussian_tail_quantile(d - 1, d - 1, sigma, tail)
-            return (1.0, q)
+            q = volume.radius_tail_bound(self.profile, sigma, tail)
+            return None if q is None else (1.0, q)
         if kind == "spd_polar":
             m = self.manifold.m
             pairs = m * (m - 1) // 2
@@ -388,16 +384,11 @@ class IsotropicDistanceMechanism(Mechanism):
     def default_proposal_scale(self, sigma):
         r"""Initial Metropolis proposal scale: :math:`2.38\,s_c/\sqrt d` with :math:`s_c` the
         per-coordinate standard deviation of the Euclidean law (:math:`\sigma\sqrt{d+1}` Laplace,
-        :math:`\sigma` Gaussian), capped at the diameter on the sphere (:math:`\pi`) and the Kendall space
-        (:math:`\pi/2`); adapted during burn-in."""
+        :math:`\sigma` Gaussian), capped at the diameter on a bounded space (:math:`\pi` on the sphere,
+        :math:`\pi/2` on the Kendall space); adapted during burn-in."""
         d = self.manifold.dim
         per_coord = sigma * math.sqrt(d + 1.0) if self.profile == "laplace" else sigma
-        scale = 2.38 * per_coord / math.sqrt(d)
-        if self.manifold.name == "sphere":
-            scale = min(scale, math.pi)
-        elif self.manifold.name == "kendall":
-            scale = min(scale, math.pi / 2.0)
-        return scale
+        return min(2.38 * per_coord / math.sqrt(d), float(self.manifold.diameter))
 
     def _sample_mh(self, center, calibration, size, rng):
         sigma = calibration.noise["sigma"]
@@ -500,10 +491,10 @@ class IsotropicDistanceMechanism(Mechanism):
         """
         self._check_calibration(calibration)
         sigma = calibration.noise["sigma"]
-        kind, space = noise_geometry(self.manifold)
+        kind, volume = noise_geometry(self.manifold)
         d = self.manifold.dim
         if kind == "radial":
-            if space == "euclidean":
+            if volume.is_flat:
                 if self.profile == "laplace":
                     return d * sigma
                 return sigma * math.sqrt(2.0) * math.exp(math.lgamma((d + 1) / 2) - math.lgamma(d / 2))
@@ -556,9 +547,9 @@ class RiemannianLaplace(IsotropicDistanceMechanism):
 
     def scale_limit(self):
         r"""Supremum of the normalisable scales :math:`\sigma` (``inf`` when every scale works)."""
-        kind, space = noise_geometry(self.manifold)
+        kind, volume = noise_geometry(self.manifold)
         if kind == "radial":
-            return laplace_scale_limit(space, self.manifold.dim)
+            return volume.laplace_scale_limit()
         return spd_laplace_scale_limit(self.manifold.m)
 
     def _calibrate(self, target, sensitivity, **options):
@@ -573,8 +564,9 @@ class RiemannianLaplace(IsotropicDistanceMechanism):
             sigma = np.nextafter(sigma, np.inf)
         limit = self.scale_limit()
         if sigma >= limit:
-            if self.manifold.name == "hyperbolic":
-                why = f"on H^{self.manifold.dim} exp(−r/σ) sinhᵈ⁻¹(r) is integrable only for σ < 1/(d-1) = {limit:.6g}"
+            if self.manifold.radial_volume is not None:
+                why = (f"on {self.manifold.label} exp(−r/σ) J(r) (J the radial volume density, sinhᵈ⁻¹(r) on H^d) is "
+                       f"integrable only for σ < {limit:.6g} (1/(d-1) on H^d)")
             else:
                 why = (f"on {self.manifold.label} exp(-|r|/σ) ∏ sinh(|r_i - r_j|/2) is integrable only for "
                        f"σ < 1/c_m = {limit:.6g}")

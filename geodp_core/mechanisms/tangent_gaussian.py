@@ -224,8 +224,8 @@ class TangentGaussian(Mechanism):
             )
         else:
             label = LABEL_NO_GUARANTEE
-            reason = ("Exp is not injective on the sphere (noise wraps around) and "
-                      if self.manifold.name == "sphere" else "")
+            reason = (f"Exp is not injective on the compact {self.manifold.symbol} (noise wraps around) and "
+                      if self.manifold.is_compact else "")
             notes.append(
                 f"NO FORMAL GUARANTEE on {self.manifold.label}: this is the conformal paper's baseline "
                 "Exp_η(N(0, σ² I)) in the tangent space at the data-dependent mean, with σ calibrated as if "

@@ -182,49 +182,38 @@ def _gaussian_profile(calibration, manifold):
         return None
     if not isinstance(calibration.native, GDP):
         return None
-    kind, space = noise_geometry(manifold)
+    kind, volume = noise_geometry(manifold)
     if kind != "radial":
         return None
     sigma = float(calibration.noise["sigma"])
     delta = diameter_capped_sensitivity(manifold, calibration.sensitivity, [])
     theorem = ("exact privacy profile of the worst pair dist(η, η') = Δ (GDP-on-manifolds paper Thm. 4.1: one pair "
                "determines the profile on a two-point homogeneous space), by deterministic quadrature")
-
-    def constant_curvature(space_name, dim, s, d, margin, points=PROFILE_POINTS):
-        space_name, dim, s, d = gaussian_gdp._validate(space_name, dim, s, d)  # H¹ is the real line
-
-        def log_profile(eps):
-            return gaussian_gdp._log_profile(space_name, dim, s, d, eps)
-        return log_profile, margin, points
-
-    def kendall():
-        k = int(manifold.k)
-        if k == 3:  # Σ³₂ ≅ S²(1/2): (σ, Δ) ↦ (2σ, 2Δ) on the unit sphere, the same privacy loss
-            return constant_curvature("sphere", 2, 2.0 * sigma, 2.0 * delta, PROFILE_MARGIN) + (
-                gaussian_gdp._SPHERE_MAX_SIGMA / 2.0,)
-        if k > kendall_gdp.KENDALL_EXACT_MAX_K:
-            return None
+    # Each branch also states the σ range (in the model's units) where its quadrature is validated
+    # (gaussian_gdp); outside it the calibration's stated μ-GDP is used instead (a valid, looser pair).
+    landmarks = kendall_gdp.complex_projective_landmarks(volume)
+    if gaussian_gdp.exact_gdp_available(volume):
+        model, dim, s, d, _ = gaussian_gdp._validate(volume, None, sigma, delta)  # unit-curvature units
 
         def log_profile(eps):
-            return kendall_gdp._log_profile(k - 2, sigma, delta, eps)
-        return log_profile, KENDALL_PROFILE_MARGIN, KENDALL_PROFILE_POINTS, gaussian_gdp._SPHERE_MAX_SIGMA
+            return gaussian_gdp._log_profile(model, dim, s, d, eps)
 
-    # Each builder also states the σ range where its quadrature is validated (gaussian_gdp); outside it the
-    # calibration's stated μ-GDP is used instead (a valid, looser pair).
-    builders = {
-        "sphere": lambda: constant_curvature(space, manifold.dim, sigma, delta, PROFILE_MARGIN)
-        + (gaussian_gdp._SPHERE_MAX_SIGMA,),
-        "hyperbolic": lambda: constant_curvature(space, manifold.dim, sigma, delta, PROFILE_MARGIN)
-        + (gaussian_gdp._HYPERBOLIC_MAX_SIGMA,),
-        "euclidean": lambda: constant_curvature("euclidean", manifold.dim, sigma, delta, 0.0, CLOSED_FORM_POINTS)
-        + (math.inf,),
-        "kendall": kendall,
-    }
-    built = builders.get(space, lambda: None)()
-    if built is None:
+        if model.is_flat:
+            built, unit_sigma = (log_profile, 0.0, CLOSED_FORM_POINTS, math.inf), s
+        else:
+            max_sigma = gaussian_gdp._SPHERE_MAX_SIGMA if model.r_max < math.inf else gaussian_gdp._HYPERBOLIC_MAX_SIGMA
+            built, unit_sigma = (log_profile, PROFILE_MARGIN, PROFILE_POINTS, max_sigma), s
+    elif landmarks is not None and landmarks <= kendall_gdp.KENDALL_EXACT_MAX_K:
+
+        def log_profile(eps):
+            return kendall_gdp._log_profile(landmarks - 2, sigma, delta, eps)
+
+        built = (log_profile, KENDALL_PROFILE_MARGIN, KENDALL_PROFILE_POINTS, gaussian_gdp._SPHERE_MAX_SIGMA)
+        unit_sigma = sigma
+    else:
         return None
     log_profile, margin, points, max_sigma = built
-    if not gaussian_gdp._SMALL_SIGMA <= sigma <= max_sigma:
+    if not gaussian_gdp._SMALL_SIGMA <= unit_sigma <= max_sigma:
         return None
     return (log_profile, margin, points), theorem, (sigma, delta)
 

@@ -362,3 +362,93 @@ def test_monte_carlo_validation(kwargs, param):
     args = {"space": "sphere", "dim": 2, "sigma": 0.5, "sensitivity": 0.3, "n_samples": 1000, "rng": 0, **kwargs}
     with pytest.raises(InvalidParameterError, match=param):
         gdp_mu_monte_carlo(**args)
+
+
+# --------------------------------------------------------------------------- spaces given as objects
+
+
+def _radius_sphere_reference(radius, sigma, delta, eps):
+    r"""delta(eps) on the 2-sphere of radius R, directly: polar coordinates (r, phi) around eta_1 on that sphere
+    (radial density e^{-r^2/(2 sigma^2)} R sin(r/R) on [0, pi R], phi uniform), d_2 by the spherical law of cosines
+    of radius R, the phi-measure of {L > eps} and {L < -eps} in closed form (arccos), r by adaptive quadrature.
+    No rescaling to the unit sphere and no incomplete-beta reduction."""
+    c_delta, s_delta = np.cos(delta / radius), np.sin(delta / radius)
+
+    def cos_phi_threshold(r, distance):
+        return (np.cos(distance / radius) - np.cos(r / radius) * c_delta) / (np.sin(r / radius) * s_delta)
+
+    def upper(r):  # P_phi[d2 > sqrt(r^2 + 2 sigma^2 eps)]
+        s_plus = np.sqrt(r * r + 2 * sigma**2 * eps)
+        if s_plus >= np.pi * radius or r <= 0.0:
+            return 0.0
+        return 1.0 - np.arccos(np.clip(cos_phi_threshold(r, s_plus), -1.0, 1.0)) / np.pi
+
+    def lower(r):  # P_phi[d2 < sqrt(r^2 - 2 sigma^2 eps)]
+        if r * r <= 2 * sigma**2 * eps or r >= np.pi * radius:
+            return 0.0
+        s_minus = np.sqrt(r * r - 2 * sigma**2 * eps)
+        return np.arccos(np.clip(cos_phi_threshold(r, s_minus), -1.0, 1.0)) / np.pi
+
+    def weight(r):
+        return np.exp(-(r**2) / (2 * sigma**2)) * radius * np.sin(r / radius)
+
+    top = np.pi * radius
+    kinks = sorted({min(max(x, 0.0), top) for x in (delta / 2 - sigma**2 * eps / delta, sigma**2 * eps / delta - delta / 2,
+                                                     delta / 2 + sigma**2 * eps / delta, np.sqrt(2 * sigma**2 * eps))})
+    options = dict(epsabs=0.0, epsrel=1e-12, limit=400, points=[k for k in kinks if 0.0 < k < top] or None)
+    norm = integrate.quad(weight, 0.0, top, epsabs=0.0, epsrel=1e-13, limit=200)[0]
+    p_upper = integrate.quad(lambda r: weight(r) * upper(r), 0.0, top, **options)[0] / norm
+    p_lower = integrate.quad(lambda r: weight(r) * lower(r), 0.0, top, **options)[0] / norm
+    return p_upper - np.exp(eps) * p_lower
+
+
+@pytest.mark.parametrize("curvature, sigma, delta", [(0.25, 1.2, 0.9), (4.0, 0.3, 0.25), (4.0, 0.8, 1.2)])
+def test_sphere_of_curvature_kappa_matches_a_direct_quadrature_and_the_rescaled_unit_sphere(curvature, sigma, delta):
+    """mu(kappa, sigma, Delta) = mu(1, sqrt(kappa) sigma, sqrt(kappa) Delta): the profile computed for the volume of
+    the sphere of radius 1/sqrt(kappa) matches an independent quadrature on that sphere (power against a wrong
+    scaling of sigma or Delta, e.g. by kappa instead of sqrt(kappa), or a missing one), and mu is the unit sphere's."""
+    from geodp_core.geometry.radial_volume import SphericalVolume
+
+    volume = SphericalVolume(2, curvature=curvature)
+    eps = np.array([0.0, 0.4, 1.1])
+    expected = [_radius_sphere_reference(1.0 / np.sqrt(curvature), sigma, delta, e) for e in eps]
+    np.testing.assert_allclose(privacy_profile(volume, None, sigma, delta, eps), expected, rtol=1e-8)
+    root = np.sqrt(curvature)
+    assert gdp_mu(volume, None, sigma, delta) == pytest.approx(gdp_mu("sphere", 2, root * sigma, root * delta),
+                                                               rel=1e-12)
+    mu = 0.8 * gdp_mu(volume, None, sigma, delta)
+    assert riemannian_gaussian_sigma_for_mu(volume, 2, mu, delta) == pytest.approx(
+        riemannian_gaussian_sigma_for_mu("sphere", 2, mu, root * delta) / root, rel=1e-12)
+
+
+def test_manifolds_and_volumes_give_the_numbers_of_the_names():
+    from geodp_core.geometry import get_manifold
+
+    for name, dim in (("sphere", 2), ("hyperbolic", 3), ("euclidean", 2), ("sphere", 1)):
+        manifold = get_manifold(name, dim)
+        reference = gdp_mu(name, dim, 0.7, 0.4)
+        assert gdp_mu(manifold, None, 0.7, 0.4) == reference
+        assert gdp_mu(manifold.radial_volume, dim, 0.7, 0.4) == reference
+    triangles = get_manifold("kendall", 3)  # CP^1 = S^2(1/2): curvature 4
+    assert gdp_mu(triangles, None, 0.3, 0.2) == gdp_mu("sphere", 2, 0.6, 0.4)
+    with pytest.raises(InvalidParameterError, match="dim") as info:
+        gdp_mu(get_manifold("sphere", 2), 3, 0.7, 0.4)
+    assert info.value.param == "dim"
+
+
+def test_spaces_without_the_constant_curvature_reduction_are_refused():
+    """No mu is computed where the law of cosines of the reduction does not hold: a quotient of a sphere whose
+    radius stops before the conjugate point (SO(3) = S^3(2)/±1, range pi), CP^n for n >= 2, a non-isotropic space."""
+    from geodp_core.geometry import get_manifold
+    from geodp_core.geometry.radial_volume import ComplexProjectiveVolume, SphericalVolume
+    from geodp_core.mechanisms.gaussian_gdp import exact_gdp_available
+
+    rotations = SphericalVolume(3, curvature=0.25, radius_range=np.pi)
+    for space in (rotations, ComplexProjectiveVolume(4), get_manifold("kendall", 5), get_manifold("spd", 2)):
+        assert not exact_gdp_available(space)
+        with pytest.raises(UnavailableError) as info:
+            gdp_mu(space, None, 0.5, 0.3)
+        assert info.value.param == "space"
+    assert exact_gdp_available(SphericalVolume(3, curvature=0.25)) and exact_gdp_available("hyperbolic", 2)
+    with pytest.raises(InvalidParameterError, match="sensitivity"):  # beyond the diameter pi/sqrt(kappa) = 2 pi
+        gdp_mu(SphericalVolume(3, curvature=0.25), None, 0.5, 6.5)

@@ -3,6 +3,7 @@
 Statistical tests: alpha = 1e-6 (Kolmogorov–Smirnov critical value, 5 standard errors for means), fixed seeds.
 """
 
+import dataclasses
 import math
 
 import numpy as np
@@ -49,17 +50,17 @@ def _pmf(pld):
 
 
 def _monte_carlo_losses(space, dim, sigma, delta, n, rng):
-    r"""Independent draws of L = (d(η', Y)² − d(η, Y)²)/(2σ²), Y ~ p_η, dist(η, η') = Δ (exact samplers)."""
-    y = gaussian_gdp._sample_riemannian_gaussian(space, dim, sigma, n, rng)
-    eta = np.zeros(dim + 1)
-    eta[0] = 1.0
-    other = np.zeros(dim + 1)
-    if space == "sphere":
-        other[0], other[1] = math.cos(delta), math.sin(delta)
-    else:
-        other[0], other[1] = math.cosh(delta), math.sinh(delta)
-    d1 = gaussian_gdp._ambient_distance(space, eta, y)
-    d2 = gaussian_gdp._ambient_distance(space, other, y)
+    r"""Independent draws of L = (d(η', Y)² − d(η, Y)²)/(2σ²), Y ~ p_η, dist(η, η') = Δ: the mechanism's exact sampler
+    and the manifold's distance (no code of the accounting)."""
+    manifold = get_manifold(space, dim)
+    eta = manifold.default_center()
+    other = manifold.exp(eta, manifold.from_frame(eta, np.eye(dim)[0] * delta))
+    mechanism = get_mechanism("riemannian_gaussian", manifold)
+    calibration = mechanism.calibrate(GDP(1.0), delta)
+    calibration = dataclasses.replace(calibration, noise={**calibration.noise, "sigma": float(sigma)})
+    y = mechanism.sample(eta, calibration, n, rng)
+    d1 = manifold.dist(eta, y)
+    d2 = manifold.dist(other, y)
     return (d2**2 - d1**2) / (2.0 * sigma**2)
 
 
