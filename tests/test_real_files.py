@@ -69,7 +69,8 @@ def test_octmnist_all_splits_shapes_labels_and_descriptors(tmp_path):
     np.testing.assert_array_equal(data.labels, labels)
     np.testing.assert_array_equal(data.extras["images"], images)
     assert list(data.extras["split"]) == [s for s, n in SPLIT_SIZES.items() for _ in range(n)]
-    np.testing.assert_array_equal(data.extras["source_index"], np.concatenate([np.arange(n) for n in SPLIT_SIZES.values()]))
+    np.testing.assert_array_equal(data.extras["source_index"],
+                                  np.concatenate([np.arange(n) for n in SPLIT_SIZES.values()]))
     _check_descriptors(data, images, colour=False)
     assert "Kermany" in data.source and "MedMNIST" in data.source
     assert "drusen" in data.label_meaning and list(data.extras["class_names"]) == list(OCTMNIST_CLASSES)
@@ -152,7 +153,8 @@ def test_medmnist_truncated_corrupt_and_oversize(tmp_path):
         load_octmnist(huge, split="train")
     # a zip bomb: a small compressed file whose array is far above the byte limit is refused unread
     bomb = tmp_path / "bomb.npz"
-    np.savez_compressed(bomb, train_images=np.zeros((2000, 28, 28), np.uint8), train_labels=np.zeros((2000, 1), np.uint8))
+    np.savez_compressed(bomb, train_images=np.zeros((2000, 28, 28), np.uint8),
+                        train_labels=np.zeros((2000, 1), np.uint8))
     assert bomb.stat().st_size < 100_000
     with pytest.raises(DataFileError, match=r"'train_images': the array is 1,568,128 bytes uncompressed, above"):
         load_octmnist(bomb, split="train", max_bytes=100_000)

@@ -109,7 +109,7 @@ def _check_path(path, name="path", kind="file"):
     if not isinstance(path, (str, os.PathLike)):
         raise InvalidParameterError(f"{name} must be a file path (str or os.PathLike); got {type(path).__name__}",
                                     param=name)
-    path = os.fspath(path)
+    path = os.path.expanduser(os.fspath(path))
     if not os.path.exists(path):
         raise DataFileError(f"{name}={path!r} does not exist", param=name)
     if kind == "file" and not os.path.isfile(path):
@@ -272,7 +272,7 @@ def _npy_header(handle, label):
         if size_bytes is None:
             raise DataFileError(f"{label}: unsupported .npy format version {version}")
         header_len = int.from_bytes(_read_exact(handle, size_bytes, label, ".npy header"), "little")
-        if header_len > 65536:
+        if header_len > 10000:
             raise DataFileError(f"{label}: .npy header of {header_len:,} bytes (corrupt)")
         text = _read_exact(handle, header_len, label, ".npy header").decode("utf-8" if version == (3, 0) else "latin1")
         fields = _literal(text, label)
@@ -280,7 +280,7 @@ def _npy_header(handle, label):
         shape, fortran = fields["shape"], fields["fortran_order"]
     except DataFileError:
         raise
-    except Exception as exc:
+    except Exception as exc:  # noqa: BLE001 - a corrupt header raises many kinds of errors; each is reported
         raise DataFileError(f"{label}: not a valid .npy array ({type(exc).__name__}: {exc})") from None
     if dtype.hasobject or dtype.kind not in "iuf":
         raise DataFileError(f"{label}: the array holds {dtype} values; expected plain numbers (integers or floats; "
@@ -518,7 +518,11 @@ def load_medmnist(path, split="all", label=None, max_images=None, class_names=No
         that do not match, truncated or corrupt archive, a file above ``max_bytes``.
     """
     if class_names is not None:
-        class_names = tuple(str(c) for c in class_names)
+        if isinstance(class_names, (str, bytes, dict)) or not hasattr(class_names, "__len__") or \
+                not class_names or not all(isinstance(c, str) for c in class_names):
+            raise InvalidParameterError(f"class_names must be a non-empty sequence of strings (the class names in "
+                                        f"label order) or None; got {class_names!r}", param="class_names")
+        class_names = tuple(class_names)
     return _load_medmnist(path, split, label, max_images, class_names, regulariser, max_bytes, name=None,
                           source=_MEDMNIST_SOURCE, grey_only=False)
 
@@ -753,7 +757,7 @@ def _cifar_batch(path, max_bytes):
     except _Refused as exc:
         raise DataFileError(f"{label}: refused: the pickle refers to {exc}, which is not allowed (a CIFAR-10 batch "
                             "holds only a dict of bytes, lists of ints and a uint8 numpy array)") from None
-    except Exception as exc:  # truncated/corrupt pickles raise many kinds of errors
+    except Exception as exc:  # noqa: BLE001 - truncated/corrupt pickles raise many kinds of errors
         raise DataFileError(f"{label}: not a readable CIFAR-10 python batch — truncated or corrupt? "
                             f"({type(exc).__name__}: {exc})") from None
     if not isinstance(batch, dict):
