@@ -3,6 +3,7 @@
 import gzip
 import os
 import pickle
+import struct
 import zipfile
 
 import numpy as np
@@ -108,6 +109,7 @@ def test_medmnist_colour_gives_spd11(tmp_path):
     ({"train_labels": np.zeros((6, 1), dtype=np.uint8)}, r"6 labels for 7 images"),
     ({"test_labels": np.array([[0], [1], [9], [2]], dtype=np.uint8)}, r"label 9 of image 2.*\[0, 3\]"),
     ({"test_images": np.empty((4,), dtype=object)}, r"object arrays are refused"),
+    ({"train_images": np.asfortranarray(np.zeros((7, 28, 28), dtype=np.uint8))}, r"Fortran order"),
 ])
 def test_medmnist_wrong_key_dtype_shape_labels(tmp_path, overrides, match):
     if any(v is not None and v.dtype == object for v in overrides.values()):
@@ -308,6 +310,38 @@ def test_cifar10_batches(tmp_path, protocol):
     _check_descriptors(one, batches["data_batch_2"][0][:2], colour=True)
     capped = load_cifar10(directory, label=CIFAR10_CLASSES.index("bird"), max_images=2)
     assert capped.n_points == 2 and (capped.labels == 2).all()
+
+
+def _py2_batch(data, labels):
+    """A CIFAR-10 batch as Python 2's cPickle (protocol 2) and numpy 1 wrote the published files: ``str`` keys
+    as SHORT_BINSTRING, the array through ``numpy.core.multiarray._reconstruct``, the pixels as one BINSTRING."""
+    def short(b):
+        return b"U" + bytes([len(b)]) + b
+
+    def binint(i):
+        return b"J" + struct.pack("<i", i)
+
+    out = b"\x80\x02}q\x00(" + short(b"data")
+    out += b"cnumpy.core.multiarray\n_reconstruct\n" + b"cnumpy\nndarray\n" + binint(0) + b"\x85" + short(b"b")
+    out += b"\x87R(" + binint(1) + binint(data.shape[0]) + binint(data.shape[1]) + b"\x86"
+    out += b"cnumpy\ndtype\n" + short(b"u1") + binint(0) + binint(1) + b"\x87R"
+    out += b"(" + binint(3) + short(b"|") + b"NNN" + binint(-1) + binint(-1) + binint(0) + b"tb"
+    out += b"\x89T" + struct.pack("<I", data.size) + data.tobytes() + b"tb" + short(b"labels") + b"]("
+    out += b"".join(binint(int(v)) for v in labels)
+    return out + b"e" + short(b"batch_label") + short(b"testing batch 1 of 1") + b"u."
+
+
+def test_cifar10_python2_batch(tmp_path):
+    rng = np.random.default_rng(9)
+    images = _images(rng, 4, (32, 32, 3))
+    raw = _py2_batch(_cifar_rows(images), [3, 1, 4, 1])
+    reference = pickle.loads(raw, encoding="bytes")  # what an unrestricted load gives (trusted here: we wrote it)
+    np.testing.assert_array_equal(reference[b"data"], _cifar_rows(images))
+    path = tmp_path / "test_batch"
+    path.write_bytes(raw)
+    data = load_cifar10(path)
+    np.testing.assert_array_equal(data.labels, [3, 1, 4, 1])
+    _check_descriptors(data, images, colour=True)
 
 
 class _Sneaky:

@@ -4,18 +4,15 @@ The papers reproduced here use data that cannot be shipped or fetched offline; t
 stand-ins (:func:`geodp_core.data.load_dataset`, :func:`geodp_core.data.load_planar_cells`) and reads the real
 files, in their standard published formats, when a user points to them:
 
-=======================  ============================================  ==================  ======================
-loader                   file(s)                                       points              stand-in
-=======================  ============================================  ==================  ======================
-:func:`load_octmnist`    MedMNIST ``octmnist.npz``                     SPD(9) descriptors  ``digits_covariance``
-:func:`load_medmnist`    any single-label 2-D MedMNIST ``.npz``         SPD(9) or SPD(11)   —
-:func:`load_fashion_mnist`  the four IDX files (``.gz`` or not), or     SPD(9) descriptors  ``digits_covariance``
-                         an ``.npz`` of ``x_train``/``y_train``/...
-:func:`load_cifar10`     the python batches ``data_batch_1..5``,        SPD(11) descriptors ``image_patches_covariance``
-                         ``test_batch``, or an ``.npz``
-:func:`load_landmark_shapes`  CSV / NPY / NPZ of ``(n, k, 2)`` planar   Kendall            synthetic shapes
-                         landmarks, optional covariate (e.g. age)      :math:`\Sigma^k_2`  (``arch_template``)
-=======================  ============================================  ==================  ======================
+* :func:`load_octmnist` — MedMNIST ``octmnist.npz`` → SPD(9) descriptors (stand-in: ``digits_covariance``);
+* :func:`load_medmnist` — any single-label 2-D MedMNIST ``.npz`` → SPD(9) (grey) or SPD(11) (colour);
+* :func:`load_fashion_mnist` — the four IDX files (``.gz`` or not) or an ``.npz`` of ``x_train``, ``y_train``, ...
+  → SPD(9) descriptors (stand-in: ``digits_covariance``);
+* :func:`load_cifar10` — the python batches ``data_batch_1..5``, ``test_batch``, or an ``.npz`` → SPD(11)
+  descriptors (stand-in: ``image_patches_covariance``);
+* :func:`load_landmark_shapes` — CSV / NPY / NPZ of ``(n, k, 2)`` planar landmarks with an optional covariate
+  (e.g. age) → Kendall's :math:`\Sigma^k_2` (stand-in: synthetic shapes around
+  :func:`~geodp_core.data.arch_template`).
 
 Images become covariance descriptors exactly as the stand-ins do
 (:func:`~geodp_core.data.descriptors.covariance_descriptor`, intensities ``uint8 / 255``): grey images give the
