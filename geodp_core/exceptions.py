@@ -32,6 +32,18 @@ class OutsideBallError(InvalidParameterError):
     """Data lie outside the stated public ball ``B(m0, r)``."""
 
 
+class DataFileError(InvalidParameterError):
+    """A data file given by the user cannot be read in the expected published format.
+
+    The message names the file, what was found and what was expected (missing array, wrong shape or dtype,
+    truncated or corrupt file, a file larger than the stated byte limit, a pickle referring to a disallowed
+    class). ``param`` is the argument that named the file (``"path"`` by default).
+    """
+
+    def __init__(self, message, param="path"):
+        super().__init__(message, param=param)
+
+
 class UnavailableError(InvalidParameterError):
     """A mechanism is unavailable for this manifold, target or parameters.
 

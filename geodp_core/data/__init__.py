@@ -1,5 +1,8 @@
 """Data for GeoDP (SPEC §2, §9): synthetic generators, real datasets, image descriptors, the public ball, uploads.
 
+The papers' own data files (OCTMNIST/MedMNIST, Fashion-MNIST, CIFAR-10, planar landmarks) are read by
+:mod:`geodp_core.data.real_files` when a user has them.
+
 Every generator takes an explicit ``numpy.random.Generator`` (or integer seed) and
 returns exactly ``n`` points checked to lie on the manifold.
 """
@@ -35,6 +38,17 @@ from geodp_core.data.generators import (
     vmf_kappa_from_std,
     vmf_mean_resultant_length,
 )
+from geodp_core.data.real_files import (
+    CIFAR10_CLASSES,
+    FASHION_MNIST_CLASSES,
+    MAX_FILE_BYTES,
+    OCTMNIST_CLASSES,
+    load_cifar10,
+    load_fashion_mnist,
+    load_landmark_shapes,
+    load_medmnist,
+    load_octmnist,
+)
 from geodp_core.data.shapes import (
     CELL_LINES,
     CELL_TREATMENTS,
@@ -45,18 +59,24 @@ from geodp_core.data.shapes import (
     sample_landmark_perturbation,
 )
 from geodp_core.data.uploads import MAX_UPLOAD_BYTES, InvalidUploadError, parse_points
+from geodp_core.exceptions import DataFileError
 
 __all__ = [
     "BALL_RTOL",
     "CELL_LINES",
     "CELL_TREATMENTS",
+    "CIFAR10_CLASSES",
     "COLOUR_FEATURES",
     "DESCRIPTOR_BALL_RADIUS",
     "DESCRIPTOR_SIZES",
+    "FASHION_MNIST_CLASSES",
     "GREY_FEATURES",
     "KARATE_DEPTH_STEP",
+    "MAX_FILE_BYTES",
     "MAX_SAMPLES",
     "MAX_UPLOAD_BYTES",
+    "OCTMNIST_CLASSES",
+    "DataFileError",
     "Dataset",
     "InvalidUploadError",
     "check_in_ball",
@@ -69,7 +89,12 @@ __all__ = [
     "ellipse_template",
     "karate_tree_embedding",
     "list_datasets",
+    "load_cifar10",
     "load_dataset",
+    "load_fashion_mnist",
+    "load_landmark_shapes",
+    "load_medmnist",
+    "load_octmnist",
     "load_planar_cells",
     "parse_points",
     "preshape",

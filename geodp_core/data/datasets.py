@@ -14,7 +14,8 @@ image_patches_covariance  SPD(11)                           520 covariance descr
 ========================  ===============================  ===================================================
 
 The two image datasets are computed here (:mod:`geodp_core.data.descriptors`) from images that ship with
-scikit-learn: offline stand-ins for the conformal paper's Fashion-MNIST and CIFAR-10 descriptors.
+scikit-learn: offline stand-ins for the conformal paper's Fashion-MNIST and CIFAR-10 descriptors (the real files,
+when a user has them, are read by :mod:`geodp_core.data.real_files`).
 
 Loads are cached; every call returns fresh copies of the arrays.
 """

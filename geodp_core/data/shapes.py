@@ -11,7 +11,8 @@ r"""Planar shape data on the Kendall shape space :math:`\Sigma^k_2` (SPEC §5.9)
   resampled to ``k`` pseudo-landmarks.
 
 The corpus-callosum shapes of the private geodesic-regression paper are **not** available offline
-(they are not shipped with geomstats or with this package). geomstats' ``load_hands`` and
+(they are not shipped with geomstats or with this package); a user who has them (or any planar landmark
+file) reads them with :func:`geodp_core.data.load_landmark_shapes`. geomstats' ``load_hands`` and
 ``load_optical_nerves`` are 3-D landmark sets, not planar shapes; they stay in
 :func:`geodp_core.data.load_dataset` as preshapes. These loaders are core-only: the app does not list them.
 """
