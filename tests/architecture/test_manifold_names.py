@@ -14,11 +14,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 CODES = "sphere|hyperbolic|spd|euclidean|kendall|so3"
+Q = "[\"']"  # either quote
 PATTERNS = (
-    re.compile(rf'(==|!=)\s*"({CODES})"'),
-    re.compile(rf'"({CODES})"\s*(==|!=)'),
-    re.compile(rf'\bin\s*[(\[{{]\s*"({CODES})"'),
-    re.compile(rf'[{{,]\s*"({CODES})"\s*:'),  # a table keyed by manifold codes
+    re.compile(rf"(==|!=)\s*{Q}({CODES}){Q}"),
+    re.compile(rf"{Q}({CODES}){Q}\s*(==|!=)"),
+    re.compile(rf"\bin\s*[(\[{{]\s*{Q}({CODES}){Q}"),
+    re.compile(rf"[{{,]\s*{Q}({CODES}){Q}\s*:"),  # a table keyed by manifold codes
 )
 ALLOWED_PREFIXES = ("geodp_core/geometry/", "tests/")
 
