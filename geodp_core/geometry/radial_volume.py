@@ -314,6 +314,14 @@ class SphericalVolume(RadialVolume):
 
 
     @property
+    def projective_curvature(self):
+        r""":math:`\kappa` when this is the real projective space :math:`S^d(1/\sqrt\kappa)/\pm 1` (the radius runs to
+        half the conjugate point, :math:`\pi/(2\sqrt\kappa)`; e.g. :math:`SO(3) = S^3(2)/\pm1`, range :math:`\pi`),
+        else ``None``."""
+        half = 0.5 * math.pi / math.sqrt(self.curvature)
+        return float(self.curvature) if abs(self.radius_range - half) <= 1e-12 * half else None
+
+    @property
     def model_curvature(self):
         r""":math:`\kappa` when the radius runs to the conjugate point :math:`\pi/\sqrt\kappa` (the round sphere
         :math:`S^d(1/\sqrt\kappa)`); ``None`` on a quotient with a shorter range (e.g. :math:`SO(3)`)."""

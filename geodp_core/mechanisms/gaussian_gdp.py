@@ -118,6 +118,9 @@ def _volume(space, dim):
 def _reduction(volume):
     r"""``(model, scale)``: the unit-curvature model of the exact reduction and :math:`\sqrt{|\kappa|}`, or ``None``."""
     kappa = volume.model_curvature
+    projective = getattr(volume, "projective_curvature", None)
+    if kappa is None and projective is not None and volume.dim >= 2:
+        return _PROJECTIVE, float(np.sqrt(projective))
     if kappa is None:
         return None
     if volume.dim == 1 and kappa < 0.0:  # pragma: no cover - H^1 declares curvature 0 (it is the real line)
@@ -393,7 +396,92 @@ class _HyperbolicModel(_Model):
         return np.arccosh(np.maximum(-minkowski, 1.0))
 
 
-_FLAT, _SPHERE, _HYPERBOLIC = _FlatModel(), _SphereModel(), _HyperbolicModel()
+class _ProjectiveModel(_SphereModel):
+    r"""The real projective space :math:`\mathbb{R}P^d = S^d/\pm1` (unit curvature; :math:`SO(3)` is
+    :math:`\mathbb{R}P^3` of curvature 1/4): distances at most :math:`\pi/2`.
+
+    Lift :math:`\eta, \eta', y` to the unit sphere with :math:`\tilde y` within :math:`r = d(\eta, y) \le \pi/2` of
+    :math:`\tilde\eta` and :math:`\tilde\eta'` within :math:`\Delta` of it; with :math:`\tilde d` the sphere
+    distance of :math:`\tilde y` and :math:`\tilde\eta'` (law of cosines in the polar angle of :math:`\tilde y`),
+    :math:`d(\eta', y) = \min(\tilde d, \pi - \tilde d)` (the other lift :math:`-\tilde y`). So
+
+    .. math::
+
+        \{L > \varepsilon\} = \{s_+ < \tilde d < \pi - s_+\}, \qquad
+        \{L < -\varepsilon\} = \{\tilde d < s_-\} \cup \{\tilde d > \pi - s_-\},
+
+    and :math:`\{\tilde d > \pi - t\} = \{d(\tilde y, -\tilde\eta') < t\}`, the sphere's lower event for the
+    antipode :math:`-\tilde\eta'` at distance :math:`\pi - \Delta` (with :math:`t = s_+`: the lower event at
+    :math:`-\varepsilon`). Every probability is one of the sphere's closed forms.
+    """
+
+    r_max = np.pi / 2.0
+
+    def loss_upper_bound(self, sigma, delta):
+        r"""Supremum of the privacy loss: :math:`\Delta(\pi - \Delta)/(2\sigma^2)` (:math:`d_2 \le
+        \min(r + \Delta, \pi/2)`)."""
+        return delta * (np.pi - delta) / (2.0 * sigma**2)
+
+    @staticmethod
+    def mode_bracket_high(dim, sigma):
+        return np.pi / 2.0 - 1e-12
+
+    def conditional_tails(self, dim, sigma, delta, eps, r):
+        """``P[L > ε]``, ``P[L <= ε]``, ``P[L < -ε]`` for fixed radius (see the class docstring)."""
+        far = np.pi - delta
+        above, not_above, below = _conditional_tail_probabilities(_SPHERE, dim, sigma, delta, eps, r)
+        beyond_plus = _conditional_tail_probabilities(_SPHERE, dim, sigma, far, -eps, r)[2]  # d~ > pi - s_+
+        beyond_minus = _conditional_tail_probabilities(_SPHERE, dim, sigma, far, eps, r)[2]  # d~ > pi - s_-
+        with np.errstate(invalid="ignore"):
+            possible = r**2 + 2.0 * sigma**2 * eps < (np.pi / 2.0) ** 2  # s_+ < pi/2
+        upper = np.where(possible, np.maximum(above - beyond_plus, 0.0), 0.0)
+        not_upper = np.where(possible, np.minimum(not_above + beyond_plus, 1.0), 1.0)
+        lower = np.minimum(below + beyond_minus, 1.0)
+        return upper, not_upper, lower
+
+    def extra_kinks(self, sigma, delta, eps, q):
+        """The sphere's kinks for :math:`\Delta` and for the antipode at :math:`\pi - \Delta` (at ±ε), and
+        :math:`s_+ = \pi/2`."""
+        far = np.pi - delta
+        q_far = sigma**2 * eps / far
+        points = list(_SphereModel.extra_kinks(sigma, delta, eps, q))
+        for sign in (1.0, -1.0):
+            points += [far / 2.0 - sign * q_far, sign * q_far - far / 2.0, far / 2.0 + sign * q_far]
+            points += list(_SphereModel.extra_kinks(sigma, far, sign * eps, sign * q_far))
+        points.append(np.sqrt(np.maximum((np.pi / 2.0) ** 2 - 2.0 * sigma**2 * eps, 0.0)))
+        return points
+
+    @staticmethod
+    def one_dimensional_tails(sigma, delta, eps):  # pragma: no cover - RP^1 is refused by _reduction
+        raise UnavailableError("no exact GDP accounting on the projective line", param="space")
+
+    def large_sigma(self, dim, sigma, delta):
+        if sigma <= _SPHERE_MAX_SIGMA:
+            return None
+        with np.errstate(under="ignore"):
+            bound = 1.26 * self.loss_upper_bound(sigma, delta)  # L_max-DP, hence mu <= eps_dp_to_gdp(L_max)
+        if bound < np.finfo(float).tiny:
+            return 0.0, np.nan
+        raise NumericalOverflowError(
+            f"sigma={sigma!r} is beyond the range where the exact GDP quadrature is accurate: sigma must be in "
+            f"(0, {_SPHERE_MAX_SIGMA:g}] in unit-curvature units; here the law is nearly uniform and the mechanism "
+            f"is eps-DP with eps = {bound / 1.26:.3g}, so mu <= {bound:.3g}",
+            param="sigma",
+        )
+
+    @staticmethod
+    def propose_radii(dim, sigma, batch, rng):
+        """The sphere's proposals, rejecting radii beyond :math:`\pi/2` (the radius law is the sphere's, cut)."""
+        r, accept = _SphereModel.propose_radii(dim, sigma, batch, rng)
+        return r, np.where(r <= np.pi / 2.0, accept, 0.0)
+
+    @staticmethod
+    def ambient_distance(base, points):
+        """:math:`\arccos|\langle x, y\rangle|`: the nearer of the two lifts."""
+        return np.arccos(np.clip(np.abs(points @ base), 0.0, 1.0))
+
+
+_FLAT, _SPHERE, _HYPERBOLIC, _PROJECTIVE = _FlatModel(), _SphereModel(), _HyperbolicModel(), _ProjectiveModel()
 
 
 # --------------------------------------------------------------------------- S^1 closed form
@@ -674,7 +762,11 @@ def _quadrature_tail_probabilities(model, dim, sigma, delta, eps, n_nodes=_N_NOD
     nodes, weights = _quadrature(points, n_nodes)
     live = weights > 0.0  # skip the empty pieces (coincident breakpoints)
     eps_live = np.broadcast_to(eps[:, None], nodes.shape)[live]
-    probabilities = _conditional_tail_probabilities(model, dim, sigma, delta, eps_live, nodes[live])
+    tails = getattr(model, "conditional_tails", None)
+    if tails is None:
+        probabilities = _conditional_tail_probabilities(model, dim, sigma, delta, eps_live, nodes[live])
+    else:
+        probabilities = tails(dim, sigma, delta, eps_live, nodes[live])
     log_w = np.full(nodes.shape, -np.inf)
     with np.errstate(divide="ignore"):
         log_w[live] = np.log(weights[live]) + law.log_pdf(nodes[live])

@@ -151,7 +151,19 @@ class RiemannianGaussian(IsotropicDistanceMechanism):
         effective = diameter_capped_sensitivity(self.manifold, sensitivity, notes)
         sigma, mu_achieved = _exact_sigma(volume, mu, effective)
         kappa = volume.model_curvature
-        if kappa == 0.0 and volume.is_flat and self.manifold.metric is not None:  # a flat metric through its chart
+        projective = getattr(volume, "projective_curvature", None)
+        if kappa is None and projective is not None:
+            root = math.sqrt(projective)
+            notes.insert(0, (
+                f"exact GDP accounting on {self.manifold.label}, the real projective space S^{volume.dim}"
+                f"({_radius_text(projective)})/±1 of curvature κ = {projective:g}: a release y and the neighbour η' "
+                "lifted to the sphere give d(η', y) = min(d̃, π/√κ − d̃) with d̃ from the sphere's law of cosines, so "
+                "{L > ε} and {L < −ε} are unions of the sphere's polar events (for η' and its antipode); "
+                f"μ(σ, Δ) = {mu_achieved:.6g} by deterministic quadrature with distances scaled by √κ = {root:g} "
+                "(GDP-on-manifolds paper Thm. 4.1: one pair at distance Δ determines the profile on a two-point "
+                "homogeneous space), σ chosen so that 0.99 μ ≤ μ(σ, Δ) ≤ μ"
+            ))
+        elif kappa == 0.0 and volume.is_flat and self.manifold.metric is not None:  # a flat metric through its chart
             notes.insert(0, (
                 f"the {self.manifold.metric_label} chart is an isometry onto a Euclidean space, so this is the "
                 "Gaussian mechanism there: μ = Δ/σ exactly"
