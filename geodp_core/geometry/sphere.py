@@ -230,3 +230,28 @@ class Sphere(Manifold):
             ) from None
         la, lo = np.radians(lat), np.radians(lon)
         return np.stack(np.broadcast_arrays(np.cos(la) * np.cos(lo), np.cos(la) * np.sin(lo), np.sin(la)), axis=-1)
+
+    # ------------------------------------------- facts for views, studies and solvers outside the package
+    jacobi_model = "quadric"
+    upload_format = "unit_vector"
+
+    @property
+    def view(self):
+        """``"sphere3d"`` on S² (drawn in 3-D), the tangent view otherwise."""
+        return "sphere3d" if self.dim == 2 else "tangent"
+
+    @property
+    def chooser_label(self):
+        """``Sphere S²``; ``Circle S¹`` for the circle."""
+        return f"Circle {self.symbol}" if self.dim == 1 else super().chooser_label
+
+    def to_tangent(self, base_point, vector):
+        """:math:`v - \\langle v, p\\rangle p`."""
+        vec = np.asarray(vector, dtype=float)
+        return vec - np.sum(vec * base_point, axis=-1, keepdims=True) * base_point
+
+    def mean_initial_guess(self, points, weights):
+        r"""The extrinsic mean :math:`\sum_i w_i x_i / |\sum_i w_i x_i|` (``None`` when that sum is near 0)."""
+        extrinsic = weights @ points
+        norm = np.linalg.norm(extrinsic)
+        return extrinsic / norm if norm > 1e-6 else None
