@@ -445,6 +445,16 @@ class Manifold(ABC):
     #: on S²), ``"hyperboloid"`` (hyperboloid or Poincaré-ball coordinates), ``"symmetric_matrix"`` (the m² entries
     #: of a matrix), ``"cartesian"`` (d coordinates); ``None`` — uploads are not offered.
     upload_format = None
+    #: Largest radius of a public domain ball :math:`B(c, R)` that a public discretisation (mesh, point set) covers
+    #: well (a compact space also caps it at its :attr:`diameter`): large on flat spaces, lower where the volume of
+    #: a ball grows exponentially.
+    domain_radius_max = 100.0
+
+    @property
+    def mesh_kind(self):
+        """Kind of public triangle mesh of :mod:`geodp_core.geometry.mesh` for this surface (``"sphere"``: the whole
+        S², ``"hyperbolic_ball"``: a ball of H²), ``None`` where there is none."""
+        return None
 
     @property
     def view(self):

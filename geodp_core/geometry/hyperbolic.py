@@ -252,6 +252,13 @@ class Hyperbolic(Manifold):
     short_title = "Hyperbolic"
     jacobi_model = "quadric"
     upload_format = "hyperboloid"
+    #: The volume of a ball grows like :math:`e^{(d-1)R}`: public domains stay within radius 4.
+    domain_radius_max = 4.0
+
+    @property
+    def mesh_kind(self):
+        """``"hyperbolic_ball"`` on H² (a public geodesic ball is meshed)."""
+        return "hyperbolic_ball" if self.dim == 2 else None
 
     @property
     def view(self):

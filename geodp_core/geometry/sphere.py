@@ -236,6 +236,11 @@ class Sphere(Manifold):
     upload_format = "unit_vector"
 
     @property
+    def mesh_kind(self):
+        """``"sphere"`` on S² (the whole sphere is meshed)."""
+        return "sphere" if self.dim == 2 else None
+
+    @property
     def view(self):
         """``"sphere3d"`` on S² (drawn in 3-D), the tangent view otherwise."""
         return "sphere3d" if self.dim == 2 else "tangent"
