@@ -46,3 +46,17 @@ def test_url_checker_reads_the_same_ranges():
     for key, (low, high) in C.WIDGET_RANGES.items():
         assert (URL_PARAMS[key].low, URL_PARAMS[key].high) == (low, high), key
     assert URL_PARAMS["eps"].grid == C.EPS_GRID and URL_PARAMS["mu"].grid == C.MU_GRID
+
+
+def test_dimension_ranges_are_the_manifold_classes():
+    from geodp_core.geometry import MANIFOLD_NAMES, manifold_class
+
+    for code in MANIFOLD_NAMES:
+        cls = manifold_class(code)
+        low, high = C.dim_range(code)
+        assert (low, high) == tuple(cls.app_size_range)
+        assert C.curve_dim_range(code) == (low, min(high, low + cls.size_sweep_steps))
+    assert C.dim_range("spd") == (2, 11) and C.curve_dim_range("spd") == (2, 4)
+    assert C.dim_range("kendall") == (3, 100) and C.curve_dim_range("sphere") == (1, 10)
+    with pytest.raises(InvalidParameterError, match="name"):
+        C.dim_range("torus")
