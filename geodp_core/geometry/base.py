@@ -449,6 +449,11 @@ class Manifold(ABC):
     #: well (a compact space also caps it at its :attr:`diameter`): large on flat spaces, lower where the volume of
     #: a ball grows exponentially.
     domain_radius_max = 100.0
+    #: What a geodesic distance on this space measures, for axis titles.
+    distance_unit = "geodesic distance"
+    #: Mean distance :math:`E\,d(o, Y)` from a fixed point to a uniformly random point where it does not depend on
+    #: the size (the level of a random guess; ``None`` where there is no uniform law or it depends on the size).
+    uniform_mean_distance = None
 
     @property
     def mesh_kind(self):

@@ -97,6 +97,7 @@ class Euclidean(Manifold):
     short_title = "Euclidean"
     jacobi_model = "quadric"
     upload_format = "cartesian"
+    distance_unit = "data units"
 
     @property
     def chooser_label(self):

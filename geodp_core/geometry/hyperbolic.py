@@ -252,6 +252,7 @@ class Hyperbolic(Manifold):
     short_title = "Hyperbolic"
     jacobi_model = "quadric"
     upload_format = "hyperboloid"
+    distance_unit = "geodesic distance, curvature −1"
     #: The volume of a ball grows like :math:`e^{(d-1)R}`: public domains stay within radius 4.
     domain_radius_max = 4.0
 

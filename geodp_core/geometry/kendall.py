@@ -353,6 +353,7 @@ class KendallShapeSpace(Manifold):
 
     # ------------------------------------------- facts for views, studies and solvers outside the package
     jacobi_model = "complex_projective"
+    distance_unit = "shape distance, radians"
 
     @property
     def view(self):

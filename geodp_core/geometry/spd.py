@@ -138,6 +138,7 @@ class _SPDBase(Manifold):
 
     # ------------------------------------------- facts for views, studies and solvers outside the package
     upload_format = "symmetric_matrix"
+    distance_unit = "geodesic distance of the SPD metric"
     #: The affine metric slows down with m: a size sweep goes m = 2…4.
     size_sweep_steps = 2
 

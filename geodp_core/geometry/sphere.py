@@ -234,6 +234,9 @@ class Sphere(Manifold):
     # ------------------------------------------- facts for views, studies and solvers outside the package
     jacobi_model = "quadric"
     upload_format = "unit_vector"
+    distance_unit = "radians"
+    #: :math:`\int_0^\pi r \sin^{d-1} r\,dr / \int_0^\pi \sin^{d-1} r\,dr = \pi/2` for every d (symmetry r ↦ π - r).
+    uniform_mean_distance = np.pi / 2.0
 
     @property
     def mesh_kind(self):
