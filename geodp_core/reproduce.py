@@ -93,6 +93,7 @@ __all__ = [
     "HEAT_PAPER_ALPHA",
     "HEAT_PAPER_EPS",
     "HEAT_PAPER_SETUPS",
+    "HEAT_SPACES",
     "HEAT_PAPER_LAMBDA",
     "EW_PAPER_N",
     "EW_PAPER_RADIUS",
@@ -651,8 +652,8 @@ def reproduce_heat_diffusion(space="sphere", n=10, eps_values=(0.1, 0.5, 1.0, 3.
     anchor = check_option(anchor, "anchor", ("center", "random"))
     seed = _check_seed(seed)
 
-    section, setup = next((k, s) for k, s in HEAT_PAPER_SETUPS.items() if s["space"] == space)
-    radius = setup["radius"]
+    paper_setup = next(s for s in HEAT_PAPER_SETUPS.values() if s["space"] == space)
+    radius = paper_setup["radius"]
     prepared = _uniform_ball_data((space, 2), radius, n, seed)
     manifold, center, true_mean, delta = prepared.manifold, prepared.center, prepared.true_mean, prepared.sensitivity
     if manifold.is_compact:  # §6.1, S²: Brownian motion (exact heat-kernel sampler); §6.2, H²: Langevin
