@@ -16,6 +16,7 @@ Fixed seeds; computed values are reported beside the times so that a fast wrong 
 import argparse
 import cProfile
 import json
+import math
 import os
 import pstats
 import statistics
@@ -65,8 +66,11 @@ def bench_samplers(quick):
         for name in ("riemannian_laplace", "riemannian_gaussian"):
             mechanism = get_mechanism(name, manifold)
             target = PureDP(1.0) if name == "riemannian_laplace" else GDP(1.0)
-            # on H^d the Laplace law needs σ < 1/(d-1): a high-dimensional study has a small sensitivity (large n)
-            sensitivity = 0.1 if manifold.name != "hyperbolic" or manifold.dim <= 10 else 0.5 / manifold.dim
+            # the Laplace law needs σ below the volume's scale limit (1/(d-1) on H^d): a high-dimensional study then
+            # has a small sensitivity (large n)
+            volume = manifold.radial_volume
+            limit = math.inf if volume is None else volume.laplace_scale_limit()
+            sensitivity = 0.1 if limit > 0.1 else 0.5 / manifold.dim
             try:
                 exact_cal = mechanism.calibrate(target, sensitivity)
                 mh_cal = mechanism.calibrate(target, sensitivity, sampler="mh")

@@ -27,7 +27,7 @@ from geodp_core.data import (
     parse_points,
 )
 from geodp_core.exceptions import GeoDPError
-from geodp_core.geometry import get_manifold
+from geodp_core.geometry import MANIFOLD_NAMES, get_manifold, manifold_class
 from geodp_core.mechanisms import MECHANISM_NAMES, availability_table, mechanism_class
 from geodp_core.pipeline import public_center
 from geodp_core.scenario import (
@@ -40,13 +40,33 @@ from geodp_core.scenario import (
     preset_scenario,
 )
 
-SPACE_LABELS = {
-    "sphere": "Sphere Sᵈ",
-    "hyperbolic": "Hyperbolic Hᵈ",
-    "spd": "SPD(m) matrices",
-    "euclidean": "Euclidean ℝᵈ",
-    "kendall": "Kendall shapes Σᵏ₂",
+
+def _typical(code):
+    """The space with code ``code`` at its default size (what the chooser shows before a size is picked)."""
+    cls = manifold_class(code)
+    return get_manifold(code, cls.default_size)
+
+
+#: The chooser's label of each registered space (``Sphere Sᵈ``, ...), in menu order: a new space appears here.
+SPACE_LABELS = {code: _typical(code).menu_label for code in MANIFOLD_NAMES}
+#: The widget title of the size of a space, by what the size counts (``size_symbol``).
+SIZE_TITLES = {"d": "Dimension d", "m": "Matrix size m", "k": "Landmarks k"}
+#: Help of the size control, by what the size counts.
+_SIZE_HELP = {
+    "d": "Intrinsic dimension (S², H² are drawn in 3D / the disk).",
+    "m": "SPD(m) has intrinsic dimension m(m+1)/2; image covariance descriptors fix m (9 for grey digits, 11 for "
+         "colour patches).",
+    "k": "Number k of planar landmarks per shape; Kendall's shape space Σᵏ₂ has dimension 2k − 4.",
 }
+
+
+def _space_help():
+    """Help of the manifold chooser: each registered space's description."""
+    descriptions = [manifold_class(code).description for code in MANIFOLD_NAMES]
+    return ("The space the private data live in: " + ", ".join(descriptions[:-1]) + ", or " + descriptions[-1]
+            + ".")
+
+
 METRIC_LABELS = {"affine": "affine-invariant", "log_euclidean": "log-Euclidean", "log_cholesky": "log-Cholesky"}
 DATA_LABELS = {
     "vmf": "von Mises–Fisher",
@@ -177,9 +197,7 @@ def scenario_sidebar():
     show_space = labelled("manifold", SPACE_LABELS)
     manifold = sb.selectbox(
         "Manifold", list(SPACE_LABELS), key="manifold", format_func=show_space,
-        help="The space the private data live in: the sphere (positive curvature), hyperbolic space and SPD "
-             "matrices (Hadamard spaces, curvature ≤ 0), flat Euclidean space, or Kendall's space of planar "
-             "shapes (curvature between 1 and 4).", on_change=_fit_to_manifold,
+        help=_space_help(), on_change=_fit_to_manifold,
         **_BIND,
     )
     url_note("manifold", manifold, sb)
@@ -187,22 +205,18 @@ def scenario_sidebar():
         sb.caption(SPACE_LABELS[manifold])
     slots["manifold"] = sb.empty()
     _manifold_lesson(sb, manifold)
-    is_spd, is_kendall = manifold == "spd", manifold == "kendall"
-    dim_help = ("SPD(m) has intrinsic dimension m(m+1)/2; image covariance descriptors fix m (9 for grey digits, 11 "
-                "for colour patches)." if is_spd else
-                "Number k of planar landmarks per shape; Kendall's shape space Σᵏ₂ has dimension 2k − 4."
-                if is_kendall else "Intrinsic dimension (S², H² are drawn in 3D / the disk).")
+    space = manifold_class(manifold)
     dim = sb.number_input(
-        "Matrix size m" if is_spd else "Landmarks k" if is_kendall else "Dimension d",
+        SIZE_TITLES.get(space.size_symbol, f"Size {space.size_symbol}"),
         min_value=dim_range(manifold)[0], max_value=dim_range(manifold)[1],
-        value=KENDALL_DEFAULT_K if is_kendall else 2, step=1, key="dim", help=dim_help, **_BIND,
+        value=space.default_size, step=1, key="dim", help=_SIZE_HELP.get(space.size_symbol), **_BIND,
     )
     url_note("dim", dim, sb)
     slots["dim"] = sb.empty()
     metric = ""
-    if is_spd:
+    if space.metric_choices:
         metric = sb.selectbox(
-            "Metric", list(METRIC_LABELS), key="metric", format_func=labelled("metric", METRIC_LABELS),
+            "Metric", list(space.metric_choices), key="metric", format_func=labelled("metric", METRIC_LABELS),
             help="Affine-invariant (curved, Hadamard) or one of the two flat metrics (log-Euclidean, log-Cholesky).",
             **_BIND,
         )
@@ -253,7 +267,7 @@ def scenario_sidebar():
     )
     url_note("radius", radius, sb)
     slots["radius"] = sb.empty()
-    on_s2 = manifold == "sphere" and int(dim) == 2
+    on_s2 = _view(manifold, dim, metric) == "sphere3d"  # S² drawn in 3-D: a centre by latitude/longitude
     with sb.expander("Public ball centre m₀", expanded=on_s2 and data == "upload"):
         lat_lon_box = st.container() if on_s2 else None
         center_text = st.text_input(
@@ -692,29 +706,35 @@ def _apply_preset():
         apply_scenario_to_widgets(preset_scenario(name))
 
 
-#: Landmarks of a Kendall shape space chosen in the sidebar when the previous dimension does not fit.
-KENDALL_DEFAULT_K = 12
-#: Largest landmark noise kept when switching to Kendall shapes (the data then stay inside the ball r < π/8).
-KENDALL_SPREAD = 0.05
-
-
 def _fit_to_manifold():
-    """After a manifold change: move the dimension and the radius into the new manifold's ranges (a Kendall space
-    starts at k = 12 landmarks), so that no control is left outside its range."""
+    """After a manifold change: move the dimension, the spread and the radius into the new manifold's ranges (a
+    dimension that does not fit becomes the space's default size, e.g. k = 12 landmarks; the spread is kept at most
+    the space's default spread, e.g. a landmark noise s moves a shape about s·√(2k) away), so that no control is
+    left outside its range."""
     state = st.session_state
     manifold = state.get("manifold")
     if manifold not in SPACE_LABELS:
         return
+    space = manifold_class(manifold)
     low, high = dim_range(manifold)
     dim = state.get("dim")
     if not isinstance(dim, (int, float)) or not low <= dim <= high:
-        state["dim"] = KENDALL_DEFAULT_K if manifold == "kendall" else min(max(int(dim or low), low), high)
-    if manifold == "kendall" and isinstance(state.get("spread"), (int, float)) and state["spread"] > KENDALL_SPREAD:
-        state["spread"] = KENDALL_SPREAD  # landmark noise s moves a shape about s·√(2k) away: keep it in the ball
+        state["dim"] = space.default_size
+    spread = state.get("spread")
+    if isinstance(spread, (int, float)) and spread > space.default_spread:
+        state["spread"] = space.default_spread
     radius = state.get("radius")
     top = radius_max(manifold, state["dim"], state.get("metric") or "")
     if isinstance(radius, (int, float)) and radius > top:
         state["radius"] = top
+
+
+def _view(manifold, dim, metric):
+    """The view kind of the space (``None`` when the manifold is invalid)."""
+    try:
+        return get_manifold(manifold, int(dim), metric or None).view
+    except (ValueError, GeoDPError):
+        return None
 
 
 def _ball_radius_limit(manifold, dim, metric):
@@ -734,10 +754,11 @@ def radius_note(manifold, dim, metric):
 
 
 def radius_max(manifold, dim, metric):
-    """Largest value of the radius slider: just below r* (when r* is infinite: 10 on SPD, whose image descriptors
-    lie up to about 8 from their public centre, 3 elsewhere or when the manifold is invalid)."""
+    """Largest value of the radius slider: just below r*, at most the space's ``app_radius_max`` (10 on SPD, whose
+    image descriptors lie up to about 8 from their public centre, 3 elsewhere; 3 when the manifold is invalid)."""
     rstar = _ball_radius_limit(manifold, dim, metric)
-    return round(float(min(rstar - 1e-3, 3.0)), 3) if np.isfinite(rstar) else (10.0 if manifold == "spd" else 3.0)
+    top = manifold_class(manifold).app_radius_max if manifold in SPACE_LABELS else 3.0
+    return round(float(min(rstar - 1e-3, top)), 3) if np.isfinite(rstar) else top
 
 
 def _load_scenario_file():

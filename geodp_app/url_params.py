@@ -24,6 +24,7 @@ from geodp_app.urlstate import (
     remembered_url_state,
     restore_url_state,
 )
+from geodp_core.audit import AUDIT_SPACES as AUDIT_SPACE_ARGS
 from geodp_core.audit import VARIANT_INFO, VARIANTS
 from geodp_core.conformal_lab import DATA_KINDS as CONFORMAL_DATA_KINDS
 from geodp_core.constraints import (
@@ -37,12 +38,12 @@ from geodp_core.constraints import (
     WIDGET_RANGES,
     dim_range,
 )
+from geodp_core.geometry import get_manifold, manifold_class
 from geodp_core.mechanisms.kng_regression import REGRESSION_PRESETS
-from geodp_core.regression_lab import KENDALL_DEMO_LANDMARKS
-from geodp_core.reproduce import EW_DIM_FAMILIES, EW_SPACES, KNG_PAPER_N
+from geodp_core.regression_lab import REGRESSION_SPACES as REGRESSION_SPACE_ARGS
+from geodp_core.reproduce import EW_DIM_FAMILIES, EW_SPACES, HEAT_PAPER_SETUPS, HEAT_SPACES, KNG_PAPER_N
 from geodp_core.scenario import LABELLED_DATA, data_classes_for
 from geodp_core.viz import CAMERA_PRESETS
-from geodp_core.viz.shapes import shape_space_title
 
 __all__ = ["URL_PARAMS", "PAGE_URL_KEYS", "X_AXES", "CONFORMAL_SPACES", "CONFORMAL_LAPLACIANS", "limits", "bounds",
            "clean_url", "remember_page", "page_settings", "load_page_settings"]
@@ -55,8 +56,11 @@ X_AXES = {"budget": "privacy budget", "n": "records n", "dim": "dimension d", "s
 def _dim_bounds(params):
     manifold = as_code(params.get("manifold", "sphere"), SPACE_LABELS, "sphere")
     low, high = dim_range(manifold)
-    note = {"spd": f"SPD matrices: m from {low} to {high}", "kendall": f"Kendall shapes: k from {low} to {high} landmarks"}
-    return low, high, note.get(manifold, "")
+    space = manifold_class(manifold)
+    if space.size_symbol == "d":  # the intrinsic dimension: no note
+        return low, high, ""
+    unit = " landmarks" if space.size_symbol == "k" else ""
+    return low, high, f"{space.title}: {space.size_symbol} from {low} to {high}{unit}"
 
 
 def _radius_bounds(params):
@@ -65,7 +69,7 @@ def _radius_bounds(params):
     except ValueError:
         dim = 2
     manifold = as_code(params.get("manifold", "sphere"), SPACE_LABELS, "sphere")
-    metric = as_code(params.get("metric", ""), METRIC_LABELS, "") if manifold == "spd" else ""
+    metric = as_code(params.get("metric", ""), METRIC_LABELS, "") if manifold_class(manifold).metric_choices else ""
     return 0.05, radius_max(manifold, dim, metric), radius_note(manifold, dim, metric)
 
 
@@ -153,7 +157,15 @@ _ACCOUNTING = {
     "accounting_pmean_space": _choice({label: "" for label in ACCOUNTING_PMEAN_SPACES}),
 }
 
-CONFORMAL_SPACES = {"sphere": "Sphere S²", "hyperbolic": "Hyperbolic H² (public ball)"}
+def _chooser_labels(arguments):
+    """Labels of a page's spaces, from each space itself: ``{key: label}`` for ``{key: get_manifold arguments}``."""
+    return {key: get_manifold(*args).chooser_label for key, args in arguments.items()}
+
+
+#: The Conformal lab's surfaces (a non-compact one is meshed on a public ball).
+CONFORMAL_SPACES = {code: get_manifold(code, 2).chooser_label + ("" if get_manifold(code, 2).is_compact
+                                                                 else " (public ball)")
+                    for code in CONFORMAL_DATA_KINDS}
 CONFORMAL_LAPLACIANS = {"fem": "FEM on the public mesh (DP)", "knn_data": "kNN graph on the data (paper; NOT DP)"}
 _CONFORMAL = {
     "conformal_space": _choice(CONFORMAL_SPACES, CONFORMAL_SPACES),
@@ -175,8 +187,7 @@ _CONFORMAL = {
     "conformal_seed": UrlParam("int", 0, 2**31 - 1),
 }
 
-REGRESSION_SPACES = {"sphere": "Sphere S²", "spd": "SPD(2), affine-invariant", "hyperbolic": "Hyperbolic H²",
-                     "kendall": f"{shape_space_title(KENDALL_DEMO_LANDMARKS)} ({KENDALL_DEMO_LANDMARKS} landmarks)"}
+REGRESSION_SPACES = _chooser_labels(REGRESSION_SPACE_ARGS)
 REGRESSION_CHAIN_LENGTHS = ("auto", 200, 500, 1000, 2000, 4000)
 _REGRESSION = {
     "regression_space": _choice(REGRESSION_SPACES, REGRESSION_SPACES),
@@ -192,8 +203,7 @@ _REGRESSION = {
     "regression_seed": UrlParam("int", 0, 2**31 - 1),
 }
 
-AUDIT_SPACES = {"sphere": "Sphere S²", "hyperbolic": "Hyperbolic H²", "spd": "SPD(2), affine-invariant",
-                "circle": "Circle S¹", "line": "Real line R¹"}
+AUDIT_SPACES = _chooser_labels(AUDIT_SPACE_ARGS)
 AUDIT_NOTIONS = {"pure_dp": "ε-DP", "approx_dp": "(ε, δ)-DP"}
 AUDIT_DELTA_GRID = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3)
 AUDIT_RELEASE_GRID = (500, 1000, 1500, 2000, 4000, 8000, 16000, 50000, 100000)
@@ -260,7 +270,8 @@ REPRODUCE_CHOICES = {
     "reproduce_gdp_seeds": ((3, 5, 10, 20), None),
     "reproduce_gdp_grid": (("4 values", "the paper's 12 values"), None),
     "reproduce_gdp_reps": ((1000, 4000, 10000), None),
-    "reproduce_heat_space": (("sphere", "hyperbolic"), {"sphere": "S² (§6.1)", "hyperbolic": "H² (§6.2)"}),
+    "reproduce_heat_space": (HEAT_SPACES, {setup["space"]: f"{get_manifold(setup['space'], 2).symbol} ({section})"
+                                           for section, setup in HEAT_PAPER_SETUPS.items()}),
     "reproduce_heat_n": ((10, 50, 100), None),
     "reproduce_heat_anchor": (("center", "random"), {"center": "ball centre (Scenario 1)",
                                                      "random": "random point of the ball (Scenario 2)"}),

@@ -114,7 +114,7 @@ def run_conformal_lab(scenario, settings=LabSettings()):
     options = dict(eps_phi=settings.eps_phi_share * total, bandwidth=settings.bandwidth, mesh_size=settings.mesh_size,
                    upsilon=settings.upsilon, smoothing_time=settings.smoothing_time, laplacian=settings.laplacian,
                    sampler=settings.sampler)
-    if scenario.manifold == "hyperbolic":
+    if not prepared.manifold.is_compact:  # a meshed public ball (H²); a compact surface (S²) is meshed whole
         options.update(domain_radius=settings.domain_radius)
     streams = np.random.SeedSequence(int(scenario.seed)).spawn(4)  # [0] is the data's (pipeline.data_stream)
     outcome = pipeline.evaluate(prepared, "conformal", target, settings.n_releases, np.random.default_rng(streams[2]),

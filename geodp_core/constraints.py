@@ -5,6 +5,8 @@ and the app's widgets (so a value a widget offers is one the Scenario accepts, a
 the (narrower or equal) ranges the controls offer; the grids are the select-sliders' values.
 """
 
+from geodp_core.geometry import manifold_class
+
 __all__ = [
     "SCENARIO_RANGES",
     "WIDGET_RANGES",
@@ -61,27 +63,19 @@ MU_GRID = (0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0, 10.0)
 DELTA_GRID = (1e-8, 1e-7, 1e-6, 1e-5, 1e-4, 1e-3)
 RHO_GRID = (0.01, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
 
-#: Intrinsic dimension d (S^d, H^d, R^d: up to 1000, the conformal paper's S^999 and beyond) or matrix size m
-#: (SPD(m)) accepted. SPD goes up to m = 11: the
-#: covariance descriptors of colour images are 11x11 (9x9 for grey images).
-_DIM_RANGES = {"spd": (2, 11), "kendall": (3, 100)}
-_DIM_DEFAULT = (1, 1000)
-
-
 def dim_range(manifold):
-    """``(low, high)`` of ``dim`` on ``manifold`` (SPD: the matrix size m; Kendall shapes: the landmarks k)."""
-    return _DIM_RANGES.get(manifold, _DIM_DEFAULT)
-
-
-#: How many steps above its smallest value the Utility curves' dimension sweep may go (each integer is a cell):
-#: SPD sizes m = 2…4 (the affine metric slows down with m), 10 values elsewhere.
-_CURVE_DIM_STEPS = {"spd": 2}
+    """``(low, high)`` of ``dim`` on the space with code ``manifold`` (its class's ``app_size_range``: the intrinsic
+    dimension d of S^d, H^d, R^d up to 1000, the conformal paper's S^999 and beyond; the matrix size m of SPD(m) up
+    to 11, the covariance descriptors of colour images; the landmarks k of a shape space)."""
+    return tuple(manifold_class(manifold).app_size_range)
 
 
 def curve_dim_range(manifold):
-    """``(low, high)`` of the dimension sweep of the Utility curves page: the start of :func:`dim_range`."""
+    """``(low, high)`` of the dimension sweep of the Utility curves page: the start of :func:`dim_range`, at most
+    the class's ``size_sweep_steps`` above it (each integer is a cell; SPD m = 2…4, the affine metric slows down
+    with m; 10 values elsewhere)."""
     low, high = dim_range(manifold)
-    return low, min(high, low + _CURVE_DIM_STEPS.get(manifold, 9))
+    return low, min(high, low + manifold_class(manifold).size_sweep_steps)
 
 
 def in_widget_range(key, value):

@@ -77,7 +77,8 @@ def curvature_lesson(scenario, mechanism=None, n_releases=400):
     Parameters
     ----------
     scenario : Scenario
-        Its dimension ``dim`` (1 to 10; SPD scenarios use d = 3), ``n``, ``radius``, ``spread``, target and seed
+        Its intrinsic dimension (``dim`` on S^d, H^d, R^d; m(m+1)/2 on SPD(m); 2k - 4 on Σᵏ₂), ``n``, ``radius``,
+        ``spread``, target and seed
         are used; the data kind is replaced by a uniform geodesic ball of radius ``min(spread, radius)``.
     mechanism : str, optional
         Registry name (default: the scenario's first mechanism).
@@ -92,7 +93,7 @@ def curvature_lesson(scenario, mechanism=None, n_releases=400):
         raise InvalidParameterError(f"scenario must be a Scenario; got {type(scenario).__name__}", param="scenario")
     name = mechanism or scenario.mechanisms[0]
     n_releases = int(min(max(int(n_releases), 10), 5000))
-    dim = 3 if scenario.manifold == "spd" else scenario.build_manifold().dim  # Kendall: 2k - 4
+    dim = scenario.build_manifold().dim  # intrinsic: SPD(m) m(m+1)/2, Kendall 2k - 4
     radius = _common_radius(scenario.radius, dim)
     spread = float(min(scenario.spread, radius))
     n = scenario.n if scenario.data not in (*REAL_DATASETS, "upload") else 100  # their own n: a common one

@@ -312,14 +312,16 @@ def public_options(name, manifold, center, radius, data, noise_seed):
         return {"anchor": center}
     if name == "conformal":
         options = {"data": data, "seed": int(noise_seed), "radius": radius}  # r: public (paper's bound, H² check)
-        if manifold.name == "hyperbolic" and manifold.dim == 2:
-            options.update(domain_center=center, domain_radius=min(4.0, max(2.0, 1.25 * radius)), ball_center=center)
-        elif manifold.name in ("sphere", "hyperbolic") and manifold.dim >= 3 or manifold.name in ("euclidean", "spd"):
+        high = min(manifold.domain_radius_max, manifold.diameter)
+        if manifold.mesh_kind is not None:
+            if not manifold.is_compact:  # a meshed public ball (H²); a compact surface is meshed whole
+                options.update(domain_center=center, domain_radius=min(high, max(2.0, 1.25 * radius)),
+                               ball_center=center)
+        else:
             # public point set on the public ball B(centre, 1.5 r) around the public data ball (a cap on S^d):
             # the resolution N^(-1/d) is spent where the summary can be
-            high = {"sphere": math.pi, "hyperbolic": 4.0, "euclidean": 100.0, "spd": 100.0}[manifold.name]
             options.update(domain_center=center, domain_radius=min(high, 1.5 * radius))
-            if manifold.name != "sphere":
+            if not manifold.is_compact:
                 options.update(ball_center=center)
         return options
     return {}

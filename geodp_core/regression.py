@@ -83,8 +83,6 @@ from geodp_core.geometry.base import Manifold
 from geodp_core.geometry.functions import sinc as _sinc
 from geodp_core.geometry.functions import sinhc as _sinhc
 from geodp_core.geometry.functions import symmetrize as _sym
-from geodp_core.geometry.hyperbolic import minkowski_inner
-from geodp_core.geometry.kendall import quarter_turn
 
 __all__ = [
     "GeodesicFit",
@@ -106,19 +104,34 @@ __all__ = [
 
 
 # ----------------------------------------------------------------- helpers
+#: The closed forms of this module, by the space's :attr:`~geodp_core.geometry.base.Manifold.jacobi_model`.
+_JACOBI_MODELS = ("quadric", "complex_projective", "affine_invariant", "flat_chart")
+
+
 def _family(manifold):
-    if manifold.name in ("sphere", "hyperbolic", "euclidean"):
-        return "constant"
-    if manifold.name == "kendall":
-        return "kendall"
-    if manifold.name == "spd" and manifold.metric == "affine":
-        return "spd_affine"
-    if manifold.name == "spd":
-        return "flat"
-    raise InvalidParameterError(  # pragma: no cover - every adapter of get_manifold is covered
-        f"manifold must be a sphere, hyperbolic, SPD, Euclidean or Kendall shape space; got {manifold.label}",
-        param="manifold",
-    )
+    """The space's Jacobi model (which closed form of the differential of Exp applies)."""
+    if manifold.jacobi_model not in _JACOBI_MODELS:
+        raise InvalidParameterError(
+            f"manifold must be a space with a closed-form differential of Exp (constant curvature, SPD, Kendall "
+            f"shapes); got {manifold.label}",
+            param="manifold",
+        )
+    return manifold.jacobi_model
+
+
+def _curvature_trig(manifold, length):
+    r""":math:`C_k(L)`, :math:`S_k(L)/L`, :math:`k S_k(L)` and :math:`S_k(L)` for the constant curvature :math:`k`
+    of a quadric (:math:`\cos, \sin` for :math:`k = 1`, :math:`\cosh, \sinh` for :math:`k = -1`, :math:`1, L` flat)."""
+    k = float(manifold.curvature_bounds[1])
+    if k > 0:
+        root = np.sqrt(k)
+        sin = np.sin(root * length)
+        return np.cos(root * length), _sinc(root * length), root * sin, sin / root
+    if k < 0:
+        root = np.sqrt(-k)
+        sinh = np.sinh(root * length)
+        return np.cosh(root * length), _sinhc(root * length), -root * sinh, sinh / root
+    return np.ones_like(length), np.ones_like(length), np.zeros_like(length), length
 
 
 def _check_manifold(manifold):
@@ -142,15 +155,7 @@ def _expand(arr, manifold):
 
 def _project_tangent(manifold, base_point, vec):
     """Remove numerical drift off the tangent space (sphere / hyperboloid / symmetric matrices / horizontal space)."""
-    if manifold.name == "kendall":
-        return manifold.horizontal_projection(base_point, vec)
-    if manifold.name == "sphere":
-        return vec - np.sum(vec * base_point, axis=-1, keepdims=True) * base_point
-    if manifold.name == "hyperbolic":
-        return vec + minkowski_inner(vec, base_point)[..., None] * base_point
-    if manifold.name == "spd":
-        return _sym(vec)
-    return vec
+    return manifold.to_tangent(base_point, vec)
 
 
 class _Geodesic:
@@ -167,21 +172,16 @@ class _Geodesic:
         shape = np.broadcast_shapes(p.shape, w.shape)
         p, w = np.broadcast_to(p, shape), np.broadcast_to(w, shape)
         self.base_point, self.tangent_vec = p, w
-        if self.family == "constant":
+        if self.family == "quadric":
             length = manifold.norm(p, w)
             safe = np.where(length > 0, length, 1.0)
             u = np.where(length[..., None] > 0, w / safe[..., None], 0.0)
-            if manifold.name == "sphere":
-                c, s_over_l, k_s = np.cos(length), _sinc(length), np.sin(length)
-            elif manifold.name == "hyperbolic":
-                c, s_over_l, k_s = np.cosh(length), _sinhc(length), -np.sinh(length)
-            else:
-                c, s_over_l, k_s = np.ones_like(length), np.ones_like(length), np.zeros_like(length)
+            c, s_over_l, k_s, _ = _curvature_trig(manifold, length)
             self.length, self.u = length, u
             self.c, self.s_over_l = c, s_over_l
             self.t_q = -k_s[..., None] * p + c[..., None] * u  # unit velocity at the end point
             self.end_point = manifold.exp(p, w, check=False)
-        elif self.family == "spd_affine":
+        elif self.family == "affine_invariant":
             sqrt, invsqrt = manifold._sqrt_and_invsqrt(p)
             lam, vecs = np.linalg.eigh(_sym(invsqrt @ w @ invsqrt))
             self.sqrt, self.invsqrt, self.lam, self.vecs = sqrt, invsqrt, lam, vecs
@@ -193,7 +193,7 @@ class _Geodesic:
             self.half_exp = np.exp(0.5 * lam)
             mid = (vecs * np.exp(lam)[..., None, :]) @ self.vecs_t
             self.end_point = _sym(sqrt @ mid @ sqrt)
-        elif self.family == "kendall":
+        elif self.family == "complex_projective":
             length = manifold.norm(p, w)[..., None, None]
             safe = np.where(length > 0, length, 1.0)
             self.length = length
@@ -208,7 +208,7 @@ class _Geodesic:
         r"""Kendall: replace the components of ``vec`` along ``start`` and ``i start`` by the same along ``end``
         and ``i end`` (:math:`i` parallel, complement fixed); projected onto the horizontal space at ``at``."""
         m = self.manifold
-        i_start, i_end = quarter_turn(start), quarter_turn(end)
+        i_start, i_end = m.complex_structure(at, start), m.complex_structure(at, end)
         a = m.inner(at, vec, start)[..., None, None]
         b = m.inner(at, vec, i_start)[..., None, None]
         return _project_tangent(m, at, vec + a * (end - start) + b * (i_end - i_start))
@@ -217,13 +217,13 @@ class _Geodesic:
     def transport(self, vec):
         vec = np.asarray(vec, dtype=float)
         m = self.manifold
-        if self.family == "constant":
+        if self.family == "quadric":
             coef = m.inner(self.base_point, vec, self.u)
             out = vec + coef[..., None] * (self.t_q - self.u)
             return _project_tangent(m, self.end_point, out)
-        if self.family == "kendall":
+        if self.family == "complex_projective":
             return self._kendall_move(vec, self.u, self.t_q, self.end_point)
-        if self.family == "spd_affine":
+        if self.family == "affine_invariant":
             rot = self.vecs_t @ (self.invsqrt @ vec @ self.invsqrt) @ self.vecs
             rot = rot * self.half_exp[..., :, None] * self.half_exp[..., None, :]
             return _sym(self.sqrt @ self.vecs @ rot @ self.vecs_t @ self.sqrt)
@@ -237,13 +237,13 @@ class _Geodesic:
     def transport_back(self, vec):
         vec = np.asarray(vec, dtype=float)
         m = self.manifold
-        if self.family == "constant":
+        if self.family == "quadric":
             coef = m.inner(self.end_point, vec, self.t_q)
             out = vec + coef[..., None] * (self.u - self.t_q)
             return _project_tangent(m, self.base_point, out)
-        if self.family == "kendall":
+        if self.family == "complex_projective":
             return self._kendall_move(vec, self.t_q, self.u, self.base_point)
-        if self.family == "spd_affine":
+        if self.family == "affine_invariant":
             return _sym(self.sqrt @ self.vecs @ self._back_rotated(vec) @ self.vecs_t @ self.sqrt)
         return m.parallel_transport(self.end_point, self.base_point, vec)
 
@@ -251,20 +251,20 @@ class _Geodesic:
         r""":math:`(d_p\mathrm{Exp}_p(w)^\dagger e,\ d_w\mathrm{Exp}_p(w)^\dagger e)` for ``vec`` = e at the end point."""
         vec = np.asarray(vec, dtype=float)
         m = self.manifold
-        if self.family == "constant":
+        if self.family == "quadric":
             back = self.transport_back(vec)
             par = m.inner(self.base_point, back, self.u)[..., None] * self.u
             perp = back - par
             return par + self.c[..., None] * perp, par + self.s_over_l[..., None] * perp
-        if self.family == "kendall":
+        if self.family == "complex_projective":
             back = self.transport_back(vec)
-            iu, length = quarter_turn(self.u), self.length
+            iu, length = m.complex_structure(self.base_point, self.u), self.length
             par = m.inner(self.base_point, back, self.u)[..., None, None] * self.u
             ipar = m.inner(self.base_point, back, iu)[..., None, None] * iu
             perp = back - par - ipar
             return (par + np.cos(2.0 * length) * ipar + np.cos(length) * perp,
                     par + _sinc(2.0 * length) * ipar + _sinc(length) * perp)
-        if self.family == "spd_affine":
+        if self.family == "affine_invariant":
             rot = self._back_rotated(vec)
 
             def unrotate(a):
@@ -412,9 +412,8 @@ def _eigh(matrix):
 
 
 def _dot(manifold, a, b):
-    if manifold.name == "hyperbolic":
-        return minkowski_inner(a, b)
-    return np.einsum("...i,...i->...", a, b)
+    """The ambient (Euclidean or Minkowski) form of a quadric, i.e. its metric on tangent vectors."""
+    return manifold.inner(None, a, b)
 
 
 def _gradients_constant(manifold, p, v, x, y, tau):
@@ -424,19 +423,10 @@ def _gradients_constant(manifold, p, v, x, y, tau):
     u = (v / safe[:, None])[:, None, :] * (speed > 0)[:, None, None]  # (k, 1, D)
     pe = p[:, None, :]
     length = x[None, :] * speed[:, None]  # (k, n)
-    if manifold.name == "sphere":
-        c_l, s_l, s_over_l = np.cos(length), np.sin(length), _sinc(length)
-        q = c_l[..., None] * pe + s_l[..., None] * u
-        q = q / np.linalg.norm(q, axis=-1, keepdims=True)
-        t_q = -s_l[..., None] * pe + c_l[..., None] * u
-    elif manifold.name == "hyperbolic":
-        c_l, s_l, s_over_l = np.cosh(length), np.sinh(length), _sinhc(length)
-        q = manifold.projection(c_l[..., None] * pe + s_l[..., None] * u)
-        t_q = s_l[..., None] * pe + c_l[..., None] * u
-    else:
-        c_l = s_over_l = np.ones_like(length)
-        q = pe + length[..., None] * u
-        t_q = np.broadcast_to(u, q.shape)
+    # q = C_k(L) p + S_k(L) u and its unit velocity t_q = -k S_k(L) p + C_k(L) u (flat: q = p + L u, t_q = u)
+    c_l, s_over_l, k_s, s_l = _curvature_trig(manifold, length)
+    q = manifold.projection(c_l[..., None] * pe + s_l[..., None] * u)
+    t_q = np.broadcast_to(-k_s[..., None] * pe + c_l[..., None] * u, q.shape)
     e = manifold.log(q, np.broadcast_to(y, q.shape), check=False)
     norms = np.sqrt(np.maximum(_dot(manifold, e, e), 0.0))
     if tau is not None:
@@ -540,11 +530,11 @@ def _gradients(manifold, p, v, x, y, tau=None):
     Returns a :class:`_Gradients` tuple (vectors ``(k, *ps)``, their norms ``(k,)``, residual norms ``(k, n)``).
     """
     family = _family(manifold)
-    if family == "constant":
+    if family == "quadric":
         return _gradients_constant(manifold, p, v, x, y, tau)
-    if family == "spd_affine":
+    if family == "affine_invariant":
         return _gradients_spd_affine(manifold, p, v, x, y, tau)
-    if family == "kendall":
+    if family == "complex_projective":
         return _gradients_kendall(manifold, p, v, x, y, tau)
     k = _npt(manifold)
     pe = np.expand_dims(p, -k - 1)

@@ -21,7 +21,7 @@ from geodp_core.mechanisms.kng_regression import (
 from geodp_core.regression import mean_squared_prediction_error
 
 __all__ = ["RegressionDemo", "regression_demo", "REGRESSION_PRESETS", "REGRESSION_SPACES", "KENDALL_DEMO_LANDMARKS",
-           "template_shapes"]
+           "NOISE_IS_A_SCALE", "template_shapes"]
 
 REGRESSION_SPACES = {
     "sphere": ("sphere", 2),
@@ -29,6 +29,10 @@ REGRESSION_SPACES = {
     "hyperbolic": ("hyperbolic", 2),
     "kendall": ("kendall", 12),
 }
+
+#: The demo spaces whose noise std is a scale rather than a per-coordinate std: the tangent noise per coordinate
+#: is std·√(2/d), so residuals are as long as on a surface with that std (shape space: d = 2k - 4 grows with k).
+NOISE_IS_A_SCALE = ("kendall",)
 
 #: Landmarks of the shape-space demo (Kendall's Σ¹²₂, real dimension 20).
 KENDALL_DEMO_LANDMARKS = REGRESSION_SPACES["kendall"][1]
@@ -155,7 +159,7 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
     p0 = manifold.exp(center, manifold.from_frame(center, np.asarray(offset, dtype=float)), check=False)
     v0 = manifold.from_frame(p0, np.asarray(velocity, dtype=float))
     data_rng = np.random.default_rng([seed, 0])
-    per_coordinate = noise_std * np.sqrt(2.0 / manifold.dim) if space == "kendall" else noise_std
+    per_coordinate = noise_std * np.sqrt(2.0 / manifold.dim) if space in NOISE_IS_A_SCALE else noise_std
     x, y = sample_geodesic_regression(manifold, p0, v0, n, per_coordinate, data_rng)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RegressionPrivacyWarning)  # kept in result.warnings

@@ -67,6 +67,7 @@ from geodp_core.data import (
     sample_uniform_ball,
 )
 from geodp_core.exceptions import InvalidParameterError
+from geodp_core.geometry import get_manifold, manifold_class
 from geodp_core.geometry.radial import get_radial_law
 from geodp_core.mechanisms.registry import MECHANISM_NAMES, get_mechanism
 from geodp_core.pipeline import (
@@ -92,6 +93,7 @@ __all__ = [
     "HEAT_PAPER_ALPHA",
     "HEAT_PAPER_EPS",
     "HEAT_PAPER_SETUPS",
+    "HEAT_SPACES",
     "HEAT_PAPER_LAMBDA",
     "EW_PAPER_N",
     "EW_PAPER_RADIUS",
@@ -170,8 +172,11 @@ GDP_PAPER_SIGMA_MULTIPLES = tuple(k / 4.0 for k in range(1, 13))
 HEAT_PAPER_ALPHA = 2.0
 HEAT_PAPER_EPS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.5, 2.0, 2.5, 3.0)
 #: §6.1 / §6.2: data uniform in B(p, r); S²: p = (0, 0, 1), r = π/5; H²: p = (1, 0, 0), r = 3; n ∈ {10, 50, 100}.
-HEAT_PAPER_SETUPS = {"sphere": dict(radius=math.pi / 5.0, n=(10, 50, 100)),
-                     "hyperbolic": dict(radius=3.0, n=(10, 50, 100))}
+#: Keyed by the paper's section; ``space`` is the ``space`` argument of :func:`reproduce_heat_diffusion`.
+HEAT_PAPER_SETUPS = {"§6.1": dict(space="sphere", radius=math.pi / 5.0, n=(10, 50, 100)),
+                     "§6.2": dict(space="hyperbolic", radius=3.0, n=(10, 50, 100))}
+#: The spaces of the heat-diffusion reproduction, in the paper's order.
+HEAT_SPACES = tuple(setup["space"] for setup in HEAT_PAPER_SETUPS.values())
 #: §6.2: "We fix λ = 1.1, where the lower bound for λ is 1 on H²".
 HEAT_PAPER_LAMBDA = 1.1
 
@@ -493,8 +498,10 @@ GDP_CURVE_SPACES = {"circle": ("sphere", "unit circle S¹"), "real_line": ("eucl
 
 
 def _paper_eps_max(space, sigma):
-    """§4.2's ε_max: π/(2σ²) on S¹ (Δ = 1), max{10, 5/σ + 1/(2σ²)} on R."""
-    return math.pi / (2 * sigma**2) if space == "sphere" else max(10.0, 5.0 / sigma + 1.0 / (2 * sigma**2))
+    """§4.2's ε_max: π/(2σ²) on the compact S¹ (Δ = 1), max{10, 5/σ + 1/(2σ²)} on R."""
+    if math.isfinite(manifold_class(space).diameter):
+        return math.pi / (2 * sigma**2)
+    return max(10.0, 5.0 / sigma + 1.0 / (2 * sigma**2))
 
 
 def reproduce_gdp_curve(sigmas=(0.25, 0.5, 1.0, 2.0, 3.0, 4.0), n_seeds=10, n_samples=100_000, seed=0):
@@ -638,17 +645,18 @@ def reproduce_heat_diffusion(space="sphere", n=10, eps_values=(0.1, 0.5, 1.0, 3.
         ``table``: :data:`UTILITY_COLUMNS` (``budget`` = ε); ``numbers``: counts of ε where the
         diffusion mechanism is clearly better / worse (2 s.e.) than each competitor, unavailable cells.
     """
-    space = check_option(space, "space", ("sphere", "hyperbolic"))
+    space = check_option(space, "space", HEAT_SPACES)
     n = check_int(n, "n", low=2, high=10_000)
     eps_grid = _check_grid(eps_values, "eps_values", low=0.0, high=100.0)
     n_reps = check_int(n_reps, "n_reps", low=10, high=_MAX_REPS)
     anchor = check_option(anchor, "anchor", ("center", "random"))
     seed = _check_seed(seed)
 
-    radius = HEAT_PAPER_SETUPS[space]["radius"]
+    paper_setup = next(s for s in HEAT_PAPER_SETUPS.values() if s["space"] == space)
+    radius = paper_setup["radius"]
     prepared = _uniform_ball_data((space, 2), radius, n, seed)
     manifold, center, true_mean, delta = prepared.manifold, prepared.center, prepared.true_mean, prepared.sensitivity
-    if space == "sphere":
+    if manifold.is_compact:  # §6.1, S²: Brownian motion (exact heat-kernel sampler); §6.2, H²: Langevin
         ours, others, options = "brownian_motion", ("riemannian_laplace",), {}
         anchor_point = None
     else:
@@ -695,7 +703,7 @@ def reproduce_heat_diffusion(space="sphere", n=10, eps_values=(0.1, 0.5, 1.0, 3.
     if anchor_point is not None:
         numbers["anchor_distance"] = float(manifold.dist(anchor_point, true_mean))
 
-    if space == "sphere":
+    if manifold.is_compact:
         claims = (PaperClaim("“Overall, the BM mechanism remains highly competitive and outperforms the RL mechanism "
                              "across a wide range of privacy budgets.”", "§6.1, Figure 3 (n = 10, 50, 100)"),)
         rl = cmp["riemannian_laplace"]
@@ -750,7 +758,7 @@ def reproduce_heat_diffusion(space="sphere", n=10, eps_values=(0.1, 0.5, 1.0, 3.
         "Brownian motion on S² uses the exact heat-kernel series sampler (the paper: a geodesic random walk or "
         "exact sampling only for t > 0.05).",
     ]
-    if space == "hyperbolic":
+    if not manifold.is_compact:
         notes.append("Langevin on H² has no closed-form law: Euler–Maruyama (paper Algorithm 2), labelled "
                      "'approximate sampler'. The Riemannian Laplace and EW Gaussian are exact.")
         notes.append("Brownian motion is not compared on H²: its privacy floor ε > KαΔ²/2 (K = 1) excludes the small "
@@ -817,8 +825,8 @@ def reproduce_heat_escape(t_max=5.0, n_paths=200, n_steps=400, seed=0):
         for k in range(0, n_steps + 1, stride):
             mean, se = mean_and_standard_error(r[k]) if k else (0.0, 0.0)
             rows.append(dict(space=space, t=float(times[k]), mean_distance=mean, se=se,
-                             theory=math.sqrt(math.pi * times[k]) if space == "euclidean" else np.nan))
-        if space == "hyperbolic":
+                             theory=math.sqrt(math.pi * times[k]) if manifold.radial_volume.is_flat else np.nan))
+        if manifold.view == "poincare_disk":
             n_draw = min(n_paths, 12)
             disk = manifold.to_poincare(paths[:, :n_draw].reshape(-1, 3)).reshape(n_steps + 1, n_draw, 2)
             path_rows = [dict(path=i, step=k, t=float(times[k]), x=float(disk[k, i, 0]), y=float(disk[k, i, 1]))
@@ -998,11 +1006,13 @@ _TAG_EWD = 55
 
 
 def _ew_space_args(family, dim):
-    """``get_manifold`` arguments of ``family`` at intrinsic dimension ``dim`` (SPD(m): d = m(m+1)/2)."""
-    if family == "hyperbolic":
-        return ("hyperbolic", dim), f"H^{dim}"
+    """``get_manifold`` arguments of ``family`` (a space code, then its metric if any) at intrinsic dimension ``dim``,
+    and the space's short name (``H^3``; ``SPD(2)``: SPD(m) has d = m(m+1)/2)."""
+    code, _, metric = family.partition("_")
+    if manifold_class(code).size_symbol == "d":  # the size is the intrinsic dimension
+        return (code, dim), get_manifold(code, dim).label
     m = _SPD_SIZE[dim]
-    return ("spd", m, family[len("spd_"):]), f"SPD({m})"
+    return (code, m, metric), f"SPD({m})"
 
 
 def _timed_release(manifold, mechanism, true_mean, calibration, n, rng):
@@ -1894,15 +1904,24 @@ KNG_PAPER_SPLIT_TOTAL = 2.02
 KNG_PAPER_SPLIT_EPS_P = (0.02, 0.5, 1.01, 1.5, 2.0)
 #: Appendix E (Fig. 6): noise levels δ (variance of the ambient noise) on the sphere.
 KNG_PAPER_DELTAS = (0.001, 0.01, 0.1)
+def _kng_space_label(space):
+    """The label of a space of the KNG reproductions, from the space itself (``Sphere S²``, ...)."""
+    from geodp_core.regression_lab import REGRESSION_SPACES  # noqa: PLC0415
+
+    return get_manifold(*REGRESSION_SPACES[space]).chooser_label
+
+
 #: Spaces of the KNG reproductions: key -> (tangent noise of the data, label; on shape space a scale, see
 #: :func:`geodp_core.regression_lab.regression_demo`). Kendall shape space: the
 #: paper's corpus-callosum shapes are not available offline; the synthetic shapes use the regression page's
 #: default noise std 0.05.
-KNG_SPACES = {"sphere": (math.sqrt(KNG_PAPER_NOISE_VARIANCE), "S²"),
-              "spd": (0.01, "SPD(2), affine-invariant"),
-              "kendall": (0.05, "Kendall shape space Σ¹²₂")}
+#: The setups: (a key of ``REGRESSION_SPACES``, the data's tangent noise, the true geodesic of the data: a key of
+#: ``REGRESSION_PRESETS[space]``).
+_KNG_SETUPS = (("sphere", math.sqrt(KNG_PAPER_NOISE_VARIANCE), "short arc"), ("spd", 0.01, "short arc"),
+               ("kendall", 0.05, "circle → arch"))
+KNG_SPACES = {space: (noise, _kng_space_label(space)) for space, noise, _ in _KNG_SETUPS}
 #: The true geodesic of each space's data: a key of ``REGRESSION_PRESETS[space]``.
-KNG_SPACE_PRESETS = {"sphere": "short arc", "spd": "short arc", "kendall": "circle → arch"}
+KNG_SPACE_PRESETS = {space: preset for space, _, preset in _KNG_SETUPS}
 #: Fig. 3: "ϵ_p = ϵ_v = 0.3".
 KNG_PAPER_SHAPE_EPS = (0.3, 0.3)
 #: Covariates of the shapes figure (five columns evenly spaced over [0, 1], as drawn by the regression figure).
@@ -1964,7 +1983,9 @@ _KNG_COLUMNS = ["version", "label", "mspe_nonprivate", "mspe_mean", "mspe_se", "
 
 def _kng_noise_text(space, noise_std):
     """The data's noise in words (on shape space a scale: residuals as long as on a surface with that std)."""
-    if space == "kendall":
+    from geodp_core.regression_lab import NOISE_IS_A_SCALE  # noqa: PLC0415
+
+    if space in NOISE_IS_A_SCALE:
         return f"tangent noise scale {noise_std:.3g}: residuals of typical length {math.sqrt(2.0) * noise_std:.2g}"
     return f"tangent noise std {noise_std:.3g}"
 

@@ -23,7 +23,7 @@ from geodp_core.constraints import (
 )
 from geodp_core.data.datasets import DESCRIPTOR_SIZES, dataset_classes
 from geodp_core.exceptions import InvalidParameterError
-from geodp_core.geometry import MANIFOLD_NAMES, SPD_METRICS, get_manifold
+from geodp_core.geometry import MANIFOLD_NAMES, get_manifold, manifold_class
 from geodp_core.mechanisms.registry import MECHANISM_NAMES
 from geodp_core.privacy import GDP, RDP, ZCDP, ApproxDP, PureDP
 
@@ -103,9 +103,6 @@ MAX_QUERY_VALUE_CHARS = 2_000
 
 MAX_LIST_LENGTH = 64
 """Longest accepted list field (``center_offset``, ``mechanisms``)."""
-
-CENTER_OFFSET_LIMITS = {"sphere": math.pi, "hyperbolic": 10.0, "spd": 10.0, "euclidean": 1e6}
-"""Largest length of ``center_offset`` per manifold (on the sphere every point is within π)."""
 
 _INT_TEXT = re.compile(r"[+-]?[0-9]{1,30}")
 _STR_FIELDS = ("manifold", "metric", "data", "notion")
@@ -344,11 +341,14 @@ class Scenario:
         set_("dim", check_int(self.dim, "dim", low=dim_low, high=dim_high))
         if self.metric is not None and not isinstance(self.metric, str):
             raise InvalidParameterError(f"metric must be a string; got {_json_type(self.metric)}", param="metric")
-        metric = self.metric or ("affine" if self.manifold == "spd" else "")
-        if self.manifold == "spd":
-            check_option(metric, "metric", tuple(SPD_METRICS))
+        choices = manifold_class(self.manifold).metric_choices  # the first is the default
+        metric = self.metric or (choices[0] if choices else "")
+        if choices:
+            check_option(metric, "metric", choices)
         elif metric:
-            raise InvalidParameterError(f"metric applies only to SPD matrices; got {metric!r}", param="metric")
+            families = " and ".join(manifold_class(code).title for code in MANIFOLD_NAMES
+                                    if manifold_class(code).metric_choices)
+            raise InvalidParameterError(f"metric applies only to {families}; got {metric!r}", param="metric")
         set_("metric", metric)
         check_option(self.data, "data", data_kinds_for(self.manifold))
         if self.data in ("cities", "karate") and self.dim != 2:
@@ -372,7 +372,7 @@ class Scenario:
                 f"center_offset must have {self.build_manifold().dim} coordinates; got {len(offset)}", param="center_offset"
             )
         if offset:
-            limit = CENTER_OFFSET_LIMITS[self.manifold]
+            limit = manifold_class(self.manifold).center_offset_limit
             length = math.sqrt(math.fsum(v * v for v in offset))
             if not length <= limit:
                 raise InvalidParameterError(

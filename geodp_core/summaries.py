@@ -33,8 +33,7 @@ from geodp_core.exceptions import (
 )
 from geodp_core.geometry.base import Manifold
 from geodp_core.geometry.euclidean import Euclidean
-from geodp_core.geometry.hyperbolic import minkowski_inner
-from geodp_core.geometry.spd import SPDAffine, SPDLogCholesky, SPDLogEuclidean, sym_function
+from geodp_core.geometry.spd import SPDLogCholesky, SPDLogEuclidean
 
 __all__ = [
     "frechet_mean",
@@ -172,32 +171,10 @@ def _evaluate(manifold, point, points, weights, p):
 
 
 def _initial_point(manifold, points, weights, p):
-    """A correct, cheap starting point: a closed-form surrogate mean or the best data point."""
-    if manifold.name == "sphere":
-        extrinsic = weights @ points
-        norm = np.linalg.norm(extrinsic)
-        if norm > 1e-6:
-            return extrinsic / norm
-    elif manifold.name == "hyperbolic":
-        # Lorentzian centroid: a positive combination of future-timelike vectors is future-timelike.
-        centroid = weights @ points
-        squared = -float(minkowski_inner(centroid, centroid))  # > 0 exactly; rounding can cancel it far out
-        if np.isfinite(squared) and squared > 0.0:
-            with np.errstate(all="ignore"):
-                candidate = manifold.projection(centroid / np.sqrt(squared))
-            if np.all(np.isfinite(candidate)):
-                return candidate
-    elif isinstance(manifold, SPDAffine):
-        logs = sym_function(points, np.log)
-        return sym_function(np.tensordot(weights, logs, axes=(0, 0)), np.exp)
-    elif manifold.name == "kendall":
-        # full Procrustes mean: leading eigenvector of the complex scatter sum_i w_i z_i z_i^* (centred, unit)
-        z = points[..., 0] + 1j * points[..., 1]
-        scatter = np.einsum("i,ij,ik->jk", weights, z, np.conj(z))
-        top = np.linalg.eigh(scatter)[1][:, -1]
-        candidate = np.stack([top.real, top.imag], axis=-1)
-        if manifold.belongs(candidate):
-            return candidate
+    """A correct, cheap starting point: a closed-form surrogate mean (the manifold's) or the best data point."""
+    guess = manifold.mean_initial_guess(points, weights)
+    if guess is not None:
+        return guess
     # Fallback: the data point with the smallest objective among (at most) the first 256.
     candidates = points[:256]
     dists = manifold.dist(candidates[:, None], points[None, :], check=False)
@@ -303,12 +280,7 @@ def _precision_floor(manifold, point):
     privacy noise.
     """
     root_eps = float(np.sqrt(np.finfo(float).eps))
-    if manifold.name == "hyperbolic":
-        return root_eps * max(1.0, float(point[0]))
-    if isinstance(manifold, SPDAffine):
-        eig = np.linalg.eigvalsh(point)
-        return root_eps * (float(np.sqrt(eig[-1] / eig[0])) if eig[0] > 0 else np.inf)
-    return root_eps
+    return root_eps * max(1.0, math.sqrt(manifold.rounding_scale(point)))
 
 
 def _gradient_noise(manifold, point):
@@ -322,14 +294,7 @@ def _gradient_noise(manifold, point):
     although the mean is found to the available precision.
     """
     eps = np.finfo(float).eps
-    if manifold.name == "hyperbolic":
-        scale = float(point[0]) ** 2
-    elif isinstance(manifold, SPDAffine):
-        eig = np.linalg.eigvalsh(point)
-        scale = float(eig[-1] / eig[0]) if eig[0] > 0 else np.inf
-    else:
-        scale = 1.0
-    return 16.0 * eps * max(1.0, scale)
+    return 16.0 * eps * max(1.0, manifold.rounding_scale(point))
 
 
 def _line_derivative(manifold, state, candidate, direction):
@@ -419,6 +384,16 @@ _CUT_LOCUS_ATOL = 1e-7
 _HESSIAN_RTOL = 1e-9
 
 
+def _scaled_tcot(theta, nonzero, curvature):
+    r""":math:`\sqrt\kappa\,\theta\cot(\sqrt\kappa\,\theta)`: the Hessian eigenvalue of :math:`\tfrac12 d(\cdot, x)^2` on a
+    direction whose plane with :math:`\mathrm{Log}\,x` has curvature :math:`\kappa`, :math:`\theta = d(y, x)` (the flat
+    value 1 for :math:`\kappa \le 0`; only spaces with a cut locus, positively curved, reach here)."""
+    if curvature <= 0:
+        return np.ones_like(theta)
+    scaled = math.sqrt(curvature) * theta
+    return np.where(nonzero, scaled / np.tan(np.where(nonzero, scaled, 1.0)), 1.0)
+
+
 def _check_strict_minimiser(manifold, result, points, weights, p, caller):
     r"""Raise :class:`NonUniqueMeanError` unless ``result`` is a strict local minimiser of :math:`F_p` (sphere).
 
@@ -434,7 +409,8 @@ def _check_strict_minimiser(manifold, result, points, weights, p, caller):
       .. math:: \mathrm{Hess}\,F_2(y) = \sum_i w_i \big[\theta_i\cot\theta_i\, I
                 + (1 - \theta_i\cot\theta_i)\, u_i u_i^T\big]
 
-      on the sphere; on the Kendall shape space :math:`\mathbb{C}P^{k-2}` the plane of :math:`u_i` and
+      on the unit sphere (:math:`\sqrt\kappa\,\theta_i` for :math:`\theta_i` at constant curvature :math:`\kappa`,
+      the manifold's lower bound); on the Kendall shape space :math:`\mathbb{C}P^{k-2}` the plane of :math:`u_i` and
       :math:`J u_i` (:math:`J` = rotation by 90°) has curvature 4, so the eigenvalue along :math:`J u_i`
       is :math:`2\theta_i\cot 2\theta_i` instead: add :math:`(2\theta_i\cot 2\theta_i - \theta_i\cot\theta_i)
       (Ju_i)(Ju_i)^T`.
@@ -461,15 +437,16 @@ def _check_strict_minimiser(manifold, result, points, weights, p, caller):
     nonzero = theta > 0
     units = np.where(nonzero[:, None], coords / np.where(nonzero, theta, 1.0)[:, None], 0.0)
     with np.errstate(divide="ignore", invalid="ignore"):
-        tcot = np.where(nonzero, theta / np.tan(np.where(nonzero, theta, 1.0)), 1.0)
-    if manifold.name == "kendall":  # curvature-4 direction J u_i (landmarks rotated by 90°): the full Hessian
+        tcot = _scaled_tcot(theta, nonzero, manifold.curvature_bounds[0])
+    j_logs = manifold.complex_structure(result, logs)
+    if j_logs is not None:  # Kähler (Kendall): curvature-4 direction J u_i (landmarks rotated by 90°): the full Hessian
         hessian = np.sum(weights[:, None, None] * (tcot[:, None, None] * np.eye(manifold.dim)
                                                    + (1.0 - tcot)[:, None, None] * units[:, :, None] * units[:, None, :]),
                          axis=0)
-        j_coords = manifold.to_frame(result, np.stack([-logs[..., 1], logs[..., 0]], axis=-1))
+        j_coords = manifold.to_frame(result, j_logs)
         j_units = np.where(nonzero[:, None], j_coords / np.where(nonzero, theta, 1.0)[:, None], 0.0)
         with np.errstate(divide="ignore", invalid="ignore"):
-            t2cot = np.where(nonzero, 2.0 * theta / np.tan(np.where(nonzero, 2.0 * theta, 1.0)), 1.0)
+            t2cot = _scaled_tcot(theta, nonzero, manifold.curvature_bounds[1])
         hessian = hessian + np.sum((weights * (t2cot - tcot))[:, None, None] * j_units[:, :, None] * j_units[:, None, :],
                                    axis=0)
         smallest = float(np.linalg.eigvalsh(hessian)[0])

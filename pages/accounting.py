@@ -23,6 +23,7 @@ from geodp_core.experiments import (
     gdp_mu_curves,
     native_budget_table,
 )
+from geodp_core.geometry import get_manifold
 from geodp_core.privacy import GDP, RDP, ZCDP, ApproxDP, PureDP
 from geodp_core.viz.curves import (
     gdp_mu_vs_sigma_figure,
@@ -40,7 +41,8 @@ _BIND = dict(bind="query-params")
 
 @st.cache_data(show_spinner="Computing the exact μ(σ) (deterministic quadrature)…", max_entries=16, ttl=CACHE_TTL)
 def _gdp_curves(sigmas, sensitivity, include_s2):
-    spaces = [s for s in GDP_FIGURE_SPACES if include_s2 or not (s[0] == "sphere" and s[1] == 2)]
+    s2 = get_manifold("sphere", 2)
+    spaces = [s for s in GDP_FIGURE_SPACES if include_s2 or get_manifold(*s[:2]) != s2]
     return gdp_mu_curves(list(sigmas), sensitivity, spaces)
 
 

@@ -21,6 +21,7 @@ from geodp_app.url_params import (
 from geodp_app.urlstate import url_note
 from geodp_core.constraints import CONFORMAL_EPS_GRID as EPS_GRID
 from geodp_core.explorer import mean_and_standard_error
+from geodp_core.geometry import get_manifold
 from geodp_core.scenario import Scenario
 from geodp_core.viz import CAMERA_PRESETS, MECHANISM_COLORS
 from geodp_core.viz.heatmaps import Overlay, conformal_field_figure
@@ -42,6 +43,7 @@ with controls:
     st.subheader("Controls")
     space = st.radio("Manifold", list(CONFORMAL_SPACES), format_func=CONFORMAL_SPACES.get, key="conformal_space", **_BIND,
                      help="S² is meshed whole; on H² the release lives in a public geodesic ball B(o, R).")
+    surface = get_manifold(space, 2)  # compact: meshed whole; otherwise a public geodesic ball is meshed
     kinds = DATA_KINDS[space]
     data_kind = st.selectbox("Data", list(kinds), format_func=kinds.get, key=f"conformal_data_{space}",
                              index=len(kinds) - 1, **_BIND, help="Synthetic private data (a mixture makes the density uneven).")
@@ -50,7 +52,7 @@ with controls:
     spread = st.number_input("Spread (std, radians)", **bounds("conformal_spread"), value=0.25, step=0.05,
                              key="conformal_spread", **_BIND, help="vMF: κ = 1/std²; wrapped normal: tangent std.")
     ball_radius = st.number_input(
-        "Public data-ball radius r", **bounds(f"conformal_ball_{space}"), value=0.7 if space == "sphere" else 1.2,
+        "Public data-ball radius r", **bounds(f"conformal_ball_{space}"), value=0.7 if surface.is_compact else 1.2,
         step=0.05, key=f"conformal_ball_{space}", **_BIND,
         help="Data are clipped to B(m₀, r) (public preprocessing); Δ of the Fréchet mean uses r (S²: r < π/4).",
     )
@@ -83,7 +85,7 @@ with controls:
         help="continuous: exact rejection sampler; vertex: a mesh vertex then a uniform point of its cell.",
     )
     domain_radius = 1.5
-    if space == "hyperbolic":
+    if not surface.is_compact:
         domain_radius = st.number_input("Domain radius R (H²)", **bounds("conformal_domain"), value=2.0, step=0.1,
                                         key="conformal_domain", **_BIND,
                                         help="Public geodesic ball B(o, R) that is meshed; it must contain the public "
@@ -135,7 +137,7 @@ with main:
                f"({run.n_clipped} clipped to the public ball).")
 
     camera = "oblique"
-    if run.space == "sphere":
+    if run.manifold.view == "sphere3d":
         camera = st.radio("Camera", list(CAMERA_PRESETS), horizontal=True, key="conformal_camera", bind="query-params")
         url_note("conformal_camera", camera)
     view = dict(camera=camera, height=460)
@@ -188,7 +190,8 @@ with main:
               "tightly where the data are dense; the mean distances above say which mechanism wins here.")
         st.caption(f"Paper's utility bound (Theorem V.2 with the sensitivity Δ used, E dist ≤ √E dist²): "
                    f"{run.utility_bound:.3g} (the literal statement, with Δ = 2r/n, gives {run.paper_bound:.3g}"
-                   + ("; it understates Δ on the sphere" if run.space == "sphere" else "")
+                   + (f"; it understates Δ on {run.manifold.symbol} (positive curvature)"
+                      if run.manifold.sensitivity_curvature > 0 else "")
                    + "). It ignores the mesh discretisation. Drawing "
                    f"{len(run.releases)} points shows the law; releasing them all would cost ε_φ + k·ε_conf.")
     with st.expander("How was this calibrated?"):

@@ -97,7 +97,7 @@ st.caption(f"Data: {result.data_note}. The data, the true mean, the clipped coun
 left, right = st.columns([3, 2])
 with left:
     camera = "oblique"
-    if result.manifold.name == "sphere" and result.manifold.dim == 2:
+    if result.manifold.view == "sphere3d":
         camera = st.radio("Camera", list(CAMERA_PRESETS), horizontal=True, key="explorer_camera", bind="query-params")
         url_note("explorer_camera", camera)
     fig = scene_figure(result, camera=camera)
@@ -106,13 +106,13 @@ with left:
           "marker beneath them): the tighter the cloud, the more useful the release at the same privacy. Click a "
           "legend entry to isolate a mechanism.")
     st.plotly_chart(release_distance_figure(result), key="explorer_distances", width="stretch")
-    if result.manifold.name == "spd" and result.manifold.m == 2:
+    if result.manifold.view == "spd_ellipses":
         st.plotly_chart(spd_glyph_figure(result), key="explorer_glyphs", width="stretch")
         if st.toggle("Show the matrices as points of the SPD cone (3D)", key="explorer_show_cone",
                      help="Each 2×2 matrix [[a, b], [b, c]] is a point (a, b, c) of the open cone ac > b². "
                           "Off by default: a 3D scene redraws slowly on machines without a graphics card."):
             st.plotly_chart(spd_cone_figure(result), key="explorer_cone", width="stretch")
-    if result.manifold.name == "spd" and result.manifold.m > 2:
+    if result.manifold.view == "spd_spectrum":
         st.plotly_chart(spd_spectrum_figure(result), key="explorer_spectrum", width="stretch")
         teach("An SPD matrix seen from the public centre m₀ is, up to a rotation, its eigenvalues relative to m₀. "
               "Each box shows the k-th largest log-eigenvalue over the data or over a mechanism's releases: the "

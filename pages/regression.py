@@ -20,7 +20,9 @@ from geodp_core.mechanisms.kng_regression import (
     REGRESSION_PRESETS,
     regression_demo,
 )
+from geodp_core.geometry import get_manifold
 from geodp_core.regression_lab import KENDALL_DEMO_LANDMARKS as K_LANDMARKS
+from geodp_core.regression_lab import REGRESSION_SPACES as SPACE_ARGS
 from geodp_core.viz import CAMERA_PRESETS
 from geodp_core.viz.regression import (
     FIT_COLORS,
@@ -116,7 +118,7 @@ with controls:
                        ("regression_chain", chain_length), ("regression_fits", n_fits), ("regression_seed", seed)):
         url_note(key, value)  # a bad URL value is reported here; the control keeps its default
     camera = "data"
-    if space == "sphere":
+    if get_manifold(*SPACE_ARGS[space]).view == "sphere3d":
         camera = st.radio("Camera", ["data"] + [k for k, v in CAMERA_PRESETS.items() if v is not None], horizontal=True, key="regression_camera", bind="query-params",
                           help="'data' looks at the data from outside the sphere.")
         url_note("regression_camera", camera)
@@ -179,7 +181,7 @@ with main:
     fig = regression_figure(demo.manifold, demo.x, demo.y, fits, camera=camera)
     st.plotly_chart(fig, key="regression_figure", width="stretch")
     st.caption("The true and non-private geodesics are teaching views: a real release shows only the private fits.")
-    if space == "kendall":
+    if demo.manifold.view == "shapes":
         st.caption("Data: synthetic shapes along a geodesic between two public template outlines, the covariate x "
                    "playing the role of age. The paper's corpus-callosum outlines (an Alzheimer's study) are not "
                    "available offline.")

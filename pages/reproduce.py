@@ -18,6 +18,7 @@ from geodp_app.url_params import (
 )
 from geodp_app.urlstate import url_note
 from geodp_core import reproduce as rp
+from geodp_core.geometry import MANIFOLD_NAMES, get_manifold
 from geodp_core.viz.curves import utility_curve_figure
 from geodp_core.viz.reproduce import (
     gdp_mu_figure,
@@ -250,7 +251,7 @@ with tab["heat"]:
             n = st.select_slider("Records n", _options("reproduce_heat_n"), value=10, key="reproduce_heat_n", **_BIND,
                                  help="The paper's three sample sizes; Δ scales as 1/n.")
             anchor = "center"
-            if space == "hyperbolic":
+            if not get_manifold(space, 2).is_compact:  # H² (§6.2): Langevin's anchor and EW's footpoint
                 anchor = st.radio("Anchor / footpoint", _options("reproduce_heat_anchor"), key="reproduce_heat_anchor",
                                   format_func=_labels("reproduce_heat_anchor").get, **_BIND,
                                   help="PUBLIC: chosen independently of the data (a separate random stream).")
@@ -372,14 +373,23 @@ MORE_VIEW = {"space": "space", "sigma": "σ", "mu_exact": "exact μ", "mu_flat":
              "distance_se": "s.e.", "distance_max": "largest distance", "data_spread": "data spread",
              "r_p_median": "r_p median", "r_p_max": "r_p max", "r_v_min": "r_v min", "r_v_median": "r_v median",
              "r_v_max": "r_v max"}
-_SPACE_NAMES = {"circle": "circle S¹", "real_line": "real line R", "hyperbolic": "hyperbolic plane H²",
-                "euclidean": "flat plane R²", "sphere": "sphere S²", "spd": "SPD(2), affine-invariant"}
+
+
+def _space_name(value):
+    """A table's ``space`` in words: a key of the GDP curve's spaces, of the KNG spaces, or a code (of a 2-D space)."""
+    if value in rp.GDP_CURVE_SPACES:
+        return rp.GDP_CURVE_SPACES[value][1]
+    if value in rp.KNG_SPACES:
+        return rp.KNG_SPACES[value][1]
+    return get_manifold(value, 2).chooser_label if value in MANIFOLD_NAMES else value
+
+
 _VERSION_NAMES = {"rigorous": "rigorous KNG", "paper": "paper's variant"}
 def _more_table(frame):
     view = frame.drop(columns=[c for c in ("family", "sampler", "warnings") if c in frame.columns]).rename(
         columns=MORE_VIEW)
     if "space" in view.columns:
-        view["space"] = view["space"].map(lambda v: _SPACE_NAMES.get(v, v))
+        view["space"] = view["space"].map(_space_name)
     if "version" in view.columns:
         view["version"] = view["version"].map(lambda v: _VERSION_NAMES.get(v, v))
     st.dataframe(view, hide_index=True, width="stretch")

@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 from geodp_app.cache import CACHE_TTL
-from geodp_app.sidebar import NOTION_LABELS, scenario_sidebar, upload_digest
+from geodp_app.sidebar import NOTION_LABELS, SIZE_TITLES, scenario_sidebar, upload_digest
 from geodp_app.ui import (
     download_buttons,
     errors_shown_here,
@@ -23,6 +23,7 @@ from geodp_core.experiments import (
     sweep,
     utility_curve,
 )
+from geodp_core.geometry import manifold_class
 from geodp_core.scenario import Scenario
 from geodp_core.viz.curves import utility_curve_figure
 
@@ -94,8 +95,9 @@ elif x_axis == "n":
     grid_args = dict(low=low, high=high, count=int(count), log=True, integer=True)
 elif x_axis == "dim":
     bottom, top = curve_dim_range(scenario.manifold)
-    low, high = controls[0].slider({"spd": "matrix size m range", "kendall": "landmarks k range"}.get(
-                                       scenario.manifold, "dimension range"),
+    symbol = manifold_class(scenario.manifold).size_symbol
+    size_title = SIZE_TITLES.get(symbol, f"size {symbol}")  # Dimension d, Matrix size m, Landmarks k
+    low, high = controls[0].slider(f"{size_title.lower()} range",
                                    min_value=bottom, max_value=top, value=(bottom, min(bottom + 3, top)),
                                    key="curves_dim_range",
                                    help="Every integer in the range (SPD: matrix size m; Kendall shapes: landmarks k).")

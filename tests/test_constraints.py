@@ -158,3 +158,17 @@ def test_a_result_at_the_cost_limits_is_within_its_byte_bound():
                         n_releases=1000, mechanisms=("conformal", "riemannian_laplace"))
     size = len(pickle.dumps(run_scenario(scenario)))
     assert size <= scenario.result_bytes_bound() <= C.MAX_RESULT_BYTES
+
+
+def test_dimension_ranges_are_the_manifold_classes():
+    from geodp_core.geometry import MANIFOLD_NAMES, manifold_class
+
+    for code in MANIFOLD_NAMES:
+        cls = manifold_class(code)
+        low, high = C.dim_range(code)
+        assert (low, high) == tuple(cls.app_size_range)
+        assert C.curve_dim_range(code) == (low, min(high, low + cls.size_sweep_steps))
+    assert C.dim_range("spd") == (2, 11) and C.curve_dim_range("spd") == (2, 4)
+    assert C.dim_range("kendall") == (3, 100) and C.curve_dim_range("sphere") == (1, 10)
+    with pytest.raises(InvalidParameterError, match="name"):
+        C.dim_range("torus")

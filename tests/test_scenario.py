@@ -205,3 +205,27 @@ def test_class_subset_of_the_karate_club():
     result = run_scenario(Scenario(manifold="hyperbolic", data="karate", data_class=2, radius=3.0, n_releases=5,
                                    mechanisms=("riemannian_laplace",)))
     assert 0 < len(result.data) < 34
+
+
+@pytest.mark.parametrize("manifold, dim, data", [("sphere", 2, "vmf"), ("hyperbolic", 2, "uniform_ball"),
+                                                 ("kendall", 12, "shape_perturbation")])
+def test_center_offset_limit_is_the_manifolds(manifold, dim, data):
+    from geodp_core.geometry import get_manifold, manifold_class
+
+    limit = manifold_class(manifold).center_offset_limit
+    size = get_manifold(manifold, dim).dim
+    inside = (0.99 * limit / np.sqrt(size),) * size
+    outside = (1.01 * limit / np.sqrt(size),) * size
+    kwargs = dict(manifold=manifold, dim=dim, data=data, spread=0.05, radius=0.3)
+    assert Scenario(**kwargs, center_offset=inside).center_offset == inside
+    with pytest.raises(InvalidParameterError, match=f"within distance {limit:g}") as info:  # Kendall: was a KeyError
+        Scenario(**kwargs, center_offset=outside)
+    assert info.value.param == "center_offset"
+
+
+def test_metric_default_and_choices_are_the_manifold_classes():
+    from geodp_core.geometry import manifold_class
+
+    assert Scenario(manifold="spd", dim=2, data="wishart").metric == manifold_class("spd").metric_choices[0]
+    with pytest.raises(InvalidParameterError, match="metric applies only to SPD matrices; got 'affine'"):
+        Scenario(manifold="sphere", metric="affine")

@@ -397,3 +397,20 @@ _MEASURE = """() => {
 
 def _overlap(a, b):
     return a[0] < b[2] and b[0] < a[2] and a[1] < b[3] and b[1] < a[3]
+
+
+def test_diameter_is_the_manifolds_own_kendall_included():
+    # Kendall shape spaces have diameter π/2 (this helper returned ∞ for them): bounds above π/2 are uninformative
+    kendall = get_manifold("kendall", 5)
+    assert manifold_diameter("kendall") == manifold_diameter(kendall) == kendall.diameter == HALF_PI
+    for code in ("sphere", "hyperbolic", "spd", "euclidean"):
+        assert manifold_diameter(code) == get_manifold(code, 2).diameter
+    fig = utility_curve_figure(_frame(bound_a=(20.0, 1.0, 0.2)), "ε", manifold=kendall)
+    dashed = [t for t in fig.data if t.line is not None and t.line.dash == "dash" and t.name != UNINFORMATIVE_LABEL]
+    drawn = [y for t in dashed for y in t.y if y is not None]
+    assert drawn == [1.0, 0.2]  # the bound 20 (above π/2) is not drawn
+    assert "above the diameter π/2" in fig.layout.legend.title.text
+    assert "shape distance, radians" in fig.layout.yaxis.title.text.replace("<br>", " ")
+    assert _random_guess(fig) == ([], [])  # no size-free random-guess level on shape spaces
+    with pytest.raises(InvalidParameterError, match="manifold"):
+        manifold_diameter("torus")

@@ -23,13 +23,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
 from geodp_core.data.clipping import clip_to_ball  # noqa: E402
 from geodp_core.geometry import get_manifold  # noqa: E402
-from geodp_core.geometry.point_sets import pairwise_distances  # noqa: E402
+from geodp_core.geometry.point_sets import pairwise_distances, point_set_kind  # noqa: E402
 from geodp_core.mechanisms import get_mechanism  # noqa: E402
 from geodp_core.privacy import PureDP  # noqa: E402
 from geodp_core.summaries import frechet_mean, frechet_mean_sensitivity  # noqa: E402
 
 N_RECORDS, RADIUS, SPREAD, EPS = 500, 0.7, 0.3, 1.0
 CALIBRATIONS, RELEASES = 4, 250
+#: The spaces of the table (the conformal paper's spheres, and hyperbolic spaces).
+SPACES = ("sphere", "hyperbolic")
 
 
 def run(space, dim, n_points, domain):
@@ -44,7 +46,7 @@ def run(space, dim, n_points, domain):
     mech = get_mechanism("conformal", manifold)
     opts = {"data": data, "radius": RADIUS}
     wide = 2.0 if domain == "wide" else 1.5 * RADIUS  # "wide": whole S^d / B(c, 2); "ball": B(c, 1.5 r)
-    if space != "sphere":
+    if not manifold.is_compact:
         opts.update(ball_center=center, domain_center=center, domain_radius=wide)
     elif domain == "ball":
         opts.update(domain_center=center, domain_radius=wide)
@@ -67,7 +69,7 @@ def run(space, dim, n_points, domain):
         errors.append(manifold.dist(mean, z))
     fields = mech.fields(cal)
     public = fields.vertices if dim == 2 else fields.point_set.points
-    kind = "sphere" if space == "sphere" else "hyperbolic_ball"
+    kind = point_set_kind(manifold)  # the distance kind of the mesh too: "sphere" or "hyperbolic_ball"
     floor = float(pairwise_distances(kind, mean[None], public).min())
     rl = get_mechanism("riemannian_laplace", manifold)
     rl_cal = rl.calibrate(PureDP(EPS), delta)
@@ -82,7 +84,7 @@ def run(space, dim, n_points, domain):
 
 def main():
     rows = []
-    for space in ("sphere", "hyperbolic"):
+    for space in SPACES:
         for dim in (2, 3, 5, 10, 50, 100):
             for n_points, domain in ((500, "wide"), (2000, "wide"), (500, "ball"), (2000, "ball")):
                 if dim == 2 and domain == "ball":

@@ -330,11 +330,9 @@ def sample_uniform_ball(manifold, center, radius, n, rng):
     )
     n = _check_n(n)
     rng = check_rng(rng)
-    if manifold.name == "spd" and manifold.metric == "affine":
-        from geodp_core.geometry.spd_polar import sample_spd_polar
-
+    if manifold.radial_volume is None:  # not isotropic (SPD(m), affine): the space's own polar sampler
         try:
-            points = sample_spd_polar(center, "uniform", radius, n, rng)
+            points = manifold.sample_polar(center, "uniform", radius, n, rng)
         except InvalidParameterError as exc:
             raise type(exc)(f"radius = {radius!r} cannot be sampled on {manifold.label}: {exc}",
                             param="radius") from exc

@@ -29,12 +29,14 @@ they were. Points inside the tolerance are cleaned up (renormalised, symmetrised
 import csv
 import io
 import os
+from typing import NamedTuple
 
 import numpy as np
 
 from geodp_core._validation import check_option
 from geodp_core.data._common import check_manifold
 from geodp_core.exceptions import InvalidParameterError
+from geodp_core.geometry import MANIFOLD_NAMES, manifold_class
 
 __all__ = ["parse_points", "InvalidUploadError", "MAX_UPLOAD_BYTES", "UNIT_NORM_TOL", "SYMMETRY_RTOL"]
 
@@ -308,7 +310,7 @@ def _hyperbolic_points(table, manifold, label, normalise, info):
     return manifold.projection(values)
 
 
-def _spd_points(table, manifold, label, info):
+def _spd_points(table, manifold, label, normalise, info):
     m = manifold.m
     if len(table.columns) != m * m:
         raise _column_count_error(label, table, f"{m * m} (the {m}x{m} matrix, row-major)")
@@ -331,6 +333,30 @@ def _spd_points(table, manifold, label, info):
         )
     info["coordinates"] = f"{m}x{m} matrices"
     return mats
+
+
+def _cartesian_points(table, manifold, label, normalise, info):
+    if len(table.columns) != manifold.dim:
+        raise _column_count_error(label, table, f"{manifold.dim} coordinates")
+    info["coordinates"] = f"coordinates in R^{manifold.dim}"
+    return table.values.copy()
+
+
+class _Format(NamedTuple):
+    """How a table becomes points of a space with this ``upload_format``."""
+
+    read: object  #: ``(table, manifold, label, normalise, info) -> points``
+    normalisable: bool  #: ``normalise=True`` projects slightly-off rows onto the space
+    intrinsic_npy: bool  #: an NPY array may hold the ``d`` intrinsic (Poincaré-ball) coordinates
+
+
+#: The readers, by :attr:`~geodp_core.geometry.base.Manifold.upload_format`.
+_FORMATS = {
+    "unit_vector": _Format(_sphere_points, True, False),
+    "hyperboloid": _Format(_hyperbolic_points, True, True),
+    "symmetric_matrix": _Format(_spd_points, False, False),
+    "cartesian": _Format(_cartesian_points, False, False),
+}
 
 
 def parse_points(content, manifold, fmt=None, filename=None, normalise=False, return_info=False):
@@ -368,11 +394,18 @@ def parse_points(content, manifold, fmt=None, filename=None, normalise=False, re
         numeric column, wrong column count or shape, pickled NPY objects, points off
         the manifold (with the first bad line/row), non-symmetric or non-PD matrices.
     """
-    manifold = check_manifold(manifold, allowed=("sphere", "hyperbolic", "spd", "euclidean"))
+    manifold = check_manifold(manifold)
+    if manifold.upload_format not in _FORMATS:
+        offered = ", ".join(sorted(code for code in MANIFOLD_NAMES if manifold_class(code).upload_format in _FORMATS))
+        raise InvalidParameterError(
+            f"manifold must be one of the spaces {offered} (uploads are not offered on {manifold.label})",
+            param="manifold",
+        )
+    reader = _FORMATS[manifold.upload_format]
     label = f"file {filename!r}" if filename else "uploaded file"
     if not isinstance(normalise, (bool, np.bool_)):
         raise InvalidParameterError(f"normalise must be True or False; got {normalise!r}", param="normalise")
-    if normalise and manifold.name not in ("sphere", "hyperbolic"):
+    if normalise and not reader.normalisable:
         raise InvalidParameterError(
             f"normalise=True is only available for the sphere and the hyperboloid; got {manifold.label}",
             param="normalise",
@@ -385,28 +418,19 @@ def parse_points(content, manifold, fmt=None, filename=None, normalise=False, re
         table = _read_csv(content, label)
     else:
         array = _read_npy(content, label)
-        if manifold.name == "spd":
-            table = _npy_table(array, label, manifold.m**2, manifold.point_shape)
-        elif manifold.name == "hyperbolic" and array.ndim == 2 and array.shape[1] == manifold.dim:
+        shape = tuple(manifold.point_shape)
+        if len(shape) > 1:
+            table = _npy_table(array, label, int(np.prod(shape)), shape)
+        elif reader.intrinsic_npy and array.ndim == 2 and array.shape[1] == manifold.dim:
             table = _npy_table(array, label, manifold.dim)
         else:
-            table = _npy_table(array, label, manifold.point_shape[0])
+            table = _npy_table(array, label, shape[0])
     n_points = table.values.shape[0]
     if n_points < 2:
         raise InvalidUploadError(f"{label}: contains {n_points} point(s); at least 2 are needed")
     info["columns"] = list(table.columns)
 
-    if manifold.name == "sphere":
-        points = _sphere_points(table, manifold, label, normalise, info)
-    elif manifold.name == "hyperbolic":
-        points = _hyperbolic_points(table, manifold, label, normalise, info)
-    elif manifold.name == "spd":
-        points = _spd_points(table, manifold, label, info)
-    else:
-        if len(table.columns) != manifold.dim:
-            raise _column_count_error(label, table, f"{manifold.dim} coordinates")
-        info["coordinates"] = f"coordinates in R^{manifold.dim}"
-        points = table.values.copy()
+    points = reader.read(table, manifold, label, normalise, info)
 
     ok = manifold.belongs(points)
     if not ok.all():  # pragma: no cover - every case above is checked with its own message

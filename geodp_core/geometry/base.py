@@ -468,6 +468,81 @@ class Manifold(ABC):
         limit = self.ball_radius_limit
         return check_real(radius, name, low=0.0, high=None if np.isinf(limit) else limit)
 
+    # ------------------------------------------- facts for views, studies and solvers outside the package
+    #: Word(s) naming the family in a chooser of concrete spaces (:attr:`chooser_label`); ``None``: :attr:`title`.
+    short_title = None
+    #: Steps above the smallest size that a sweep over sizes may take (each size is a cell of the curves page).
+    size_sweep_steps = 9
+    #: How the closed-form differential of ``Exp`` is written in this space's coordinates (geodesic regression):
+    #: ``"quadric"`` — constant curvature :math:`k` on the quadric :math:`\langle x, x\rangle = 1/k` of an ambient
+    #: (Minkowski for :math:`k < 0`) space, or flat coordinates for :math:`k = 0`; ``"complex_projective"`` —
+    #: :math:`\mathbb{C}P^n` with holomorphic curvature 4 in horizontal coordinates; ``"affine_invariant"`` — SPD(m)
+    #: with :math:`g_P(U, V) = \mathrm{tr}(P^{-1}UP^{-1}V)`; ``"flat_chart"`` — flat, the adjoint of
+    #: :math:`d\mathrm{Exp}` is parallel transport back; ``None`` — no closed form.
+    jacobi_model = None
+    #: How an uploaded table of coordinates becomes points: ``"unit_vector"`` (unit vectors, or latitude/longitude
+    #: on S²), ``"hyperboloid"`` (hyperboloid or Poincaré-ball coordinates), ``"symmetric_matrix"`` (the m² entries
+    #: of a matrix), ``"cartesian"`` (d coordinates); ``None`` — uploads are not offered.
+    upload_format = None
+    #: Largest radius of a public domain ball :math:`B(c, R)` that a public discretisation (mesh, point set) covers
+    #: well (a compact space also caps it at its :attr:`diameter`): large on flat spaces, lower where the volume of
+    #: a ball grows exponentially.
+    domain_radius_max = 100.0
+    #: What a geodesic distance on this space measures, for axis titles.
+    distance_unit = "geodesic distance"
+    #: Mean distance :math:`E\,d(o, Y)` from a fixed point to a uniformly random point where it does not depend on
+    #: the size (the level of a random guess; ``None`` where there is no uniform law or it depends on the size).
+    uniform_mean_distance = None
+
+    @property
+    def mesh_kind(self):
+        """Kind of public triangle mesh of :mod:`geodp_core.geometry.mesh` for this surface (``"sphere"``: the whole
+        S², ``"hyperbolic_ball"``: a ball of H²), ``None`` where there is none."""
+        return None
+
+    @property
+    def view(self):
+        r"""The picture the app draws of this space: ``"sphere3d"`` (S² in 3-D), ``"poincare_disk"`` (H² in the
+        disk), ``"spd_ellipses"`` (SPD(2) as ellipses and a cone), ``"spd_spectrum"`` (log-eigenvalues of larger
+        SPD matrices), ``"shapes"`` (planar landmark configurations) or ``"tangent"`` (coordinates of
+        :math:`\mathrm{Log}` at the public centre, projected on two directions: every other space)."""
+        return "tangent"
+
+    @property
+    def chooser_label(self):
+        """Label of this very space in a chooser, e.g. ``Sphere S²``, ``Hyperbolic H²``, ``SPD(2), affine-invariant``."""
+        return f"{self.short_title or self.title} {self.symbol}"
+
+    def to_tangent(self, base_point, vector):
+        """Orthogonal projection of ambient ``vector`` onto :math:`T_pM` (removes numerical drift); identity where
+        the tangent space is the whole ambient space."""
+        return np.asarray(vector, dtype=float)
+
+    def complex_structure(self, base_point, tangent_vec):
+        r"""The parallel complex structure :math:`J v` of a Kähler space (the direction whose plane with
+        :math:`v` has the largest curvature), or ``None`` where there is none.
+
+        On :math:`\mathbb{C}P^n` with holomorphic curvature 4 the Jacobi operator :math:`R(\cdot, u)u` of a unit
+        :math:`u` has eigenvalue 4 on :math:`Ju` and 1 on the complex-orthogonal complement of :math:`\{u, Ju\}`.
+        """
+        return None
+
+    def rounding_scale(self, point):
+        r"""Factor :math:`X^2 \ge 1` by which rounding errors of :math:`\mathrm{Log}` computed at ``point`` exceed
+        the machine epsilon (absolute errors :math:`\varepsilon X^2`): 1 unless the coordinates grow with the
+        distance from the origin."""
+        return 1.0
+
+    def mean_initial_guess(self, points, weights):
+        r"""A cheap closed-form surrogate of the weighted Fréchet mean of ``points`` (``(n, *point_shape)``,
+        weights summing to 1), or ``None`` where none is known or it fails (e.g. an extrinsic mean at 0)."""
+        return None
+
+    def sample_polar(self, center, profile, scale, size, rng):
+        r"""Exact draws with density :math:`\propto g(\mathrm{dist}(c, Y))` in the space's own polar coordinates,
+        for spaces without a :attr:`radial_volume` (``profile`` as in :meth:`radial_law`)."""
+        raise NotImplementedError(f"{self.label} has no polar sampler")
+
     def __repr__(self):
         return f"<Manifold {self.label}>"
 

@@ -96,3 +96,18 @@ class Euclidean(Manifold):
 
     def parallel_transport(self, base_point, end_point, tangent_vec):
         return np.asarray(tangent_vec, dtype=float)
+
+    # ------------------------------------------- facts for views, studies and solvers outside the package
+    short_title = "Euclidean"
+    jacobi_model = "quadric"
+    upload_format = "cartesian"
+    distance_unit = "data units"
+
+    @property
+    def chooser_label(self):
+        """``Euclidean ℝ²``; ``Real line ℝ¹`` for the line."""
+        return f"Real line {self.symbol}" if self.dim == 1 else super().chooser_label
+
+    def projection(self, point):
+        """Identity (every vector of :math:`\\mathbb{R}^d` is a point)."""
+        return np.asarray(point, dtype=float)

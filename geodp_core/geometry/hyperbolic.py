@@ -368,3 +368,43 @@ class Hyperbolic(Manifold):
 
     def to_display(self, points):
         return self.to_poincare(points)
+
+    # ------------------------------------------- facts for views, studies and solvers outside the package
+    short_title = "Hyperbolic"
+    jacobi_model = "quadric"
+    upload_format = "hyperboloid"
+    distance_unit = "geodesic distance, curvature −1"
+    #: The volume of a ball grows like :math:`e^{(d-1)R}`: public domains stay within radius 4.
+    domain_radius_max = 4.0
+
+    @property
+    def mesh_kind(self):
+        """``"hyperbolic_ball"`` on H² (a public geodesic ball is meshed)."""
+        return "hyperbolic_ball" if self.dim == 2 else None
+
+    @property
+    def view(self):
+        """``"poincare_disk"`` on H², the tangent view otherwise."""
+        return "poincare_disk" if self.dim == 2 else "tangent"
+
+    def to_tangent(self, base_point, vector):
+        r""":math:`v + \langle v, p\rangle_L\, p` (the Minkowski-orthogonal projection onto :math:`T_pH^d`)."""
+        vec = np.asarray(vector, dtype=float)
+        return vec + minkowski_inner(vec, base_point)[..., None] * base_point
+
+    def rounding_scale(self, point):
+        r""":math:`x_0^2`: logarithms from hyperboloid coordinates of size :math:`x_0` carry errors
+        :math:`\varepsilon x_0^2`."""
+        return float(point[0]) ** 2
+
+    def mean_initial_guess(self, points, weights):
+        r"""The Lorentzian centroid :math:`c / \sqrt{-\langle c, c\rangle_L}`, :math:`c = \sum_i w_i x_i` (a positive
+        combination of future-timelike vectors is future-timelike); ``None`` if rounding cancels it far out."""
+        centroid = weights @ points
+        squared = -float(minkowski_inner(centroid, centroid))  # > 0 exactly; rounding can cancel it far out
+        if np.isfinite(squared) and squared > 0.0:
+            with np.errstate(all="ignore"):
+                candidate = self.projection(centroid / np.sqrt(squared))
+            if np.all(np.isfinite(candidate)):
+                return candidate
+        return None

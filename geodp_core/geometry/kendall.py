@@ -350,3 +350,34 @@ class KendallShapeSpace(Manifold):
         gauss = rng.standard_normal((size, self.k - 1)) + 1j * rng.standard_normal((size, self.k - 1))
         gauss /= np.linalg.norm(gauss, axis=-1, keepdims=True)
         return _real(gauss @ self._helmert)
+
+    # ------------------------------------------- facts for views, studies and solvers outside the package
+    jacobi_model = "complex_projective"
+    distance_unit = "shape distance, radians"
+
+    @property
+    def view(self):
+        """``"shapes"``: landmark configurations drawn in the plane."""
+        return "shapes"
+
+    @property
+    def chooser_label(self):
+        """``Kendall shapes Σ¹²₂ (12 landmarks)``."""
+        return f"{super().chooser_label} ({self.k} landmarks)"
+
+    def to_tangent(self, base_point, vector):
+        """The horizontal projection (:meth:`horizontal_projection`)."""
+        return self.horizontal_projection(base_point, vector)
+
+    def complex_structure(self, base_point, tangent_vec):
+        """:math:`J v` = each landmark rotated by 90° (:func:`quarter_turn`)."""
+        return quarter_turn(tangent_vec)
+
+    def mean_initial_guess(self, points, weights):
+        r"""The full Procrustes mean: leading eigenvector of the complex scatter :math:`\sum_i w_i z_i z_i^*`
+        (``None`` if it is not a valid preshape)."""
+        z = points[..., 0] + 1j * points[..., 1]
+        scatter = np.einsum("i,ij,ik->jk", weights, z, np.conj(z))
+        top = np.linalg.eigh(scatter)[1][:, -1]
+        candidate = np.stack([top.real, top.imag], axis=-1)
+        return candidate if self.belongs(candidate) else None

@@ -148,6 +148,26 @@ class _SPDBase(Manifold):
         iu = np.triu_indices(self.m)
         return pts[..., iu[0], iu[1]]
 
+    # ------------------------------------------- facts for views, studies and solvers outside the package
+    upload_format = "symmetric_matrix"
+    distance_unit = "geodesic distance of the SPD metric"
+    #: The affine metric slows down with m: a size sweep goes m = 2…4.
+    size_sweep_steps = 2
+
+    @property
+    def view(self):
+        """``"spd_ellipses"`` on SPD(2) (ellipses, the cone), ``"spd_spectrum"`` (log-eigenvalues) for m > 2."""
+        return "spd_ellipses" if self.m == 2 else "spd_spectrum"
+
+    @property
+    def chooser_label(self):
+        """``SPD(2), affine-invariant``."""
+        return self.symbol
+
+    def to_tangent(self, base_point, vector):
+        """The symmetric part :math:`(V + V^T)/2`."""
+        return _sym(vector)
+
 
 class SPDAffine(_SPDBase):
     r"""SPD(m) with the affine-invariant metric :math:`g_P(U,V) = \mathrm{tr}(P^{-1}UP^{-1}V)`.
@@ -234,6 +254,25 @@ class SPDAffine(_SPDBase):
         e = sqrt @ mid @ invsqrt
         return _sym(e @ tangent_vec @ np.swapaxes(e, -1, -2))
 
+    # ------------------------------------------- facts for views, studies and solvers outside the package
+    jacobi_model = "affine_invariant"
+
+    def rounding_scale(self, point):
+        r""":math:`\mathrm{cond}(P)`: logarithms at :math:`P` carry errors :math:`\varepsilon\,\mathrm{cond}(P)`."""
+        eig = np.linalg.eigvalsh(point)
+        return float(eig[-1] / eig[0]) if eig[0] > 0 else np.inf
+
+    def mean_initial_guess(self, points, weights):
+        r"""The log-Euclidean mean :math:`\exp(\sum_i w_i \log X_i)`."""
+        logs = sym_function(points, np.log)
+        return sym_function(np.tensordot(weights, logs, axes=(0, 0)), np.exp)
+
+    def sample_polar(self, center, profile, scale, size, rng):
+        """Exact draws in polar coordinates of the eigenvalues (:func:`~geodp_core.geometry.spd_polar.sample_spd_polar`)."""
+        from geodp_core.geometry.spd_polar import sample_spd_polar
+
+        return sample_spd_polar(center, profile, scale, size, rng)
+
 
 class _FlatChartSPD(_SPDBase):
     r"""SPD(m) with a flat metric pulled back from a global chart :math:`\psi` to a Euclidean space.
@@ -300,6 +339,9 @@ class _FlatChartSPD(_SPDBase):
         """Zero: the metric is flat and ``Exp`` is an isometry of normal coordinates."""
         shape = np.broadcast_shapes(np.shape(base_point)[:-2], np.shape(tangent_vec)[:-2])
         return np.zeros(shape)
+
+    # ------------------------------------------- facts for views, studies and solvers outside the package
+    jacobi_model = "flat_chart"
 
 
 class SPDLogEuclidean(_FlatChartSPD):

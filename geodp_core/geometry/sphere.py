@@ -237,3 +237,36 @@ class Sphere(Manifold):
             ) from None
         la, lo = np.radians(lat), np.radians(lon)
         return np.stack(np.broadcast_arrays(np.cos(la) * np.cos(lo), np.cos(la) * np.sin(lo), np.sin(la)), axis=-1)
+
+    # ------------------------------------------- facts for views, studies and solvers outside the package
+    jacobi_model = "quadric"
+    upload_format = "unit_vector"
+    distance_unit = "radians"
+    #: :math:`\int_0^\pi r \sin^{d-1} r\,dr / \int_0^\pi \sin^{d-1} r\,dr = \pi/2` for every d (symmetry r ↦ π - r).
+    uniform_mean_distance = np.pi / 2.0
+
+    @property
+    def mesh_kind(self):
+        """``"sphere"`` on S² (the whole sphere is meshed)."""
+        return "sphere" if self.dim == 2 else None
+
+    @property
+    def view(self):
+        """``"sphere3d"`` on S² (drawn in 3-D), the tangent view otherwise."""
+        return "sphere3d" if self.dim == 2 else "tangent"
+
+    @property
+    def chooser_label(self):
+        """``Sphere S²``; ``Circle S¹`` for the circle."""
+        return f"Circle {self.symbol}" if self.dim == 1 else super().chooser_label
+
+    def to_tangent(self, base_point, vector):
+        """:math:`v - \\langle v, p\\rangle p`."""
+        vec = np.asarray(vector, dtype=float)
+        return vec - np.sum(vec * base_point, axis=-1, keepdims=True) * base_point
+
+    def mean_initial_guess(self, points, weights):
+        r"""The extrinsic mean :math:`\sum_i w_i x_i / |\sum_i w_i x_i|` (``None`` when that sum is near 0)."""
+        extrinsic = weights @ points
+        norm = np.linalg.norm(extrinsic)
+        return extrinsic / norm if norm > 1e-6 else None

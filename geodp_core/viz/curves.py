@@ -25,7 +25,7 @@ from scipy import special
 
 from geodp_core._validation import check_finite_array, check_int, check_real
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
-from geodp_core.geometry import MANIFOLD_NAMES
+from geodp_core.geometry import MANIFOLD_NAMES, Manifold, manifold_class
 from geodp_core.privacy import (
     GDP,
     RDP,
@@ -197,31 +197,34 @@ def _check_bool(value, name):
 _REQUIRED = ("mechanism", "mean", "se", "label", "status", "reason", "bound")
 RANDOM_GUESS_LABEL = "random guess (π/2)"
 UNINFORMATIVE_LABEL = "bound above the diameter: uninformative"
-_DISTANCE_UNITS = {
-    "sphere": "radians",
-    "hyperbolic": "geodesic distance, curvature −1",
-    "spd": "geodesic distance of the SPD metric",
-    "euclidean": "data units",
-    "kendall": "shape distance, radians",
-}
 
 
-def _manifold_name(manifold):
-    """``"sphere"``, ``"hyperbolic"``, ``"spd"``, ``"euclidean"`` or ``None`` from a name or a Manifold."""
-    if manifold is None:
-        return None
-    name = manifold if isinstance(manifold, str) else getattr(manifold, "name", None)
-    if name not in MANIFOLD_NAMES:
-        raise InvalidParameterError(
-            f"manifold must be None, one of {list(MANIFOLD_NAMES)} or a geodp_core Manifold; got {manifold!r:.60}",
-            param="manifold",
-        )
-    return name
+def _space(manifold):
+    """``None``, the class of a space code or the Manifold itself (both answer the class-level facts used here:
+    ``diameter``, ``distance_unit``, ``uniform_mean_distance``)."""
+    if manifold is None or isinstance(manifold, Manifold) or (isinstance(manifold, type) and issubclass(manifold, Manifold)):
+        return manifold
+    if isinstance(manifold, str) and manifold in MANIFOLD_NAMES:
+        return manifold_class(manifold)
+    raise InvalidParameterError(
+        f"manifold must be None, one of {list(MANIFOLD_NAMES)} or a geodp_core Manifold; got {manifold!r:.60}",
+        param="manifold",
+    )
+
+
+def _radians_text(value):
+    """``π``, ``π/2`` or the value to 3 significant digits."""
+    for text, exact in (("π", math.pi), ("π/2", math.pi / 2)):
+        if math.isclose(value, exact):
+            return text
+    return f"{value:.3g}"
 
 
 def manifold_diameter(manifold):
-    """Diameter of the (unit) manifold: π on every sphere :math:`S^d`, ∞ otherwise (``None``: unknown, ∞)."""
-    return math.pi if _manifold_name(manifold) == "sphere" else math.inf
+    """Diameter of the manifold (a space code or a Manifold): π on every sphere :math:`S^d`, π/2 on Kendall shape
+    spaces, ∞ on unbounded spaces (``None``: unknown, ∞)."""
+    space = _space(manifold)
+    return math.inf if space is None else float(space.diameter)
 
 
 def utility_curve_figure(df, x_label, log_x=True, x=None, y_label=None, title=None, manifold=None):
@@ -275,10 +278,10 @@ def utility_curve_figure(df, x_label, log_x=True, x=None, y_label=None, title=No
     if not isinstance(x_label, str):
         raise InvalidParameterError(f"x_label must be a string; got {type(x_label).__name__}", param="x_label")
     log_x = _check_bool(log_x, "log_x")
-    space = _manifold_name(manifold)
+    space = _space(manifold)
     diameter = manifold_diameter(space)
     if y_label is None:
-        unit = _DISTANCE_UNITS.get(space, "geodesic distance")
+        unit = "geodesic distance" if space is None else space.distance_unit
         y_label = f"mean distance to the true mean ({unit})"
     x_symbol = x_label.split(" ")[0]
 
@@ -331,7 +334,8 @@ def utility_curve_figure(df, x_label, log_x=True, x=None, y_label=None, title=No
             uninformative = True
             where = ", ".join(f"{v:g}" for v in xs[above])
             largest = float(np.max(bounds[above]))
-            notes.append(f"<b>{display}</b>: paper bound above the diameter π at {x_symbol} = {where} "
+            notes.append(f"<b>{display}</b>: paper bound above the diameter {_radians_text(diameter)} at "
+                         f"{x_symbol} = {where} "
                          f"(up to {largest:.3g}) — uninformative, not drawn")
         if not bad.empty:
             where = ", ".join(f"{v:g}" for v in bad[x].astype(float))
@@ -342,20 +346,21 @@ def utility_curve_figure(df, x_label, log_x=True, x=None, y_label=None, title=No
             x=[None], y=[None], mode="lines", line=dict(color="#bbbbbb", width=1.5, dash="dash"),
             name=UNINFORMATIVE_LABEL, showlegend=True, hoverinfo="skip",
         ))
-    if space == "sphere":
+    guess = None if space is None else space.uniform_mean_distance
+    if guess is not None:
         xs_all = df[x].to_numpy(dtype=float)
         xs_all = xs_all[np.isfinite(xs_all)]
         if xs_all.size:
-            half_pi = math.pi / 2
+            label = f"random guess ({_radians_text(guess)})"  # RANDOM_GUESS_LABEL on a sphere
             fig.add_trace(go.Scatter(
-                x=[float(xs_all.min()), float(xs_all.max())], y=[half_pi, half_pi], mode="lines",
-                line=dict(color="#555555", width=1.5, dash="dot"), name=RANDOM_GUESS_LABEL,
-                hovertemplate="random guess: a uniformly random point of the sphere is at mean distance "
-                              "π/2 ≈ 1.571 from any fixed point<extra></extra>",
+                x=[float(xs_all.min()), float(xs_all.max())], y=[guess, guess], mode="lines",
+                line=dict(color="#555555", width=1.5, dash="dot"), name=label,
+                hovertemplate=f"random guess: a uniformly random point of the space is at mean distance "
+                              f"{_radians_text(guess)} ≈ {guess:.4g} from any fixed point<extra></extra>",
             ))
             fig.add_annotation(
-                x=1.0, xref="paper", xanchor="right", y=half_pi, yref="y", yanchor="bottom", showarrow=False,
-                text=RANDOM_GUESS_LABEL, font=dict(size=11, color="#555555"),
+                x=1.0, xref="paper", xanchor="right", y=guess, yref="y", yanchor="bottom", showarrow=False,
+                text=label, font=dict(size=11, color="#555555"),
             )
 
     legend_title = "mechanism [honesty label] · band: ± 1 s.e. · dashed: paper bound"

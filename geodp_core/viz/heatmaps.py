@@ -37,7 +37,8 @@ CONFORMAL_FIELDS = {
     "rho_star": ("Conformal distance ρ* from the centre point", "ρ* (distance)"),
 }
 """Field name -> (figure title, colour-bar title with the unit)."""
-_DEFAULT_TITLES = {"sphere": "Field on the sphere S²", "disk": "Field on the Poincaré disk (a ball of H²)"}
+_SPHERE_TITLE = "Field on the sphere S²"
+_DISK_TITLE = "Field on the Poincaré disk (a ball of H²)"
 
 
 def _camera(camera, overlays):
@@ -154,7 +155,7 @@ def sphere_heatmap(vertices, triangles, values, title="", colorbar_title="", col
     fig.update_layout(
         scene=dict(xaxis=axis, yaxis=axis, zaxis=axis, aspectmode="data", camera=_camera(camera, overlays)),
     )
-    chart_layout(fig, title or _DEFAULT_TITLES["sphere"], height=height, plot_px=440)
+    chart_layout(fig, title or _SPHERE_TITLE, height=height, plot_px=440)
     fig.update_layout(margin=dict(l=0, r=0))
     return fig
 
@@ -239,18 +240,19 @@ def disk_heatmap(disk_coords, triangles, values, title="", colorbar_title="", co
         fig.update_xaxes(range=[-1.02, 1.02], visible=False)
         fig.update_yaxes(range=[-1.02, 1.02], visible=False, scaleanchor="x", scaleratio=1)
         fig.update_layout(plot_bgcolor="white")
-    chart_layout(fig, title or _DEFAULT_TITLES["disk"], height=height, plot_px=400)
+    chart_layout(fig, title or _DISK_TITLE, height=height, plot_px=400)
     fig.update_layout(margin=dict(l=0, r=0))
     return fig
 
 
 def mesh_heatmap(mesh, values, **kwargs):
     """Heatmap of ``values`` on a :class:`~geodp_core.geometry.mesh.TriangleMesh` (sphere or disk)."""
-    if getattr(mesh, "kind", None) == "sphere":
+    view = getattr(getattr(mesh, "manifold", None), "view", None)  # how the meshed surface is drawn
+    if view == "sphere3d":
         kwargs.pop("style", None)
         kwargs.pop("grid_size", None)
         return sphere_heatmap(mesh.vertices, mesh.triangles, values, **kwargs)
-    if getattr(mesh, "kind", None) == "hyperbolic_ball":
+    if view == "poincare_disk":
         kwargs.pop("camera", None)
         return disk_heatmap(mesh.display, mesh.triangles, values, **kwargs)
     raise InvalidParameterError(f"mesh must be a TriangleMesh of S^2 or of a ball of H^2; got {mesh!r:.60}",

@@ -4,9 +4,15 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
-__all__ = ["SPACE_COLORS", "curvature_figure"]
+__all__ = ["CURVATURE_COLORS", "curvature_figure"]
 
-SPACE_COLORS = {"sphere": "#c0392b", "euclidean": "#7f8c8d", "hyperbolic": "#2471a3"}
+#: Panel colour by the sign of the curvature: positive, zero, negative.
+CURVATURE_COLORS = {1: "#c0392b", 0: "#7f8c8d", -1: "#2471a3"}
+
+
+def _curvature_sign(text):
+    """Sign of a curvature written as text (``+1``, ``0``, ``−1``; unicode or ASCII minus)."""
+    return int(np.sign(float(str(text).replace("−", "-"))))
 
 
 def curvature_figure(lesson, height=330):
@@ -30,7 +36,7 @@ def curvature_figure(lesson, height=330):
         if r.status == "ok" and r.distances.size:
             counts, _ = np.histogram(np.clip(r.distances, 0.0, top), bins=edges)
             fig.add_trace(go.Bar(x=0.5 * (edges[1:] + edges[:-1]), y=counts / r.distances.size, width=np.diff(edges),
-                                 marker_color=SPACE_COLORS.get(r.space, "#555"), name=r.label, showlegend=False,
+                                 marker_color=CURVATURE_COLORS[_curvature_sign(r.curvature)], name=r.label, showlegend=False,
                                  hovertemplate="distance %{x:.3g} rad<br>share %{y:.1%}<extra></extra>"),
                           row=1, col=col)
             fig.add_vline(x=r.mean_distance, line=dict(color="black", dash="dot", width=1), row=1, col=col)

@@ -179,17 +179,18 @@ def regression_figure(manifold, x, y, fits, camera="data", n_points=80, n_column
     """
     x = np.asarray(x, dtype=float)
     y = np.asarray(y, dtype=float)
-    if manifold.name == "sphere" and manifold.dim == 2:
+    view = manifold.view
+    if view == "sphere3d":
         fig = _sphere(manifold, x, y, fits, camera, n_points)
         title, x_title = "Geodesic regression on the sphere S²: data and fitted geodesics", None
-    elif manifold.name == "hyperbolic" and manifold.dim == 2:
+    elif view == "poincare_disk":
         fig = _disk(manifold, x, y, fits, n_points)
         title, x_title = "Geodesic regression on H² (Poincaré disk): data and fitted geodesics", None
-    elif manifold.name == "spd" and manifold.m == 2:
+    elif view == "spd_ellipses":
         fig = _spd_ellipses(manifold, x, y, fits, n_columns)
         title = f"Geodesic regression on SPD(2): each fit's predicted matrix at {n_columns} covariates (as ellipses)"
         x_title = "covariate x · ellipse zᵀ P⁻¹ z = 1 of the<br>predicted matrix P = Exp(p, x v)"
-    elif manifold.name == "kendall":
+    elif view == "shapes":
         columns = min(n_columns, 5)
         fig = _kendall_shapes(manifold, x, y, fits, columns)
         title = f"{shape_space_title(manifold.k)}: each fit's shape at {columns} covariates"
@@ -199,7 +200,7 @@ def regression_figure(manifold, x, y, fits, camera="data", n_points=80, n_column
             f"manifold must be S^2, H^2, SPD(2) or a Kendall shape space for the regression figure; got "
             f"{manifold.label}", param="manifold"
         )
-    plot_px = 420 if x_title is None else 200 if manifold.name == "kendall" else 300
+    plot_px = 420 if x_title is None else 200 if view == "shapes" else 300
     chart_layout(fig, title, x_title, height=height, plot_px=plot_px)
     if x_title is None:  # 3-D scene or Poincaré disk: no axes, the view fills the width
         fig.update_layout(margin=dict(l=0, r=0))

@@ -22,6 +22,7 @@ import pandas as pd
 import plotly.graph_objects as go
 
 from geodp_core.exceptions import InvalidParameterError
+from geodp_core.geometry import MANIFOLD_NAMES, get_manifold
 from geodp_core.viz.curves import chart_layout
 
 __all__ = ["gdp_mu_figure", "kng_mspe_figure", "gdp_curve_figure", "heat_escape_disk_figure", "heat_escape_growth_figure",
@@ -223,17 +224,19 @@ def kng_sensitivity_figure(table, height=None):
     plotly.graph_objects.Figure
     """
     _check_frame(table, ("space", "n", "r_p", "r_v"), "geodp_core.reproduce.reproduce_kng_sensitivity().table")
-    labels = {"sphere": "S²", "spd": "SPD(2)"}
-    colors = {("r_p", "sphere"): "#1f77b4", ("r_v", "sphere"): "#aec7e8", ("r_p", "spd"): "#d62728",
-              ("r_v", "spd"): "#ff9896"}
+    from geodp_core.reproduce import KNG_SPACES  # noqa: PLC0415 - reproduce imports this module
+
     fig = go.Figure()
-    for space in dict.fromkeys(table["space"]):
+    for index, space in enumerate(dict.fromkeys(table["space"])):
         rows = table[table["space"] == space]
+        dark, light = _PAIRED_COLORS[index % len(_PAIRED_COLORS)]
+        colors = {"r_p": dark, "r_v": light}
+        label = KNG_SPACES[space][1] if space in KNG_SPACES else space
         for ratio in ("r_p", "r_v"):
             fig.add_trace(go.Box(x=rows["n"].astype(str), y=rows[ratio], boxpoints="all", jitter=0.3, pointpos=0,
                                  name=f"{ratio} ({'footpoint' if ratio == 'r_p' else 'shooting vector'}), "
-                                      f"{labels.get(space, space)}",
-                                 marker=dict(color=colors.get((ratio, space), "#7f7f7f"), size=4)))
+                                      f"{label}",
+                                 marker=dict(color=colors[ratio], size=4)))
     fig.add_hline(y=1.0, line=dict(color="black", dash="dash"))
     chart_layout(fig, "Sensitivity ratios theory / observed for neighbouring datasets (≥ 1: the bound holds)",
                  "records n", "ratio (log)", height=height, legend_title="dashed: ratio 1")
@@ -292,7 +295,12 @@ def kng_shapes_figure(parameters, data, height=None):
 # ============================================================================ further paper figures
 _SAMPLER_COLORS = {"ew_gaussian": "#1f77b4", "ew_laplace": "#17becf", "riemannian_laplace": "#d62728",
                    "riemannian_laplace_mcmc": "#7f7f7f"}
-_FAMILY_DASH = {"spd_affine": "solid", "spd_log_euclidean": "dash", "spd_log_cholesky": "dot", "hyperbolic": "dashdot"}
+#: Line styles of the EW families, in the order of ``EW_DIM_FAMILIES``.
+_FAMILY_DASHES = ("solid", "dash", "dot", "dashdot", "longdash", "longdashdot")
+#: Colours by the sign of the curvature (negative: H², zero: R², positive).
+_CURVATURE_COLORS = {-1: "#d62728", 0: "#1f77b4", 1: "#2ca02c"}
+#: (dark, light) colour pairs of the spaces of a figure, in the order they appear.
+_PAIRED_COLORS = (("#1f77b4", "#aec7e8"), ("#d62728", "#ff9896"), ("#2ca02c", "#98df8a"), ("#9467bd", "#c5b0d5"))
 _SPACE_LABEL = {"circle": "unit circle S¹", "real_line": "real line R"}
 
 
@@ -397,10 +405,12 @@ def heat_escape_growth_figure(table, height=None):
     _check_frame(table, ("space", "t", "mean_distance", "se", "theory"),
                  "geodp_core.reproduce.reproduce_heat_escape().table")
     fig = go.Figure()
-    style = {"hyperbolic": ("#d62728", "hyperbolic plane H²"), "euclidean": ("#1f77b4", "flat plane R²")}
     for space in dict.fromkeys(table["space"]):
         rows = table[table["space"] == space].sort_values("t")
-        color, name = style.get(space, ("#7f7f7f", str(space)))
+        manifold = get_manifold(space, 2) if space in MANIFOLD_NAMES else None
+        name = str(space) if manifold is None else manifold.chooser_label
+        sign = 0 if manifold is None else int(np.sign(manifold.curvature_bounds[1]))
+        color = "#7f7f7f" if manifold is None else _CURVATURE_COLORS[sign]
         fig.add_trace(go.Scatter(
             x=rows["t"], y=rows["mean_distance"], mode="lines", name=f"{name}: mean ± s.e.", line=dict(color=color),
             error_y=dict(type="data", array=rows["se"].to_numpy(dtype=float), visible=True, thickness=0.8),
@@ -483,6 +493,7 @@ def ew_runtime_figure(runtime, height=None):
 
     _check_frame(runtime, ("family", "dim", "sampler", "label", "ms_per_release"),
                  "geodp_core.reproduce.reproduce_ew_dimensions().tables['runtime']")
+    dashes = dict(zip(EW_DIM_FAMILIES, _FAMILY_DASHES))
     fig = go.Figure()
     for sampler in dict.fromkeys(runtime["sampler"]):
         for family in dict.fromkeys(runtime["family"]):
@@ -493,7 +504,7 @@ def ew_runtime_figure(runtime, height=None):
             fig.add_trace(go.Scatter(
                 x=rows["dim"], y=rows["ms_per_release"], mode="lines+markers",
                 name=f"{rows['label'].iloc[0]} · {EW_DIM_FAMILIES.get(family, family)}", legendgroup=sampler,
-                line=dict(color=_SAMPLER_COLORS.get(sampler, "#444"), dash=_FAMILY_DASH.get(family, "solid")),
+                line=dict(color=_SAMPLER_COLORS.get(sampler, "#444"), dash=dashes.get(family, "solid")),
                 hovertemplate="d = %{x}<br>%{y:.3g} ms per release<extra></extra>"))
     chart_layout(fig, "Sampling time per release by dimension (this machine; an observation)", "intrinsic dimension d",
                  "milliseconds per release (log)", height=height, legend_title="sampler · space (line style)")

@@ -615,21 +615,22 @@ def scene_figure(result, camera=None, height=560):
     """
     manifold = result.manifold
     legend_on_container = True
-    if manifold.name == "sphere" and manifold.dim == 2:
+    view = manifold.view  # any other view (a new space, SPD spectra) gets the tangent view at the centre
+    if view == "sphere3d":
         fig = _sphere_figure(result, camera)
         title = "3D sphere S²: data and private releases"
         subtitle = _hint("drag to rotate; distances are geodesic (radians)", ISOLATE_HINT)
         legend_on_container = False
-    elif manifold.name == "hyperbolic" and manifold.dim == 2:
+    elif view == "poincare_disk":
         fig, zoomed = _disk_figure(result)
         title = "Poincaré disk H²: data and private releases"
         where = "zoomed to data, ball, 99% of releases; inset: whole disk" if zoomed else "the whole disk"
         subtitle = _hint(where, "|b| = tanh(ρ/2), ρ = distance to the origin (radians)", ISOLATE_HINT)
-    elif manifold.name == "kendall":
+    elif view == "shapes":
         from geodp_core.viz.shapes import shape_figure  # noqa: PLC0415 - shapes imports this module
 
         return shape_figure(result)
-    elif manifold.name == "spd" and manifold.m == 2:
+    elif view == "spd_ellipses":
         fig = _spd_ellipse_figure(result)
         title = "SPD(2) ellipses {x: xᵀP⁻¹x = 1} per group"
         subtitle = _hint("same scale in every panel; semi-axes √λ, eigenvectors of P",
