@@ -138,6 +138,7 @@ class _State(NamedTuple):
     stationarity: float  # norm of the minimal-norm (sub)gradient
     normaliser: float  # A = sum_i w_i max(d_i, floor)^(p-2) over non-coincident points
     max_dist: float
+    at_data: bool = False  # some data point coincides with y
 
 
 def _evaluate(manifold, point, points, weights, p):
@@ -168,7 +169,7 @@ def _evaluate(manifold, point, points, weights, p):
     floor = _WEISZFELD_FLOOR * length_scale
     normaliser = float(np.sum(np.where(live, weights * np.maximum(safe, floor) ** (p - 2.0), 0.0)))
     value = float(np.sum(weights * dists**p) / p)
-    return _State(point, value, grad, grad_norm, stationarity, normaliser, max_dist)
+    return _State(point, value, grad, grad_norm, stationarity, normaliser, max_dist, bool(coincident.any()))
 
 
 def _initial_point(manifold, points, weights, p):
@@ -234,7 +235,7 @@ def _solve_p_mean(manifold, points, weights, p, init, max_iter, tol, caller):
       Weiszfeld step is superlinear) and for :math:`p` close to 1.
     """
     state = _evaluate(manifold, init, points, weights, p)
-    max_step = 1.0 if p >= 2.0 else (min(1.0 / (p - 1.0), 1e3) if p > 1.0 else 1e3)
+    max_step = 1.0 if p >= 2.0 else (4.0 / (p - 1.0) if p > 1.0 else 1e3)  # line minimiser near 1/(p - 1)
     step = 1.0
     iteration = 0
     while True:
@@ -245,7 +246,7 @@ def _solve_p_mean(manifold, points, weights, p, init, max_iter, tol, caller):
         # coordinates (happens for p close to 1 when the minimiser is within ~1e-7 of a data point).
         if state.grad_norm / state.normaliser <= _RESOLUTION * max(1.0, state.max_dist):
             return state.point
-        if p < 2.0 and state.normaliser > _PINNED_NORMALISER * max(1.0, state.max_dist) ** (p - 2.0):
+        if p < 2.0 and (state.at_data or state.normaliser > _PINNED_NORMALISER * max(1.0, state.max_dist) ** (p - 2.0)):
             pinned = _pinned_to_data_point(manifold, points, weights, p, state, threshold)
             if pinned is not None:
                 return pinned
@@ -284,14 +285,83 @@ def _solve_p_mean(manifold, points, weights, p, init, max_iter, tol, caller):
                 f"{caller} did not converge: line search failed at iteration {iteration} with Riemannian "
                 f"gradient norm {state.stationarity:.3e} (tolerance {threshold:.3e}, max_iter = {max_iter})"
             )
-        if p < 2.0 and step == 1.0 and slope > 1e3 * rounding:  # extend only while decreases are resolvable
-            while 2.0 * step <= max_step:
-                longer = trial(2.0 * step)
-                if not longer.value < candidate.value:
-                    break
-                candidate, step = longer, 2.0 * step
+        if p < 2.0 and step == 1.0:
+            reach = max_step
+            if np.isfinite(manifold.injectivity_radius) and state.grad_norm > 0.0:
+                # keep t|v| below half the injectivity radius (the line stays a minimising geodesic)
+                reach = max(1.0, min(reach, 0.5 * manifold.injectivity_radius * state.normaliser / state.grad_norm))
+            candidate = _extend_along_line(manifold, state, candidate, direction, trial, reach, rounding)
         state = candidate
         iteration += 1
+
+
+def _extend_along_line(manifold, state, candidate, direction, trial, max_step, rounding):
+    r"""Line minimisation beyond the Weiszfeld step (:math:`p < 2`), on the line derivative.
+
+    Along :math:`y_t = \mathrm{Exp}_y(t v)`, :math:`v = -\operatorname{grad}F_p/A`, the Weiszfeld step
+    :math:`t = 1` majorises-minimises, but the radial curvature of :math:`d^p` is :math:`(p-1)d^{p-2}`, only a
+    fraction :math:`p - 1` of :math:`A`: for :math:`p` near 1 the line minimiser lies near :math:`t = 1/(p-1)`
+    (e.g. :math:`10^4` at :math:`p = 1.0001`, two points: each Weiszfeld step gains a factor :math:`2 - p`
+    only). Doubling while the line derivative :math:`\varphi'(t)` (free of the cancellation of objective
+    differences) stays negative brackets the minimiser; then regula falsi (Illinois) on :math:`\varphi'` until
+    :math:`|\varphi'(t)| \le |\varphi'(0)|/10`. Every accepted point decreases :math:`F_p` (to rounding), so
+    the iteration stays a descent method. ``max_step`` bounds :math:`t |v|` below the injectivity radius on
+    compact spaces.
+    """
+    slope0 = state.grad_norm**2 / state.normaliser  # -phi'(0)
+    if not slope0 > 0.0:
+        return candidate
+
+    def derivative(cand):
+        return _line_derivative(manifold, state, cand, direction)
+
+    low, low_state, d_low = 1.0, candidate, derivative(candidate)
+    if not d_low < 0.0:
+        return candidate
+    high, high_state, d_high = None, None, None
+    while 2.0 * low <= max_step:
+        t = 2.0 * low
+        cand = trial(t)
+        if not np.all(np.isfinite(cand.point)) or not cand.value <= low_state.value + rounding:
+            high, high_state, d_high = t, cand, None
+            break
+        d_t = derivative(cand)
+        if d_t >= 0.0:
+            high, high_state, d_high = t, cand, d_t
+            break
+        low, low_state, d_low = t, cand, d_t
+    if high is None:
+        return low_state
+    best = low_state
+    side = 0
+    for _ in range(60):
+        if d_high is None or not np.isfinite(d_high):
+            t = 0.5 * (low + high)
+        else:
+            t = low + (high - low) * (-d_low) / (d_high - d_low)
+            t = min(max(t, low + 1e-3 * (high - low)), high - 1e-3 * (high - low))
+        cand = trial(t)
+        if not (np.all(np.isfinite(cand.point)) and cand.value <= state.value + rounding):
+            high, d_high = t, None
+            continue
+        d_t = derivative(cand)
+        if cand.value <= best.value + rounding:
+            best = cand
+        if abs(d_t) <= 0.1 * slope0:
+            return cand
+        if d_t < 0.0:
+            low, d_low = t, d_t
+            if side == -1 and d_high is not None:
+                d_high *= 0.5  # Illinois: keep the stale end from stalling the secant
+            side = -1
+        else:
+            high, d_high = t, d_t
+            if side == 1:
+                d_low *= 0.5
+            side = 1
+        if high - low <= _RESOLUTION * max(1.0, high):
+            break
+    return best
 
 
 def _precision_floor(manifold, point):
@@ -371,9 +441,11 @@ def _pinned_to_data_point(manifold, points, weights, p, state, threshold):
     other_grad, other_norm = at_anchor.grad, at_anchor.grad_norm
     direction_at_anchor = -other_grad / other_norm
     for _ in range(30):
-        delta = (other_norm / weight_anchor) ** (1.0 / (p - 1.0))
-        if delta > 1e-6 * scale:
+        # delta = (|G|/w_J)^(1/(p-1)) in logarithms: the power overflows for p near 1 when |G| > w_J
+        log_delta = (math.log(other_norm) - math.log(weight_anchor)) / (p - 1.0)
+        if log_delta > math.log(1e-6 * scale):
             return None
+        delta = math.exp(log_delta)
         candidate = _evaluate(manifold, manifold.exp(anchor, delta * direction_at_anchor, check=False), points, weights, p)
         if candidate.stationarity <= threshold or delta <= _RESOLUTION * scale:
             return candidate.point
