@@ -262,7 +262,8 @@ def summarise(manifold, points, center, radius, note="", scenario=None, p=None):
     The one place a dataset is clipped and summarised (:func:`prepare` calls it on a scenario's data; the
     audit on its neighbouring datasets). The summary is :math:`\operatorname{argmin}_y \sum_i d(y, x_i)^p`
     (``p`` from the scenario, else 2: the Fréchet mean) and :math:`\Delta` =
-    :func:`~geodp_core.summaries.p_mean_sensitivity` (the Fréchet-mean bound at ``p = 2``), which depends on
+    :func:`~geodp_core.summaries.p_mean_sensitivity` (the Fréchet-mean bound at ``p = 2``) capped at the
+    manifold's diameter (``manifold.diameter``: no two points are farther apart), which depends on
     ``n``, ``r``, ``p`` and the curvature bound only: the heat-diffusion paper's Algorithm 3 (p-mean, its
     sensitivity, then any mechanism calibrated to it).
 
@@ -276,7 +277,10 @@ def summarise(manifold, points, center, radius, note="", scenario=None, p=None):
     if not np.all(np.isfinite(data)):
         return Prepared(scenario, manifold, center, data, int(n_clipped), None, float("nan"), note)
     true_mean = p_mean(manifold, data, p)
-    sensitivity = float(p_mean_sensitivity(len(data), radius, p, manifold.curvature_bounds[1]))
+    # capped at the diameter (a bound above it says nothing: no two points are farther apart); every
+    # mechanism's calibration notes the cap
+    sensitivity = min(float(p_mean_sensitivity(len(data), radius, p, manifold.curvature_bounds[1])),
+                      float(getattr(manifold, "diameter", math.inf)))
     return Prepared(scenario, manifold, center, data, int(n_clipped), true_mean, sensitivity, note)
 
 

@@ -7,6 +7,8 @@ the curvature facts that the sensitivity bounds and mechanisms need.
 
 from abc import ABC, abstractmethod
 
+import math
+
 import numpy as np
 
 from geodp_core._validation import check_finite_array, check_int, check_real, check_rng
@@ -43,6 +45,9 @@ class Manifold(ABC):
     ricci_constant : float
         ``K`` with ``Ric >= -K`` (SPEC §1: sphere ``-(d-1)``, hyperbolic ``d-1``).
     injectivity_radius : float
+    diameter : float
+        Largest geodesic distance between two points (``math.inf`` on unbounded spaces, π on S^d, π/2 on
+        Kendall shape space): every distance, hence every sensitivity, is at most it.
     is_homogeneous, is_hadamard : bool
     constant_curvature_space : str or None
         ``"sphere"``, ``"hyperbolic"`` or ``"euclidean"`` when the space has
@@ -56,6 +61,7 @@ class Manifold(ABC):
     curvature_bounds = (0.0, 0.0)
     ricci_constant = 0.0
     injectivity_radius = np.inf
+    diameter = math.inf
     is_homogeneous = True
     is_hadamard = True
     constant_curvature_space = None

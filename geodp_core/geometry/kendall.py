@@ -122,7 +122,7 @@ class KendallShapeSpace(Manifold):
         # Einstein: Ric = 2(n + 1) g on CP^n with holomorphic curvature 4, n = k - 2
         self.ricci_constant = -2.0 * (self.k - 1.0)
         self.injectivity_radius = np.pi / 2.0
-        self.diameter = np.pi / 2.0
+        self.diameter = float(np.pi / 2.0)
         self._helmert = helmert_submatrix(self.k)
 
     @property
