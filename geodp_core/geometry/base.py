@@ -254,7 +254,21 @@ class Manifold(ABC):
             return self._dist(point_a, point_b)
         a = self.validate_points(point_a, "point_a")
         b = self.validate_points(point_b, "point_b")
+        self._check_batches(a, b, "point_a", "point_b")
         return self._dist(a, b)
+
+    def _check_batches(self, a, b, name_a, name_b):
+        """Raise :class:`InvalidParameterError` naming ``name_b`` unless the batch shapes broadcast."""
+        k = len(self.point_shape)
+        shape_a, shape_b = a.shape[: a.ndim - k], b.shape[: b.ndim - k]
+        try:
+            np.broadcast_shapes(shape_a, shape_b)
+        except ValueError:
+            raise InvalidParameterError(
+                f"{name_a} and {name_b} must have broadcastable batch shapes (the axes before the point shape "
+                f"{tuple(self.point_shape)}: equal, 1 or missing); got batch shapes {shape_a} and {shape_b}",
+                param=name_b,
+            ) from None
 
     def exp(self, base_point, tangent_vec, check=True):
         """Riemannian exponential :math:`\\mathrm{Exp}_p(v)`, batched.
@@ -279,6 +293,12 @@ class Manifold(ABC):
         if not check:
             return self._exp(base_point, tangent_vec)
         base = self.validate_points(base_point, "base_point")
+        try:
+            shape = np.shape(tangent_vec)
+        except ValueError:  # ragged: validate_tangent names it
+            shape = None
+        if shape is not None and len(shape) >= len(self.point_shape):
+            self._check_batches(base, np.broadcast_to(0.0, shape), "base_point", "tangent_vec")
         vec = self.validate_tangent(base, tangent_vec)
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             out = self._exp(base, vec)
@@ -316,6 +336,7 @@ class Manifold(ABC):
             return self._log(base_point, point)
         base = self.validate_points(base_point, "base_point")
         pts = self.validate_points(point, "point")
+        self._check_batches(base, pts, "base_point", "point")
         cut = np.atleast_1d(self._at_cut_locus(base, pts))
         if cut.any():
             idx = int(np.flatnonzero(cut.ravel())[0])

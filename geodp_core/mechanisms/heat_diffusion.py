@@ -125,7 +125,7 @@ def _log1p_over(y, log_y):
     return math.log(math.log1p(y) / y)
 
 
-def _diffusion_time(c, sensitivity, rho, kind):
+def _diffusion_time(c, sensitivity, rho, kind, log_rho=None):
     r"""Shared diffusion time :math:`t = \frac{\Delta^2}{4\rho}\, g(x)`, :math:`x = c\Delta^2/(2\rho)`.
 
     Brownian motion (``kind="bm"``, :math:`c = K`): :math:`g(x) = -\log(1-x)/x` (:math:`x < 1`);
@@ -152,13 +152,20 @@ def _diffusion_time(c, sensitivity, rho, kind):
             t = float(flat) * (math.log1p(float(x)) / float(x))
         if math.isfinite(t) and t >= tiny:
             return t
-    # Log space.
+    # Log space (``log_rho`` given when rho = eps/alpha itself underflows).
+    if log_rho is None:
+        log_rho = math.log(rho)
     log_delta2 = 2.0 * math.log(sensitivity)
-    log_flat = log_delta2 - math.log(4.0) - math.log(rho)
+    log_flat = log_delta2 - math.log(4.0) - log_rho
     if c == 0.0:
         log_g = 0.0
     else:
-        log_x = math.log(abs(c)) + log_delta2 - math.log(2.0) - math.log(rho)
+        log_x = math.log(abs(c)) + log_delta2 - math.log(2.0) - log_rho
+        if kind == "bm" and c > 0.0 and log_x >= 0.0:
+            raise UnavailableError(
+                f"the zCDP target rho={rho!r} is at or below the privacy floor: {_floor_message(c, sensitivity)}",
+                param="eps",
+            )
         y = math.exp(min(log_x, _LOG_HUGE))
         if kind == "bm" and c > 0.0:  # 0 < x < 1: -log1p(-x)/x
             log_g = math.log(-math.log1p(-y) / y) if log_x > -30.0 else 0.5 * y
@@ -298,7 +305,8 @@ def bm_diffusion_time(K, alpha, sensitivity, eps):
     if K > 0 and eps <= floor:
         raise UnavailableError(f"eps={eps!r} is at or below the privacy floor: {_floor_message(K, sensitivity, alpha)}",
                                param="eps")
-    return _bm_time(K, sensitivity, eps / alpha)
+    # rho = eps/alpha may underflow (e.g. eps = 5e-324): pass its logarithm
+    return _diffusion_time(K, sensitivity, eps / alpha, "bm", log_rho=math.log(eps) - math.log(alpha))
 
 
 def bm_rdp_eps(K, alpha, sensitivity, t):
@@ -402,7 +410,7 @@ def langevin_diffusion_time(K, lam, alpha, sensitivity, eps):
     alpha = check_real(alpha, "alpha", low=1.0)
     sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
     eps = check_real(eps, "eps", low=0.0)
-    return _langevin_time(lam - K, sensitivity, eps / alpha)
+    return _diffusion_time(lam - K, sensitivity, eps / alpha, "langevin", log_rho=math.log(eps) - math.log(alpha))
 
 
 def langevin_rdp_eps(K, lam, alpha, sensitivity, t):
