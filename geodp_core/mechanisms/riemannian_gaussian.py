@@ -17,7 +17,8 @@ Calibration (target -> :math:`\mu` by :func:`geodp_core.privacy.gdp_budget`, the
   :math:`\mu(\sigma, \Delta) = \mu_{S^2}(2\sigma, 2\Delta)` by the sphere's quadrature; :math:`k \ge 4`:
   :func:`~geodp_core.mechanisms.kendall_gdp.kendall_gaussian_calibration` (quadrature of the privacy profile
   with :math:`\cos d(\eta', y) = |\cos r\cos\Delta + \sin r\sin\Delta\,\langle w, u\rangle|`; validated for
-  :math:`k \le 20`, ``KENDALL_EXACT_MAX_K``). Pure-DP targets and :math:`k > 20`: the bounded-diameter bound (diameter :math:`D = \pi/2`): with :math:`d_1 = d(\eta, y)`,
+  every :math:`k \le 100` the app offers, ``KENDALL_EXACT_MAX_K``). Pure-DP targets (and :math:`k > 100`): the
+  bounded-diameter bound (diameter :math:`D = \pi/2`): with :math:`d_1 = d(\eta, y)`,
   :math:`d_2 = d(\eta', y) \le \min(d_1 + \Delta, D)`, :math:`\sup (d_2^2 - d_1^2) = \Delta(2D - \Delta)`
   (attained), so the mechanism is :math:`\varepsilon`-DP with :math:`\varepsilon = \Delta(\pi - \Delta)/(2\sigma^2)`;
 * SPD(m) affine-invariant: exact sampler, but no exact GDP accounting is known for this
@@ -162,8 +163,9 @@ class RiemannianGaussian(IsotropicDistanceMechanism):
             f"ε-DP by the bounded-diameter argument on {self.manifold.label} (diameter D = π/2, homogeneous: the "
             "normaliser does not depend on η): d(η',y)² − d(η,y)² ≤ Δ(2D − Δ) (attained), so ε = Δ(π − Δ)/(2σ²) and "
             "σ = √(Δ(π − Δ)/(2ε)). A valid "
-            "but loose bound, used for ε-DP targets and above 20 landmarks; μ-GDP targets with at most 20 landmarks "
-            "get the exact GDP accounting of this two-point homogeneous space (GDP paper Thm. 4.1)"
+            f"but loose bound, used for ε-DP targets and above {KENDALL_EXACT_MAX_K} landmarks; μ-GDP targets with at "
+            f"most {KENDALL_EXACT_MAX_K} landmarks get the exact GDP accounting of this two-point homogeneous space "
+            "(GDP paper Thm. 4.1)"
         ))
         self._check_noise_scale(sigma)
         return self._finish_calibration(
