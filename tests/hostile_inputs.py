@@ -219,6 +219,14 @@ def all_calls():
             calls.append((f"{name}[{text}]", lambda f=function, v=value: f(v)))
     calls.append(("Scenario.from_json[eps = 1e400 digits]", lambda: Scenario.from_json('{"eps": 1' + "0" * 400 + "}")))
     calls.append(("prepare[None]", lambda: pipeline.prepare(None)))
+    from geodp_core.conformal_lab import run_conformal_lab
+    from geodp_core.experiments import sweep, utility_curve
+    from geodp_core.explorer import run_scenario
+
+    for name, entry in (("run_scenario", lambda: run_scenario(None)), ("run_conformal_lab", lambda: run_conformal_lab(None)),
+                        ("sweep", lambda: sweep(None, "n", [10], 5)), ("utility_curve", lambda: utility_curve(None, [1.0], 5)),
+                        ("resample", lambda: pipeline.resample(None, None, 1, 0))):
+        calls.append((f"{name}[None]", entry))
     calls.append(("evaluate[prepared None]", lambda: pipeline.evaluate(None, "riemannian_laplace", PureDP(1.0), 1, 0)))
     calls.append(("compose[PureDP(1e308) x2]", lambda: compose([PureDP(1e308)] * 2)))
     calls.append(("bm_diffusion_time[extreme]", lambda: hd.bm_diffusion_time(1.75e-266, 1.98e16, 1.75e-266, 5e-324)))
