@@ -51,7 +51,7 @@ def _replacements(space, manifold, center, radius):
     frame = manifold.tangent_frame(center)
     unit = frame[-1] / manifold.norm(center, frame[-1])
     out = {"centre": center, "boundary": manifold.exp(center, radius * frame[0] / manifold.norm(center, frame[0]))}
-    out["far"] = manifold.exp(center, min(3.0, 0.9 * manifold.diameter) * unit, check=False)
+    out["far"] = manifold.exp(center, min(3.0, 0.9 * manifold.injectivity_radius) * unit, check=False)
     if "cut_locus" in EXTRA.get(space, ()):
         out["cut_locus"] = -center  # the antipode on S^d: Log is undefined there
     if "huge" in EXTRA.get(space, ()):
