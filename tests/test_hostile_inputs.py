@@ -19,7 +19,7 @@ def test_valid_result_or_named_value_error(label, call):
 
 
 def test_the_reported_cases_give_named_errors():
-    """The cases of the review, each by name (not only 'valid or clear'): a named ValueError or a valid result."""
+    """Known cases, each by name (not only 'valid or clear'): a named ValueError, or a valid result."""
     named = {label: classify(call) for label, call in CALLS if "[" in label and "arg" not in label}
     for label in ("Scenario.from_json[eps = 1e400 digits]", "prepare[None]", "evaluate[prepared None]",
                   "compose[PureDP(1e308) x2]", "S2.dist[three vs two]", "frechet_mean[ragged]"):
