@@ -372,16 +372,16 @@ def _extend_along_line(manifold, state, candidate, direction, trial, max_step, r
     low, low_state, d_low = 1.0, candidate, derivative(candidate)
     if not d_low < 0.0:
         return candidate
-    high, high_state, d_high = None, None, None
+    high, d_high = None, None
     while 2.0 * low <= max_step:
         t = 2.0 * low
         cand = trial(t)
         if not np.all(np.isfinite(cand.point)) or not cand.value <= low_state.value + rounding:
-            high, high_state, d_high = t, cand, None
+            high = t  # the objective rose: the minimiser lies before t
             break
         d_t = derivative(cand)
         if d_t >= 0.0:
-            high, high_state, d_high = t, cand, d_t
+            high, d_high = t, d_t
             break
         low, low_state, d_low = t, cand, d_t
     if high is None:

@@ -9,7 +9,7 @@ explicit, labelled option :func:`clip_to_ball`.
 import numpy as np
 
 from geodp_core.data._common import check_manifold
-from geodp_core.exceptions import InvalidParameterError, OutsideBallError
+from geodp_core.exceptions import OutsideBallError
 
 __all__ = ["clip_to_ball", "check_in_ball", "BALL_RTOL"]
 
