@@ -64,7 +64,13 @@ def check_real(value, name, low=None, high=None, low_closed=False, high_closed=F
         raise InvalidParameterError(
             f"{name} must be a real number in {interval}; got {_describe(value)}", param=name
         )
-    value = float(value)
+    try:
+        value = float(value)
+    except (OverflowError, ValueError):  # e.g. an integer (or Fraction) beyond the double range
+        raise InvalidParameterError(
+            f"{name} must be a finite real number in {interval}; got {_describe(value)}, beyond the double-precision "
+            "range (|x| <= 1.8e308)", param=name
+        ) from None
     if not np.isfinite(value):
         raise InvalidParameterError(
             f"{name} must be a finite real number in {interval}; got {value!r}", param=name
@@ -120,12 +126,21 @@ def check_finite_array(value, name, ndim=None, shape_tail=None, min_rows=None):
     min_rows : int, optional
         Minimum size of the leading axis.
     """
-    if isinstance(value, (list, tuple)) and any(
-        isinstance(v, (bool, np.bool_)) for v in np.ravel(np.asarray(value, dtype=object))
-    ):
+    ragged = InvalidParameterError(
+        f"{name} must be a rectangular numeric array (every row of the same length); got {_describe(value)}",
+        param=name)
+    try:
+        flat = np.ravel(np.asarray(value, dtype=object)) if isinstance(value, (list, tuple)) else ()
+    except ValueError:
+        raise ragged from None
+    if any(isinstance(v, (bool, np.bool_)) for v in flat):
         raise InvalidParameterError(f"{name} must contain numbers, not booleans; got {_describe(value)}", param=name)
+    if any(isinstance(v, (list, tuple, np.ndarray)) for v in flat):
+        raise ragged
     try:
         arr = np.asarray(value)
+    except ValueError:
+        raise ragged from None
     except Exception as exc:  # pragma: no cover - exotic inputs
         raise InvalidParameterError(f"{name} must be a numeric array; got {_describe(value)}", param=name) from exc
     if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.number)):

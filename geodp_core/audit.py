@@ -1021,14 +1021,12 @@ def _kng_releases(manifold, x, y, eps, tau, n_releases, radius, burn_in, chain_l
     sizes = [min(_REGRESSION_CHUNK, n_releases - start) for start in range(0, n_releases, _REGRESSION_CHUNK)]
     footpoints, first, warned = [], None, []
     for size, child in zip(sizes, seed_sequence.spawn(len(sizes))):
-        with warnings.catch_warnings(record=True) as caught:
-            warnings.simplefilter("always", kng.RegressionPrivacyWarning)
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", kng.RegressionPrivacyWarning)  # every message is in result.warnings
             result = kng.kng_geodesic_regression(manifold, x, y, eps / 2.0, eps / 2.0, tau,
                                                  np.random.default_rng(child), n_releases=size, **options)
-        for w in caught:
-            if issubclass(w.category, kng.RegressionPrivacyWarning):
-                text = str(w.message)
-                warned.append(text[len(prefix):] if prefix and text.startswith(prefix) else text)
+        for text in result.warnings:
+            warned.append(text[len(prefix):] if prefix and text.startswith(prefix) else text)
         footpoints.append(np.asarray(result.footpoints))
         first = result if first is None else first
     return np.concatenate(footpoints), first, list(dict.fromkeys(warned))

@@ -18,6 +18,7 @@ from geodp_core.exceptions import InvalidParameterError, UnavailableError
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import get_mechanism
 from geodp_core.privacy import PureDP
+from geodp_core.scenario import Scenario
 
 __all__ = ["DATA_KINDS", "LabRun", "LabSettings", "run_conformal_lab"]
 
@@ -103,6 +104,11 @@ def run_conformal_lab(scenario, settings=LabSettings()):
         For data that cannot be prepared, or a conformal mechanism that cannot be calibrated here (the reason
         names the control); the Riemannian Laplace comparison never raises (its reason is kept).
     """
+    if not isinstance(scenario, Scenario):
+        raise InvalidParameterError(
+            f"scenario must be a geodp_core.scenario.Scenario; got {type(scenario).__name__}", param="scenario")
+    if not isinstance(settings, LabSettings):
+        raise InvalidParameterError(f"settings must be a LabSettings; got {type(settings).__name__}", param="settings")
     if scenario.manifold not in DATA_KINDS or scenario.dim != 2:
         raise InvalidParameterError(
             f"the Conformal lab draws S² or H²; got {scenario.manifold} of dimension {scenario.dim}", param="manifold"

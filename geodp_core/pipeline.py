@@ -29,8 +29,10 @@ from geodp_core.data import (
     shapes,
 )
 from geodp_core.data import generators as gen
+from geodp_core._validation import check_int, check_rng
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
 from geodp_core.mechanisms import get_mechanism
+from geodp_core.privacy import Guarantee
 from geodp_core.summaries import p_mean, p_mean_sensitivity
 
 __all__ = [
@@ -124,6 +126,28 @@ class Outcome:
     @property
     def standard_error(self):
         return mean_and_standard_error([] if self.distances is None else self.distances)[1]
+
+
+def _check_scenario(scenario):
+    from geodp_core.scenario import Scenario  # noqa: PLC0415 - the scenario module imports this package's data
+
+    if not isinstance(scenario, Scenario):
+        raise InvalidParameterError(
+            f"scenario must be a geodp_core.scenario.Scenario (e.g. Scenario() or Scenario.from_json(text)); got "
+            f"{type(scenario).__name__}", param="scenario")
+    return scenario
+
+
+def _check_prepared(prepared):
+    if not isinstance(prepared, Prepared):
+        raise InvalidParameterError(
+            f"prepared must be the Prepared returned by prepare(scenario); got {type(prepared).__name__}",
+            param="prepared")
+    return prepared
+
+
+def _check_draws(n_releases, rng):
+    return check_int(n_releases, "n_releases", low=1, high=10_000_000), check_rng(rng)
 
 
 def data_stream(scenario):
@@ -237,6 +261,7 @@ def prepare(scenario, points=None):
         Naming the scenario control at fault: ``upload`` for uploaded points that cannot be used (e.g. a
         point at the cut locus of the public centre), ``center_offset`` for a centre that cannot be used.
     """
+    _check_scenario(scenario)
     manifold = scenario.build_manifold()
     if points is not None:
         _check_upload_cost(manifold, points)
@@ -262,9 +287,11 @@ def prepare(scenario, points=None):
 
 def _check_upload_cost(manifold, points):
     """Uploaded records × coordinates within :data:`~geodp_core.constraints.MAX_RECORD_COORDINATES` (as generated data)."""
-    shape = np.shape(points)
     coordinates = math.prod(manifold.point_shape)
-    records = shape[0] if len(shape) else 0
+    try:
+        records = len(points) if points is not None and not np.isscalar(points) else 0
+    except TypeError:
+        records = 0  # not a sequence: validate_points names it
     if records * coordinates > MAX_RECORD_COORDINATES:
         raise InvalidParameterError(
             f"the upload has {records} records of {coordinates} coordinates on {manifold.label}, above the limit of "
@@ -280,7 +307,8 @@ def summarise(manifold, points, center, radius, note="", scenario=None, p=None):
     The one place a dataset is clipped and summarised (:func:`prepare` calls it on a scenario's data; the
     audit on its neighbouring datasets). The summary is :math:`\operatorname{argmin}_y \sum_i d(y, x_i)^p`
     (``p`` from the scenario, else 2: the Fréchet mean) and :math:`\Delta` =
-    :func:`~geodp_core.summaries.p_mean_sensitivity` (the Fréchet-mean bound at ``p = 2``), which depends on
+    :func:`~geodp_core.summaries.p_mean_sensitivity` (the Fréchet-mean bound at ``p = 2``) capped at the
+    manifold's diameter (``manifold.diameter``: no two points are farther apart), which depends on
     ``n``, ``r``, ``p`` and the curvature bound only: the heat-diffusion paper's Algorithm 3 (p-mean, its
     sensitivity, then any mechanism calibrated to it).
 
@@ -288,13 +316,18 @@ def summarise(manifold, points, center, radius, note="", scenario=None, p=None):
     -------
     Prepared
     """
+    if scenario is not None:
+        _check_scenario(scenario)
     if p is None:
         p = 2.0 if scenario is None else scenario.p
     data, n_clipped = clip_to_ball(manifold, points, center, radius)
     if not np.all(np.isfinite(data)):
         return Prepared(scenario, manifold, center, data, int(n_clipped), None, float("nan"), note)
     true_mean = p_mean(manifold, data, p)
-    sensitivity = float(p_mean_sensitivity(len(data), radius, p, manifold.sensitivity_curvature))
+    # capped at the diameter (a bound above it says nothing: no two points are farther apart); every
+    # mechanism's calibration notes the cap
+    sensitivity = min(float(p_mean_sensitivity(len(data), radius, p, manifold.sensitivity_curvature)),
+                      float(manifold.diameter))
     return Prepared(scenario, manifold, center, data, int(n_clipped), true_mean, sensitivity, note)
 
 
@@ -365,9 +398,22 @@ def evaluate(prepared, mechanism_name, target, n_releases, rng, **options):
     Returns
     -------
     Outcome
-        Never raises: a ``ValueError`` (or geodp_core error) becomes the reason (``"unavailable"`` for an
-        :class:`~geodp_core.exceptions.UnavailableError`), any other exception a short internal-error note.
+        A mechanism's failure never raises: a ``ValueError`` (or geodp_core error) becomes the reason
+        (``"unavailable"`` for an :class:`~geodp_core.exceptions.UnavailableError`), any other exception a short
+        internal-error note.
+
+    Raises
+    ------
+    InvalidParameterError
+        When an argument of this call is itself invalid (``prepared`` not from :func:`prepare`, ``target`` not
+        a guarantee, ``n_releases`` outside [1, 1e7], ``rng`` not a generator or seed): named, before any work.
     """
+    _check_prepared(prepared)
+    if not isinstance(target, Guarantee):
+        raise InvalidParameterError(
+            f"target must be a guarantee (PureDP, ApproxDP, GDP, RDP or ZCDP); got {type(target).__name__}",
+            param="target")
+    n_releases, rng = _check_draws(n_releases, rng)
     name, title = mechanism_name, mechanism_name
     try:
         mechanism = get_mechanism(name, prepared.manifold)
@@ -391,7 +437,13 @@ def evaluate(prepared, mechanism_name, target, n_releases, rng, **options):
 
 
 def resample(prepared, outcome, n_releases, rng):
-    """New releases for a calibrated outcome (same data, mean and calibration); never raises."""
+    """New releases for a calibrated outcome (same data, mean and calibration); a sampler's failure never raises
+    (it becomes the outcome's reason); invalid arguments raise :class:`InvalidParameterError` naming them."""
+    _check_prepared(prepared)
+    if not isinstance(outcome, Outcome):
+        raise InvalidParameterError(f"outcome must be an Outcome returned by evaluate(...); got "
+                                    f"{type(outcome).__name__}", param="outcome")
+    n_releases, rng = _check_draws(n_releases, rng)
     if outcome.calibration is None:
         return outcome
     try:

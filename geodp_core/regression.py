@@ -413,7 +413,7 @@ def _eigh(matrix):
 
 def _dot(manifold, a, b):
     """The ambient (Euclidean or Minkowski) form of a quadric, i.e. its metric on tangent vectors."""
-    return manifold.inner(None, a, b)
+    return manifold.ambient_inner(a, b)
 
 
 def _gradients_constant(manifold, p, v, x, y, tau):

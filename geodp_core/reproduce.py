@@ -2563,6 +2563,62 @@ def _write_outputs(key, result, out):
     return csv_path, html_path
 
 
+def _check_output_folder(out, keys):
+    """``None`` if ``out`` is (or can be made) a writable folder where every output of ``keys`` can be written,
+    else a message naming ``--out``. Creates the folder (as the run would)."""
+    import tempfile  # noqa: PLC0415
+
+    if out.exists() and not out.is_dir():
+        return f"--out must be a folder; {str(out)!r} exists and is not a folder"
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+        with tempfile.TemporaryFile(dir=out):
+            pass
+    except OSError as exc:
+        return f"--out {str(out)!r} cannot be created or written ({exc.strerror or type(exc).__name__}); choose a writable folder"
+    for key in keys:
+        for path in (out / f"{key}.csv", out / f"{key}.html"):
+            if path.exists() and not path.is_file():
+                return f"--out {str(out)!r}: {path.name} exists and is not a file, so the results cannot be written there"
+    return None
+
+
+#: Seconds allowed to reach a scheduler before any work (a dead address fails at once instead of after 30 s).
+SCHEDULER_TIMEOUT = 3.0
+
+
+def _check_scheduler(address, timeout=SCHEDULER_TIMEOUT):
+    """``None`` if the Dask scheduler at ``address`` accepts a TCP connection within ``timeout`` seconds (and the
+    ``distributed`` package is installed), else a message naming ``--scheduler`` and what is accepted."""
+    import importlib.util  # noqa: PLC0415
+    import socket  # noqa: PLC0415
+    from urllib.parse import urlsplit  # noqa: PLC0415
+
+    from geodp_core.executors import check_executor  # noqa: PLC0415
+
+    try:
+        check_executor(address)
+    except ValueError:
+        return f"--scheduler must be an address like tcp://host:8786; got {address[:60]!r}"
+    if importlib.util.find_spec("distributed") is None:
+        return "--scheduler needs the optional package dask.distributed (pip install distributed); or use --workers N"
+    parts = urlsplit(address)
+    if parts.scheme in ("tcp", "tls", "ws", "wss"):
+        try:
+            host, port = parts.hostname, parts.port
+        except ValueError:
+            host, port = None, None
+        if not host or port is None:
+            return f"--scheduler must name a host and a port, like tcp://host:8786; got {address[:60]!r}"
+        try:
+            with socket.create_connection((host, port), timeout=timeout):
+                pass
+        except OSError as exc:
+            return (f"--scheduler {address[:60]!r} is not reachable ({exc.strerror or type(exc).__name__} within "
+                    f"{timeout:g} s): start the scheduler, fix the address, or use --workers N instead")
+    return None
+
+
 def main(argv=None):
     """``python -m geodp_core.reproduce``: rerun the papers' experiments, print claims and verdicts, write tables.
 
@@ -2604,13 +2660,20 @@ def main(argv=None):
     if args.workers < 0:
         parser.error(f"--workers must be >= 0; got {args.workers}")
     mode = "quick" if args.quick else "full" if args.full else "default"
+    # every output path and the scheduler are checked before any cell runs (a --full run never loses its work)
+    problem = _check_output_folder(pathlib.Path(args.out), keys)
+    if problem:
+        parser.error(problem)
+    if args.scheduler is not None:
+        problem = _check_scheduler(args.scheduler)
+        if problem:
+            parser.error(problem)
     with contextlib.ExitStack() as stack:
         executor = args.scheduler
         if args.workers:
             executor = stack.enter_context(concurrent.futures.ProcessPoolExecutor(args.workers))
         results = run_cells(_run_command, [(key, mode, args.seed) for key in keys], executor)
     out = pathlib.Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     for key, (result, seconds) in zip(keys, results):
         csv_path, html_path = _write_outputs(key, result, out)
         print(f"== {key} ({mode}, {seconds:.1f} s): {result.paper}")

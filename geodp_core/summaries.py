@@ -46,6 +46,8 @@ __all__ = [
     "EmpiricalSensitivity",
 ]
 
+#: Largest exponent of :func:`p_mean` (beyond, d^p leaves the double range unless every distance is below 2).
+P_MEAN_MAX = 1000.0
 DEFAULT_MAX_ITER = 1000
 DEFAULT_TOL = 1e-10
 _ARMIJO_C = 0.25  # sufficient-decrease constant: on a quadratic, accepts steps up to 1.5x the line minimiser
@@ -53,6 +55,7 @@ _MAX_HALVINGS = 50
 _COINCIDENT_RTOL = 1e-14  # a data point closer than this (relative) to the iterate "is" the iterate
 _WEISZFELD_FLOOR = 1e-8  # distances floored at this (relative) in the Weiszfeld step normaliser only
 _PINNED_NORMALISER = 1e2  # p < 2: look for a minimiser pinned to a data point once A exceeds this (relative)
+_NEWTON_MAX_DIM = 200  # 1 < p < 2: preconditioned (flat Hessian) directions up to this dimension
 _RESOLUTION = 8.0 * np.finfo(float).eps  # steps below this (relative to unit-scale coordinates) cannot be taken
 _BALL_RTOL = 1e-9  # tolerance of the "data inside the public ball" check
 
@@ -137,6 +140,9 @@ class _State(NamedTuple):
     stationarity: float  # norm of the minimal-norm (sub)gradient
     normaliser: float  # A = sum_i w_i max(d_i, floor)^(p-2) over non-coincident points
     max_dist: float
+    at_data: bool = False  # some data point coincides with y
+    dists: np.ndarray = None
+    logs: np.ndarray = None
 
 
 def _evaluate(manifold, point, points, weights, p):
@@ -167,7 +173,8 @@ def _evaluate(manifold, point, points, weights, p):
     floor = _WEISZFELD_FLOOR * length_scale
     normaliser = float(np.sum(np.where(live, weights * np.maximum(safe, floor) ** (p - 2.0), 0.0)))
     value = float(np.sum(weights * dists**p) / p)
-    return _State(point, value, grad, grad_norm, stationarity, normaliser, max_dist)
+    return _State(point, value, grad, grad_norm, stationarity, normaliser, max_dist, bool(coincident.any()), dists,
+                  logs)
 
 
 def _initial_point(manifold, points, weights, p):
@@ -211,18 +218,21 @@ def _solve_p_mean(manifold, points, weights, p, init, max_iter, tol, caller):
       Weiszfeld step is superlinear) and for :math:`p` close to 1.
     """
     state = _evaluate(manifold, init, points, weights, p)
-    max_step = 1.0 if p >= 2.0 else (min(1.0 / (p - 1.0), 1e3) if p > 1.0 else 1e3)
+    max_step = 1.0 if p >= 2.0 else (4.0 / (p - 1.0) if p > 1.0 else 1e3)  # line minimiser near 1/(p - 1)
     step = 1.0
     iteration = 0
     while True:
-        threshold = max(tol, _gradient_noise(manifold, state.point)) * state.max_dist ** (p - 1.0)
+        # 1 < p < 2: the weakest curvature of F_p is (p - 1) A, so a gradient g leaves the point ~ g/((p - 1) A) off:
+        # the tolerance shrinks with p - 1 (down to the rounding floor)
+        relative = tol * (p - 1.0) if 1.0 < p < 2.0 else tol
+        threshold = max(relative, _gradient_noise(manifold, state.point)) * state.max_dist ** (p - 1.0)
         if state.stationarity <= threshold or state.normaliser == 0.0:
             return state.point
         # Machine-precision stop: the full Weiszfeld step |g|/A is below the resolution of the
         # coordinates (happens for p close to 1 when the minimiser is within ~1e-7 of a data point).
         if state.grad_norm / state.normaliser <= _RESOLUTION * max(1.0, state.max_dist):
             return state.point
-        if p < 2.0 and state.normaliser > _PINNED_NORMALISER * max(1.0, state.max_dist) ** (p - 2.0):
+        if p < 2.0 and (state.at_data or state.normaliser > _PINNED_NORMALISER * max(1.0, state.max_dist) ** (p - 2.0)):
             pinned = _pinned_to_data_point(manifold, points, weights, p, state, threshold)
             if pinned is not None:
                 return pinned
@@ -235,25 +245,34 @@ def _solve_p_mean(manifold, points, weights, p, init, max_iter, tol, caller):
                 f"{caller} did not converge: Riemannian gradient norm {state.stationarity:.3e} is above the "
                 f"tolerance {threshold:.3e} after max_iter = {max_iter} iterations; increase max_iter or tol"
             )
-        direction = -state.grad / state.normaliser
-        slope = state.stationarity * state.grad_norm / state.normaliser  # decrease rate along `direction`
+        weiszfeld = (-state.grad / state.normaliser, state.stationarity * state.grad_norm / state.normaliser)
+        options = [weiszfeld]  # (direction, decrease rate -phi'(0) along it)
+        if 1.0 < p < 2.0 and not state.at_data and manifold.dim <= _NEWTON_MAX_DIM:
+            newton = _newton_direction(manifold, state, weights, p)
+            if newton is not None:
+                options.insert(0, newton)  # tried first; the Weiszfeld step if its line search fails
         rounding = 1e-13 * abs(state.value) + 1e-300
+        previous_step = step
+        for direction, slope in options:
 
-        def trial(t):
-            return _evaluate(manifold, manifold.exp(state.point, t * direction, check=False), points, weights, p)
+            def trial(t, direction=direction):
+                return _evaluate(manifold, manifold.exp(state.point, t * direction, check=False), points, weights, p)
 
-        step = min(1.0, 2.0 * step) if p >= 2.0 else 1.0
-        for _ in range(_MAX_HALVINGS):
-            candidate = trial(step)
-            if step * slope > 1e3 * rounding:  # objective decrease resolvable: sufficient-decrease test
-                accepted = candidate.value <= state.value - _ARMIJO_C * step * slope
-            else:  # objective differences are rounding noise: accept unless the step overshoots the line minimum
-                accepted = candidate.value <= state.value + rounding and _line_derivative(
-                    manifold, state, candidate, direction
-                ) <= (1.0 - 2.0 * _ARMIJO_C) * state.grad_norm**2 / state.normaliser
+            step = min(1.0, 2.0 * previous_step) if p >= 2.0 else 1.0
+            accepted = False
+            for _ in range(_MAX_HALVINGS):
+                candidate = trial(step)
+                if step * slope > 1e3 * rounding:  # objective decrease resolvable: sufficient-decrease test
+                    accepted = candidate.value <= state.value - _ARMIJO_C * step * slope
+                else:  # objective differences are rounding noise: accept unless the step overshoots the line minimum
+                    accepted = candidate.value <= state.value + rounding and _line_derivative(
+                        manifold, state, candidate, direction
+                    ) <= (1.0 - 2.0 * _ARMIJO_C) * slope
+                if accepted:
+                    break
+                step *= 0.5
             if accepted:
                 break
-            step *= 0.5
         else:
             if state.stationarity <= _precision_floor(manifold, state.point) * state.max_dist ** (p - 1.0):
                 return state.point  # no descent left at rounding level: a minimiser to the available precision
@@ -261,14 +280,119 @@ def _solve_p_mean(manifold, points, weights, p, init, max_iter, tol, caller):
                 f"{caller} did not converge: line search failed at iteration {iteration} with Riemannian "
                 f"gradient norm {state.stationarity:.3e} (tolerance {threshold:.3e}, max_iter = {max_iter})"
             )
-        if p < 2.0 and step == 1.0 and slope > 1e3 * rounding:  # extend only while decreases are resolvable
-            while 2.0 * step <= max_step:
-                longer = trial(2.0 * step)
-                if not longer.value < candidate.value:
-                    break
-                candidate, step = longer, 2.0 * step
+        if p < 2.0 and step == 1.0:
+            reach = max_step
+            length = float(manifold.norm(state.point, direction))
+            if np.isfinite(manifold.injectivity_radius) and length > 0.0:
+                # keep t|v| below half the injectivity radius (the line stays a minimising geodesic)
+                reach = max(1.0, min(reach, 0.5 * manifold.injectivity_radius / length))
+            candidate = _extend_along_line(manifold, state, candidate, direction, trial, reach, rounding, slope)
         state = candidate
         iteration += 1
+
+
+def _newton_direction(manifold, state, weights, p):
+    r"""Preconditioned direction :math:`-H^{-1}\operatorname{grad}F_p` for :math:`1 < p < 2` (frame coordinates).
+
+    :math:`H = \sum_i w_i d_i^{p-2}\,(I - (2 - p)\,u_i u_i^T)`, :math:`u_i` the unit vector of
+    :math:`\mathrm{Log}_y x_i`: the flat-space Hessian of :math:`F_p` (curvature terms left out). Its eigenvalues
+    lie in :math:`[(p-1)A, A]`: the Weiszfeld step :math:`-\operatorname{grad}/A` is slow along the :math:`u_i`
+    by the factor :math:`p - 1` (zigzag of steepest descent for :math:`p` near 1), which this direction removes;
+    the line search keeps the iteration a descent method on any manifold. Returns ``(direction, slope)``
+    (:math:`-\varphi'(0) = g^T H^{-1} g > 0`) or ``None`` (use the Weiszfeld direction).
+    """
+    dists, logs = state.dists, state.logs
+    if dists is None or logs is None:
+        return None
+    floor = _WEISZFELD_FLOOR * max(1.0, state.max_dist)
+    live = dists > _COINCIDENT_RTOL * max(1.0, state.max_dist)
+    if not live.any():
+        return None
+    with np.errstate(all="ignore"):
+        coords = manifold.to_frame(state.point, logs[live]).reshape(int(live.sum()), -1)
+        safe = np.maximum(dists[live], floor)
+        units = coords / safe[:, None]
+        scale = weights[live] * safe ** (p - 2.0)
+        hessian = np.sum(scale) * np.eye(coords.shape[1]) - (2.0 - p) * (units.T * scale) @ units
+        grad = manifold.to_frame(state.point, state.grad).reshape(-1)
+        try:
+            step = -np.linalg.solve(hessian, grad)
+        except np.linalg.LinAlgError:
+            return None
+    slope = -float(step @ grad)
+    if not (np.all(np.isfinite(step)) and slope > 0.0):
+        return None
+    return manifold.from_frame(state.point, step), slope
+
+
+def _extend_along_line(manifold, state, candidate, direction, trial, max_step, rounding, slope0=None):
+    r"""Line minimisation beyond the Weiszfeld step (:math:`p < 2`), on the line derivative.
+
+    Along :math:`y_t = \mathrm{Exp}_y(t v)`, :math:`v = -\operatorname{grad}F_p/A`, the Weiszfeld step
+    :math:`t = 1` majorises-minimises, but the radial curvature of :math:`d^p` is :math:`(p-1)d^{p-2}`, only a
+    fraction :math:`p - 1` of :math:`A`: for :math:`p` near 1 the line minimiser lies near :math:`t = 1/(p-1)`
+    (e.g. :math:`10^4` at :math:`p = 1.0001`, two points: each Weiszfeld step gains a factor :math:`2 - p`
+    only). Doubling while the line derivative :math:`\varphi'(t)` (free of the cancellation of objective
+    differences) stays negative brackets the minimiser; then regula falsi (Illinois) on :math:`\varphi'` until
+    :math:`|\varphi'(t)| \le |\varphi'(0)|/10`. Every accepted point decreases :math:`F_p` (to rounding), so
+    the iteration stays a descent method. ``max_step`` bounds :math:`t |v|` below the injectivity radius on
+    compact spaces.
+    """
+    if slope0 is None:
+        slope0 = state.grad_norm**2 / state.normaliser  # -phi'(0) along the Weiszfeld direction
+    if not slope0 > 0.0:
+        return candidate
+
+    def derivative(cand):
+        return _line_derivative(manifold, state, cand, direction)
+
+    low, low_state, d_low = 1.0, candidate, derivative(candidate)
+    if not d_low < 0.0:
+        return candidate
+    high, d_high = None, None
+    while 2.0 * low <= max_step:
+        t = 2.0 * low
+        cand = trial(t)
+        if not np.all(np.isfinite(cand.point)) or not cand.value <= low_state.value + rounding:
+            high = t  # the objective rose: the minimiser lies before t
+            break
+        d_t = derivative(cand)
+        if d_t >= 0.0:
+            high, d_high = t, d_t
+            break
+        low, low_state, d_low = t, cand, d_t
+    if high is None:
+        return low_state
+    best = low_state
+    side = 0
+    for _ in range(60):
+        if d_high is None or not np.isfinite(d_high):
+            t = 0.5 * (low + high)
+        else:
+            t = low + (high - low) * (-d_low) / (d_high - d_low)
+            t = min(max(t, low + 1e-3 * (high - low)), high - 1e-3 * (high - low))
+        cand = trial(t)
+        if not (np.all(np.isfinite(cand.point)) and cand.value <= state.value + rounding):
+            high, d_high = t, None
+            continue
+        d_t = derivative(cand)
+        if cand.value <= best.value + rounding:
+            best = cand
+        if abs(d_t) <= 0.1 * slope0:
+            return cand
+        if d_t < 0.0:
+            low, d_low = t, d_t
+            if side == -1 and d_high is not None:
+                d_high *= 0.5  # Illinois: keep the stale end from stalling the secant
+            side = -1
+        else:
+            high, d_high = t, d_t
+            if side == 1:
+                d_low *= 0.5
+            side = 1
+        if high - low <= _RESOLUTION * max(1.0, high):
+            break
+    return best
 
 
 def _precision_floor(manifold, point):
@@ -336,9 +460,11 @@ def _pinned_to_data_point(manifold, points, weights, p, state, threshold):
     other_grad, other_norm = at_anchor.grad, at_anchor.grad_norm
     direction_at_anchor = -other_grad / other_norm
     for _ in range(30):
-        delta = (other_norm / weight_anchor) ** (1.0 / (p - 1.0))
-        if delta > 1e-6 * scale:
+        # delta = (|G|/w_J)^(1/(p-1)) in logarithms: the power overflows for p near 1 when |G| > w_J
+        log_delta = (math.log(other_norm) - math.log(weight_anchor)) / (p - 1.0)
+        if log_delta > math.log(1e-6 * scale):
             return None
+        delta = math.exp(log_delta)
         candidate = _evaluate(manifold, manifold.exp(anchor, delta * direction_at_anchor, check=False), points, weights, p)
         if candidate.stationarity <= threshold or delta <= _RESOLUTION * scale:
             return candidate.point
@@ -552,9 +678,15 @@ def p_mean(manifold, points, p, weights=None, init=None, max_iter=DEFAULT_MAX_IT
     InvalidParameterError, OffManifoldError, ConvergenceError
         As in :func:`frechet_mean`; ``p < 1`` is invalid.
     """
-    p = check_real(p, "p", low=1.0, low_closed=True)
+    p = check_real(p, "p", low=1.0, high=P_MEAN_MAX, low_closed=True, high_closed=True)
     caller = "frechet_mean" if p == 2.0 else f"p_mean (p = {p:g})"
-    return _p_mean(manifold, points, p, weights, init, max_iter, tol, caller)
+    try:
+        return _p_mean(manifold, points, p, weights, init, max_iter, tol, caller)
+    except OverflowError:  # a Python float power d^p beyond the double range
+        raise NumericalOverflowError(
+            f"{caller}: d^p leaves the double-precision range for these data (distances up to about "
+            f"{np.exp(np.log(np.finfo(float).max) / max(p - 1.0, 1.0)):.3g} are representable at p = {p:g}); use a "
+            f"smaller p (p must lie in [1, {P_MEAN_MAX:g}])", param="p") from None
 
 
 # -------------------------------------------------------------- sensitivities

@@ -373,10 +373,23 @@ def test_ball_validation():
     pts = sphere.from_lat_lon([80.0, -89.0], [0.0, 0.0])
     with pytest.raises(InvalidParameterError, match="radius"):
         clip_to_ball(sphere, pts, north(2), np.pi / 4)  # r must be < r* = pi/4
-    with pytest.raises(InvalidParameterError, match="cut locus"):
-        clip_to_ball(sphere, np.array([north(2), -north(2)]), north(2), 0.5)
+    # the antipode (cut locus): never refused, clipped onto the boundary along the public first frame vector
+    clipped, moved = clip_to_ball(sphere, np.array([north(2), -north(2)]), north(2), 0.5)
+    expected = sphere.exp(north(2), 0.5 * sphere.tangent_frame(north(2))[0])
+    assert moved == 1 and np.array_equal(clipped[0], north(2)) and np.allclose(clipped[1], expected)
     with pytest.raises(InvalidParameterError, match="shape"):
         check_in_ball(sphere, north(2), north(2), 0.5)
+
+
+def test_clipping_overflowing_points_lands_on_the_boundary():
+    """R^2 records at +-1e308 (|x - c| overflows) go to the boundary along their direction, not to the centre."""
+    plane = get_manifold("euclidean", 2)
+    pts = np.array([[1e308, 1e308], [-1e308, 1e308], [1e308, 0.0], [-1.7e308, -1.7e308], [0.1, 0.2]])
+    clipped, moved = clip_to_ball(plane, pts, np.array([1.0, 0.0]), 1.0)
+    assert moved == 4 and np.array_equal(clipped[4], pts[4])
+    assert np.allclose(np.linalg.norm(clipped[:4] - [1.0, 0.0], axis=1), 1.0)
+    assert np.allclose(clipped[:4], [[1 + 0.5**0.5, 0.5**0.5], [1 - 0.5**0.5, 0.5**0.5], [2.0, 0.0],
+                                     [1 - 0.5**0.5, -0.5**0.5]])
 
 
 # ============================================================== real datasets

@@ -22,7 +22,8 @@ def test_prepare_uses_the_p_mean_and_its_theorem(manifold, data, p):
     prepared = prepare(scenario)
     np.testing.assert_allclose(prepared.true_mean, p_mean(prepared.manifold, prepared.data, p), atol=1e-9)
     kappa = prepared.manifold.curvature_bounds[1]
-    assert prepared.sensitivity == pytest.approx(p_mean_sensitivity(40, scenario.radius, p, kappa), rel=1e-12)
+    theorem = p_mean_sensitivity(40, scenario.radius, p, kappa)
+    assert prepared.sensitivity == pytest.approx(min(theorem, prepared.manifold.diameter), rel=1e-12)  # capped
     if p == 2.0:  # the Fréchet mean and its bound, unchanged
         np.testing.assert_allclose(prepared.true_mean, frechet_mean(prepared.manifold, prepared.data), atol=1e-9)
 
@@ -85,3 +86,45 @@ def test_sensitivity_chart_shows_the_phase_transition(kappa):
         slopes[trace.name.split(":")[0]] = np.polyfit(np.log(n[keep]), np.log(delta[keep]), 1)[0]
     assert slopes["p = 1.5"] == pytest.approx(-1.0, abs=1e-6) and slopes["p = 2"] == pytest.approx(-1.0, abs=1e-6)
     assert slopes["p = 3"] == pytest.approx(-1 / 2, abs=1e-6) and slopes["p = 5"] == pytest.approx(-1 / 4, abs=1e-6)
+
+
+# ------------------------------------------------------------ p near 1 (the solver used to stop with ConvergenceError)
+@pytest.mark.parametrize("p", [1.0001, 1.001, 1.00001])
+def test_p_mean_near_one_converges_to_the_exact_minimiser(p):
+    """Two points: the midpoint (any p > 1, by symmetry); three collinear points 0, 1, 3: pinned to the middle
+    one (the offset ((p-1) log 2)^(1/(p-1)) underflows); four angles on S^1: the minimiser of a brute-force grid
+    (2e-6 spacing) of sum |theta - theta_i|^p."""
+    from geodp_core.geometry import get_manifold
+
+    r3 = get_manifold("euclidean", 3)
+    np.testing.assert_allclose(p_mean(r3, np.array([[0.0, 0, 0], [1.0, 0, 0]]), p), [0.5, 0, 0], atol=1e-9)
+    np.testing.assert_allclose(p_mean(r3, np.array([[0.0, 0, 0], [1.0, 0, 0], [3.0, 0, 0]]), p), [1, 0, 0], atol=1e-9)
+    circle = get_manifold("sphere", 1)
+    angles = np.array([0.0, 0.5, 0.6, 1.3])
+    result = p_mean(circle, np.c_[np.cos(angles), np.sin(angles)], p)
+    grid = np.linspace(0.3, 0.8, 250_001)
+    reference = grid[np.argmin((np.abs(grid[:, None] - angles) ** p).sum(axis=1))]
+    assert abs(np.arctan2(result[1], result[0]) - reference) < 4e-6
+
+
+@pytest.mark.parametrize("m", [5, 11])
+@pytest.mark.parametrize("p", [1.0001, 1.001])
+def test_p_mean_near_one_on_spd_is_the_geodesic_midpoint_of_two_points(m, p):
+    from geodp_core.geometry import get_manifold
+
+    spd = get_manifold("spd", m)
+    rng = np.random.default_rng(m)
+    a, b = (x @ x.T / m + np.eye(m) for x in rng.standard_normal((2, m, m)))  # not commuting
+    result = p_mean(spd, np.array([a, b]), p)
+    half = spd.dist(a, b) / 2.0
+    assert spd.dist(result, a) == pytest.approx(half, rel=1e-6)
+    assert spd.dist(result, b) == pytest.approx(half, rel=1e-6)
+
+
+@pytest.mark.parametrize("space", [dict(), dict(manifold="euclidean", dim=3, data="wrapped_normal"),
+                                   dict(manifold="spd", dim=5, data="wishart"),
+                                   dict(manifold="kendall", dim=3, data="shape_perturbation", spread=0.05, radius=0.3)])
+@pytest.mark.parametrize("p", [1.0001, 1.001])
+def test_prepare_near_p_one_succeeds(space, p):
+    prepared = prepare(Scenario(n=40, p=p, **space))
+    assert np.all(prepared.manifold.belongs(prepared.true_mean))

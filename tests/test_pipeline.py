@@ -92,10 +92,12 @@ def test_errors_name_the_control_at_fault():
     with pytest.raises(InvalidParameterError) as info:
         prepare(Scenario(data="upload"))
     assert info.value.param == "upload"
-    antipode = -np.asarray(prepare(Scenario()).center)[None, :]
     with pytest.raises(InvalidParameterError) as info:
-        prepare(Scenario(data="upload"), points=antipode)
+        prepare(Scenario(data="upload"), points=np.array([[0.0, 0.0, 2.0]]))  # off the sphere
     assert info.value.param == "upload"
+    center = np.asarray(prepare(Scenario()).center)
+    upload = np.stack([center, -center])  # the antipode is at the cut locus: clipped, never refused
+    assert prepare(Scenario(data="upload"), points=upload).n_clipped == 1
 
 
 

@@ -225,6 +225,31 @@ def test_command_line_rejects_bad_arguments(capsys):
         assert "error" in capsys.readouterr().err
 
 
+def test_command_line_checks_outputs_and_scheduler_before_any_work(tmp_path, capsys, monkeypatch):
+    """A file as --out, an unwritable --out and an unreachable scheduler fail at once (exit 2, naming the
+    option), before any cell runs: no reproduction is computed."""
+    import geodp_core.reproduce as rp
+
+    ran = []
+    monkeypatch.setattr(rp, "_run_command", lambda *args: ran.append(args))
+    a_file = tmp_path / "a_file"
+    a_file.write_text("x")
+    blocked = tmp_path / "out"
+    blocked.mkdir()
+    (blocked / "gdp.csv").mkdir()  # an output path that cannot be written
+    for argv, option in ((["gdp", "--quick", "--out", str(a_file)], "--out"),
+                         (["gdp", "--quick", "--out", str(a_file / "below")], "--out"),
+                         (["gdp", "--quick", "--out", str(blocked)], "--out"),
+                         (["gdp", "--quick", "--out", str(tmp_path / "o"), "--scheduler", "tcp://127.0.0.1:1"],
+                          "--scheduler"),
+                         (["gdp", "--quick", "--out", str(tmp_path / "o"), "--scheduler", "tcp://nohost"],
+                          "--scheduler")):
+        with pytest.raises(SystemExit) as info:
+            rp.main(argv)
+        assert info.value.code == 2 and option in capsys.readouterr().err
+    assert ran == []
+
+
 # ============================================================================ further paper figures
 def test_gdp_curve_circle_matches_line_at_small_sigma_and_mc_is_biased():
     result = rp.reproduce_gdp_curve(sigmas=(0.25, 1.0, 4.0), n_seeds=3, n_samples=5000, seed=0)

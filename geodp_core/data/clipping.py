@@ -9,7 +9,7 @@ explicit, labelled option :func:`clip_to_ball`.
 import numpy as np
 
 from geodp_core.data._common import check_manifold
-from geodp_core.exceptions import InvalidParameterError, OutsideBallError
+from geodp_core.exceptions import OutsideBallError
 
 __all__ = ["clip_to_ball", "check_in_ball", "BALL_RTOL"]
 
@@ -50,33 +50,45 @@ def clip_to_ball(manifold, points, center, radius):
     n_clipped : int
         Number of points that were moved.
 
-    Raises
-    ------
-    InvalidParameterError
-        If a point to be clipped is at the cut locus of the centre (antipodal on the
-        sphere), where the geodesic direction is undefined.
+    Notes
+    -----
+    A point at the cut locus of the centre (antipodal on the sphere), where the geodesic direction is
+    undefined, goes to :math:`\mathrm{Exp}_c(r e_1)`, :math:`e_1` the first vector of the public tangent
+    frame at :math:`c`: clipping is a map of each record by public values only, so neighbouring datasets stay
+    neighbouring and no dataset is refused. Points whose distance or logarithm overflows double precision (e.g.
+    at :math:`\pm 10^{308}` in :math:`\mathbb{R}^d`) are clipped along their direction, computed scale-free.
     """
     manifold, pts, center, radius = _prepare(manifold, points, center, radius, "points")
-    distances = manifold.dist(center, pts, check=False)
-    outside = distances > radius
+    with np.errstate(over="ignore", invalid="ignore"):
+        distances = manifold.dist(center, pts, check=False)
+    outside = ~(distances <= radius)
     clipped = pts.copy()
     n_clipped = int(outside.sum())
     if n_clipped == 0:
         return clipped, 0
-    log = manifold.log(center, pts[outside], check=False)
-    norms = manifold.norm(center, log)
-    # dist > r > 0 implies |Log| = dist > r, except at the cut locus (antipode on S^d), where Log is 0.
-    degenerate = ~(norms > 0.5 * radius)
-    if degenerate.any():
-        idx = int(np.flatnonzero(outside)[np.flatnonzero(degenerate)[0]])
-        raise InvalidParameterError(
-            f"points[{idx}] is at the cut locus of center (distance {distances[idx]:.6g}); "
-            "the geodesic direction from the centre is undefined, so it cannot be clipped",
-            param="points",
-        )
     k = len(manifold.point_shape)
+    with np.errstate(all="ignore"):
+        log = np.asarray(manifold.log(center, pts[outside], check=False), dtype=float)
+        axes = tuple(range(1, log.ndim))
+        # direction of Log_c x, computed scale-free: divide by the largest entry first (|Log| may overflow,
+        # e.g. points at +-1e308 in R^d), then by the (metric) norm
+        inf_rows = np.any(np.isinf(log), axis=axes, keepdims=True) if axes else np.isinf(log)
+        log = np.where(inf_rows, np.where(np.isinf(log), np.sign(log), 0.0), np.nan_to_num(log, nan=0.0))
+        peak = np.max(np.abs(log), axis=axes, keepdims=True) if axes else np.abs(log)
+        unit = np.where(peak > 0.0, log / np.where(peak > 0.0, peak, 1.0), 0.0)
+        norms = np.asarray(manifold.norm(center, unit), dtype=float)
+    # dist > r > 0 implies Log_c x != 0, except at the cut locus (the antipode on S^d), where Log is 0 and the
+    # direction is undefined: such a record goes to the boundary point along the first vector of the public
+    # tangent frame at the centre (a map of that one record by public values, so clipping stays a record-wise
+    # map and never refuses a dataset)
+    degenerate = ~(np.isfinite(norms) & (norms > 1e-12))
+    if degenerate.any():
+        first = manifold.tangent_frame(center)[0]
+        unit[degenerate] = first
+        norms[degenerate] = float(manifold.norm(center, first))
     scale = (radius / norms).reshape(norms.shape + (1,) * k)
-    clipped[outside] = manifold.exp(center, scale * log, check=False)
+    with np.errstate(all="ignore"):
+        clipped[outside] = manifold.exp(center, scale * unit, check=False)
     return clipped, n_clipped
 
 

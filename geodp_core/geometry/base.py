@@ -8,6 +8,8 @@ the curvature facts that the sensitivity bounds and mechanisms need.
 import math
 from abc import ABC, abstractmethod
 
+import math
+
 import numpy as np
 
 from geodp_core._validation import check_finite_array, check_int, check_real, check_rng
@@ -66,6 +68,9 @@ class Manifold(ABC):
     ricci_constant : float
         ``K`` with ``Ric >= -K`` (SPEC §1: sphere ``-(d-1)``, hyperbolic ``d-1``).
     injectivity_radius : float
+    diameter : float
+        Largest geodesic distance between two points (``math.inf`` on unbounded spaces, π on S^d, π/2 on
+        Kendall shape space): every distance, hence every sensitivity, is at most it.
     is_homogeneous, is_hadamard : bool
     diameter : float
         Largest geodesic distance between two points (``inf`` when unbounded).
@@ -93,6 +98,7 @@ class Manifold(ABC):
     curvature_bounds = (0.0, 0.0)
     ricci_constant = 0.0
     injectivity_radius = np.inf
+    diameter = math.inf
     is_homogeneous = True
     is_hadamard = True
     diameter = math.inf
@@ -246,6 +252,12 @@ class Manifold(ABC):
         """A canonical public point (north pole, origin, identity)."""
 
     # ------------------------------------------------------- derived helpers
+    def ambient_inner(self, tangent_a, tangent_b):
+        """The ambient bilinear form of the embedding (Euclidean here), batched: what ambient-coordinate formulas
+        use; it equals :meth:`inner` on tangent vectors of embedded spaces whose metric is induced."""
+        axes = tuple(range(-len(self.point_shape), 0))
+        return np.sum(np.asarray(tangent_a) * np.asarray(tangent_b), axis=axes)
+
     def norm(self, base_point, tangent_vec):
         """Riemannian norm :math:`\\sqrt{g_p(v, v)}`."""
         return np.sqrt(np.maximum(self.inner(base_point, tangent_vec, tangent_vec), 0.0))
@@ -390,7 +402,21 @@ class Manifold(ABC):
             return self._dist(point_a, point_b)
         a = self.validate_points(point_a, "point_a")
         b = self.validate_points(point_b, "point_b")
+        self._check_batches(a, b, "point_a", "point_b")
         return self._dist(a, b)
+
+    def _check_batches(self, a, b, name_a, name_b):
+        """Raise :class:`InvalidParameterError` naming ``name_b`` unless the batch shapes broadcast."""
+        k = len(self.point_shape)
+        shape_a, shape_b = a.shape[: a.ndim - k], b.shape[: b.ndim - k]
+        try:
+            np.broadcast_shapes(shape_a, shape_b)
+        except ValueError:
+            raise InvalidParameterError(
+                f"{name_a} and {name_b} must have broadcastable batch shapes (the axes before the point shape "
+                f"{tuple(self.point_shape)}: equal, 1 or missing); got batch shapes {shape_a} and {shape_b}",
+                param=name_b,
+            ) from None
 
     def exp(self, base_point, tangent_vec, check=True):
         """Riemannian exponential :math:`\\mathrm{Exp}_p(v)`, batched.
@@ -415,6 +441,12 @@ class Manifold(ABC):
         if not check:
             return self._exp(base_point, tangent_vec)
         base = self.validate_points(base_point, "base_point")
+        try:
+            shape = np.shape(tangent_vec)
+        except ValueError:  # ragged: validate_tangent names it
+            shape = None
+        if shape is not None and len(shape) >= len(self.point_shape):
+            self._check_batches(base, np.broadcast_to(0.0, shape), "base_point", "tangent_vec")
         vec = self.validate_tangent(base, tangent_vec)
         with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
             out = self._exp(base, vec)
@@ -452,6 +484,7 @@ class Manifold(ABC):
             return self._log(base_point, point)
         base = self.validate_points(base_point, "base_point")
         pts = self.validate_points(point, "point")
+        self._check_batches(base, pts, "base_point", "point")
         cut = np.atleast_1d(self._at_cut_locus(base, pts))
         if cut.any():
             idx = int(np.flatnonzero(cut.ravel())[0])

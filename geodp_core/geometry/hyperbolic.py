@@ -148,6 +148,11 @@ class Hyperbolic(Manifold):
         (:meth:`to_frame`): the ambient form :math:`-u_0v_0 + \bar u\cdot\bar v` cancels far from the origin."""
         return np.sum(self.to_frame(base_point, tangent_a) * self.to_frame(base_point, tangent_b), axis=-1)
 
+    def ambient_inner(self, tangent_a, tangent_b):
+        r"""The Minkowski form :math:`-u_0v_0 + \bar u\cdot\bar v` (needs no base point; cancels far out, where
+        :meth:`inner` does not)."""
+        return minkowski_inner(tangent_a, tangent_b)
+
     def norm(self, base_point, tangent_vec):
         r""":math:`|v|_L = |w + (a/p_0)\,\hat p|` (see :meth:`to_frame`), without cancellation at any radius."""
         p = np.asarray(base_point, dtype=float)

@@ -276,6 +276,7 @@ class Mechanism(ABC):
                 param="target",
             )
         sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
+        sensitivity, diameter_note = self._cap_at_diameter(sensitivity)
         ratio = sensitivity / budget_scale(target)
         if not NOISE_RATIO_MIN <= ratio <= NOISE_RATIO_MAX:
             raise InvalidParameterError(
@@ -297,6 +298,8 @@ class Mechanism(ABC):
                 "nearer the usual range",
                 param="target",
             ) from exc
+        if diameter_note:
+            calibration = dataclasses.replace(calibration, notes=(diameter_note,) + tuple(calibration.notes))
         return self._with_public_range(calibration, self._public_ball_reach(public_ball))
 
     def _public_ball_reach(self, public_ball):
@@ -315,6 +318,22 @@ class Mechanism(ABC):
         ball_radius = check_real(ball_radius, "public_ball radius", low=0.0, low_closed=True)
         origin = self.manifold.default_center()
         return float(self.manifold.dist(origin, ball_center)) + ball_radius
+
+    def _cap_at_diameter(self, sensitivity):
+        r"""``(min(Δ, D), note)`` with :math:`D` the manifold's diameter (public): no two points are farther apart
+        than :math:`D`, so no summary can move by more, whatever bound was passed. ``note`` is empty unless
+        :math:`\Delta \ge D` (the bound was capped, here or by the caller)."""
+        diameter = float(getattr(self.manifold, "diameter", math.inf))
+        if not sensitivity >= diameter:
+            return sensitivity, ""
+        if sensitivity > diameter:
+            note = (f"sensitivity bound {sensitivity:.6g} exceeds the diameter {diameter:.6g} of "
+                    f"{self.manifold.label}: using Δ = {diameter:.6g} (no two points are farther apart, so no "
+                    "summary can move by more)")
+        else:
+            note = (f"Δ = {diameter:.6g}, the diameter of {self.manifold.label} (a sensitivity bound capped there: "
+                    "no two points are farther apart, so no summary can move by more)")
+        return diameter, note
 
     def release_reach(self, calibration, tail=TAIL_PROBABILITY):
         r"""Public bound ``(a, b)``: :math:`\mathrm{dist}(o, Y) \le a\,\mathrm{dist}(o, \eta) + b` with probability

@@ -440,7 +440,7 @@ class _ProjectiveModel(_SphereModel):
         return upper, not_upper, lower
 
     def extra_kinks(self, sigma, delta, eps, q):
-        """The sphere's kinks for :math:`\Delta` and for the antipode at :math:`\pi - \Delta` (at ±ε), and
+        r"""The sphere's kinks for :math:`\Delta` and for the antipode at :math:`\pi - \Delta` (at ±ε), and
         :math:`s_+ = \pi/2`."""
         far = np.pi - delta
         q_far = sigma**2 * eps / far
@@ -471,13 +471,13 @@ class _ProjectiveModel(_SphereModel):
 
     @staticmethod
     def propose_radii(dim, sigma, batch, rng):
-        """The sphere's proposals, rejecting radii beyond :math:`\pi/2` (the radius law is the sphere's, cut)."""
+        r"""The sphere's proposals, rejecting radii beyond :math:`\pi/2` (the radius law is the sphere's, cut)."""
         r, accept = _SphereModel.propose_radii(dim, sigma, batch, rng)
         return r, np.where(r <= np.pi / 2.0, accept, 0.0)
 
     @staticmethod
     def ambient_distance(base, points):
-        """:math:`\arccos|\langle x, y\rangle|`: the nearer of the two lifts."""
+        r""":math:`\arccos|\langle x, y\rangle|`: the nearer of the two lifts."""
         return np.arccos(np.clip(np.abs(points @ base), 0.0, 1.0))
 
 

@@ -125,7 +125,7 @@ def _log1p_over(y, log_y):
     return math.log(math.log1p(y) / y)
 
 
-def _diffusion_time(c, sensitivity, rho, kind):
+def _diffusion_time(c, sensitivity, rho, kind, log_rho=None):
     r"""Shared diffusion time :math:`t = \frac{\Delta^2}{4\rho}\, g(x)`, :math:`x = c\Delta^2/(2\rho)`.
 
     Brownian motion (``kind="bm"``, :math:`c = K`): :math:`g(x) = -\log(1-x)/x` (:math:`x < 1`);
@@ -152,13 +152,20 @@ def _diffusion_time(c, sensitivity, rho, kind):
             t = float(flat) * (math.log1p(float(x)) / float(x))
         if math.isfinite(t) and t >= tiny:
             return t
-    # Log space.
+    # Log space (``log_rho`` given when rho = eps/alpha itself underflows).
+    if log_rho is None:
+        log_rho = math.log(rho)
     log_delta2 = 2.0 * math.log(sensitivity)
-    log_flat = log_delta2 - math.log(4.0) - math.log(rho)
+    log_flat = log_delta2 - math.log(4.0) - log_rho
     if c == 0.0:
         log_g = 0.0
     else:
-        log_x = math.log(abs(c)) + log_delta2 - math.log(2.0) - math.log(rho)
+        log_x = math.log(abs(c)) + log_delta2 - math.log(2.0) - log_rho
+        if kind == "bm" and c > 0.0 and log_x >= 0.0:
+            raise UnavailableError(
+                f"the zCDP target rho={rho!r} is at or below the privacy floor: {_floor_message(c, sensitivity)}",
+                param="eps",
+            )
         y = math.exp(min(log_x, _LOG_HUGE))
         if kind == "bm" and c > 0.0:  # 0 < x < 1: -log1p(-x)/x
             log_g = math.log(-math.log1p(-y) / y) if log_x > -30.0 else 0.5 * y
@@ -190,6 +197,48 @@ def _bm_rho(K, sensitivity, t):
     with np.errstate(over="ignore", invalid="ignore", divide="ignore"):
         ratio = np.where(y == 0.0, 1.0, y / -np.expm1(-np.where(y == 0.0, 1.0, y)))
     return sensitivity**2 / (4.0 * t) * ratio
+
+
+def _budget(c, alpha, sensitivity, times, kind):
+    r"""Public RDP budget :math:`\alpha\frac{\Delta^2}{4t} g(2ct)` of Brownian motion (``kind="bm"``,
+    :math:`g(y) = y/(1 - e^{-y})`, :math:`c = K`) or Langevin (:math:`g(y) = y/(e^y - 1)`, :math:`c = \kappa`).
+
+    The direct formula where it is finite; elsewhere (products that overflow or underflow for extreme
+    arguments) in logarithms, :math:`\log g(y) = \log|y| - \log(1 - e^{-|y|})` for :math:`y > 0` and that
+    minus :math:`|y|` for :math:`y < 0`. A budget above the double range raises
+    :class:`NumericalOverflowError` naming the argument that drives it; one below it is 0.
+    """
+    try:
+        with np.errstate(all="ignore"):
+            direct = alpha * (_bm_rho(c, sensitivity, times) if kind == "bm" else _langevin_rho(c, sensitivity, times))
+    except OverflowError:  # a Python float power (sensitivity**2) beyond the double range
+        direct = np.full(np.shape(times), np.inf)
+    direct = np.asarray(direct, dtype=float)
+    bad = ~(np.isfinite(direct) & (direct > 0.0))
+    if not bad.any():
+        return direct
+    t = np.asarray(times, dtype=float)[bad] if np.ndim(times) else np.asarray([float(times)])
+    sign = 0.0 if c == 0.0 else math.copysign(1.0, c) * (1.0 if kind == "bm" else -1.0)  # sign of y in g_bm
+    with np.errstate(all="ignore"):
+        log_abs_y = math.log(2.0) + (math.log(abs(c)) if c != 0.0 else -np.inf) + np.log(t)
+        abs_y = np.exp(np.minimum(log_abs_y, _LOG_HUGE))
+        small = log_abs_y < -30.0
+        log_g_pos = np.where(small, 0.5 * abs_y, log_abs_y - np.log(-np.expm1(-abs_y)))
+        log_g = np.where(sign > 0, log_g_pos, np.where(sign < 0, log_g_pos - np.exp(log_abs_y), 0.0))
+        log_eps = math.log(alpha) + 2.0 * math.log(sensitivity) - math.log(4.0) - np.log(t) + log_g
+    if np.any(log_eps > _LOG_HUGE):
+        culprit = "t" if float(np.min(t)) < 1.0 and -math.log(float(np.min(t))) > 2.0 * math.log(sensitivity) \
+            else "sensitivity"
+        raise NumericalOverflowError(
+            f"the privacy budget alpha Δ²/(4t) g(2ct) overflows double precision for sensitivity={sensitivity!r}, "
+            f"t={float(t[np.argmax(log_eps)])!r} (c = {c!r}): it must stay below 1.8e308; use a smaller "
+            "sensitivity or a longer diffusion time t", param=culprit)
+    direct = direct.copy() if direct.ndim else np.asarray(direct, dtype=float).reshape(())
+    values = np.exp(log_eps)
+    if direct.ndim:
+        direct[bad] = values
+        return direct
+    return np.asarray(float(values[0]))
 
 
 def _langevin_time(kappa, sensitivity, rho):
@@ -251,7 +300,14 @@ def bm_privacy_floor(K, alpha, sensitivity):
     K = check_real(K, "K")
     alpha = check_real(alpha, "alpha", low=1.0)
     sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
-    return K * alpha * sensitivity**2 / 2.0 if K > 0 else 0.0
+    if not K > 0:
+        return 0.0
+    log_floor = math.log(K) + math.log(alpha) + 2.0 * math.log(sensitivity) - math.log(2.0)
+    if log_floor > _LOG_HUGE:
+        raise NumericalOverflowError(
+            f"the privacy floor K alpha Δ²/2 overflows double precision for K={K!r}, alpha={alpha!r}, "
+            f"sensitivity={sensitivity!r}: it must stay below 1.8e308; use a smaller sensitivity", param="sensitivity")
+    return math.exp(log_floor) if log_floor > _LOG_TINY + 50.0 else K * alpha * sensitivity**2 / 2.0
 
 
 def bm_diffusion_time(K, alpha, sensitivity, eps):
@@ -298,7 +354,8 @@ def bm_diffusion_time(K, alpha, sensitivity, eps):
     if K > 0 and eps <= floor:
         raise UnavailableError(f"eps={eps!r} is at or below the privacy floor: {_floor_message(K, sensitivity, alpha)}",
                                param="eps")
-    return _bm_time(K, sensitivity, eps / alpha)
+    # rho = eps/alpha may underflow (e.g. eps = 5e-324): pass its logarithm
+    return _diffusion_time(K, sensitivity, eps / alpha, "bm", log_rho=math.log(eps) - math.log(alpha))
 
 
 def bm_rdp_eps(K, alpha, sensitivity, t):
@@ -330,7 +387,7 @@ def bm_rdp_eps(K, alpha, sensitivity, t):
     alpha = check_real(alpha, "alpha", low=1.0)
     sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
     times, scalar = _check_times(t)
-    out = alpha * _bm_rho(K, sensitivity, times)
+    out = _budget(K, alpha, sensitivity, times, "bm")
     return float(out) if scalar else out
 
 
@@ -352,7 +409,7 @@ def bm_zcdp_rho(K, sensitivity, t):
     K = check_real(K, "K")
     sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
     times, scalar = _check_times(t)
-    out = _bm_rho(K, sensitivity, times)
+    out = _budget(K, 1.0, sensitivity, times, "bm")
     return float(out) if scalar else out
 
 
@@ -402,7 +459,7 @@ def langevin_diffusion_time(K, lam, alpha, sensitivity, eps):
     alpha = check_real(alpha, "alpha", low=1.0)
     sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
     eps = check_real(eps, "eps", low=0.0)
-    return _langevin_time(lam - K, sensitivity, eps / alpha)
+    return _diffusion_time(lam - K, sensitivity, eps / alpha, "langevin", log_rho=math.log(eps) - math.log(alpha))
 
 
 def langevin_rdp_eps(K, lam, alpha, sensitivity, t):
@@ -426,7 +483,7 @@ def langevin_rdp_eps(K, lam, alpha, sensitivity, t):
     alpha = check_real(alpha, "alpha", low=1.0)
     sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
     times, scalar = _check_times(t)
-    out = alpha * _langevin_rho(lam - K, sensitivity, times)
+    out = _budget(lam - K, alpha, sensitivity, times, "langevin")
     return float(out) if scalar else out
 
 
@@ -435,7 +492,7 @@ def langevin_zcdp_rho(K, lam, sensitivity, t):
     K, lam = _check_langevin_constants(K, lam)
     sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
     times, scalar = _check_times(t)
-    out = _langevin_rho(lam - K, sensitivity, times)
+    out = _budget(lam - K, 1.0, sensitivity, times, "langevin")
     return float(out) if scalar else out
 
 

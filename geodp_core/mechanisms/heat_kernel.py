@@ -112,9 +112,19 @@ def sphere2_series_terms(t, tol=SPHERE2_CDF_TOL):
     return _n_terms(t, tol)
 
 
+#: Most Legendre terms the series functions evaluate (their cost is linear in it).
+SERIES_MAX_TERMS = 1_000_000
+
+
 def _n_terms(t, tol):
     # (L+1)(L+2) t >= log(1/tol) is necessary; start just below and walk up.
-    n = max(int(math.sqrt(math.log(1.0 / tol) / t)) - 2, 0)
+    estimate = math.sqrt(math.log(1.0 / tol) / t)
+    if not estimate <= SERIES_MAX_TERMS:
+        t_min = math.log(1.0 / tol) / SERIES_MAX_TERMS**2
+        raise InvalidParameterError(
+            f"t must be at least about {t_min:.3g} for the S^2 heat-kernel series at tol={tol:g} (it would need more "
+            f"than {SERIES_MAX_TERMS:g} Legendre terms); got t={t!r}", param="t")
+    n = max(int(estimate) - 2, 0)
     while _tail_bound(t, n) > tol:
         n += 1
     return n

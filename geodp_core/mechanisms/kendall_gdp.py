@@ -59,9 +59,11 @@ _R_NODES = 16
 _RHO_NODES = 16
 _SMALL_SIGMA = 1e-7
 _CALIBRATION_WASTE = 0.01
-#: Largest number of landmarks for which the quadrature's accuracy was checked (against a rule with 3-4x the
-#: nodes: <= 2e-7 relative on the profile, and Monte Carlo); the mechanism uses the ε-DP bound beyond.
-KENDALL_EXACT_MAX_K = 20
+#: Largest number of landmarks with the exact accounting: every k the app offers (``constraints.dim_range``).
+#: Checked against a rule with 3-4x the nodes and Monte Carlo for k <= 20, and against independent references
+#: (adaptive QUADPACK in double precision on the bulk of the profile, mpmath at 30 digits in its tails) at
+#: k = 25, 50, 100 (``docs/derivations/kendall_shape_space.md``).
+KENDALL_EXACT_MAX_K = 100
 #: Relative safety margin added to the quadrature value of mu.
 QUADRATURE_MARGIN = 1e-5
 
@@ -292,8 +294,8 @@ def kendall_gdp_mu(k, sigma, sensitivity):
 
     The quadrature value times :math:`1 + 10^{-5}` (:data:`QUADRATURE_MARGIN`; measured quadrature error
     :math:`\le 5\cdot10^{-7}` relative against a rule with 1.5x the nodes, and :math:`\le 10^{-7}` against the sphere's
-    independent quadrature for :math:`k = 3`), so the value is on the safe side. Accuracy was checked for
-    :math:`k \le 20` (:data:`KENDALL_EXACT_MAX_K`); for larger ``k`` far tails of the profile lose relative accuracy.
+    independent quadrature for :math:`k = 3`), so the value is on the safe side. Accuracy was checked for every
+    :math:`k \le 100` the app offers (:data:`KENDALL_EXACT_MAX_K`; independent references at k = 25, 50, 100).
 
     Returns
     -------

@@ -45,7 +45,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from geodp_core._validation import check_int, check_option, check_real, check_rng
-from geodp_core.exceptions import ConvergenceError, InvalidParameterError
+from geodp_core.exceptions import GeoDPError, InvalidParameterError
 from geodp_core.mechanisms.base import LABEL_APPROXIMATE, LABEL_NO_GUARANTEE, Availability, Mechanism
 from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
 from geodp_core.privacy import Guarantee, PureDP, pure_dp_budget
@@ -135,9 +135,10 @@ class KNGRegressionResult:
         PUBLIC description of the release: n, tau, eps, sigma, sensitivities, domain, sampler, the chosen chain
         length and the public proxy diagnostics. Contains no number computed from the private data.
     warnings : tuple of str
-        Every :class:`RegressionPrivacyWarning` message raised. Messages that contain numbers computed from the
-        private data start with :data:`OWNER_ONLY` ("For the data owner only ...") and must not be published;
-        the others (e.g. a failed public convergence check) are public.
+        Every warning message. Messages that contain numbers computed from the private data start with
+        :data:`OWNER_ONLY` ("For the data owner only ...") and must not be published: they are data on the
+        result only (``owner_warnings``), never emitted as Python warnings; the others (e.g. a failed public
+        convergence check, also emitted as :class:`RegressionPrivacyWarning`) are public (``public_warnings``).
     diagnostics : dict
         PUBLIC sampler diagnostics (functions of public inputs only): chain length and burn-in, how they were
         chosen, the public proxy check (split-R̂ per candidate length, pass/fail, proxy acceptance rates),
@@ -160,7 +161,7 @@ class KNGRegressionResult:
         Public footpoint domain radius around ``center`` (``None`` = the whole space: sphere or shape space).
     center : ndarray
     x : ndarray
-        Covariates after the (public) rescaling to [0, 1].
+        Covariates after the (public) clamping to ``x_range`` and rescaling to [0, 1] (private data).
     options : dict
         The options used (JSON-friendly values).
     """
@@ -268,21 +269,21 @@ def _parse_options(manifold, options):
 
 
 def _rescale_covariates(x, x_range):
-    if x_range == "data":
-        if np.ptp(x) == 0.0:
-            raise InvalidParameterError(f"x must take at least two distinct values; all equal {x[0]!r}", param="x")
-        return (x - x.min()) / np.ptp(x)
+    r"""Covariates mapped to [0, 1] by the PUBLIC range: :math:`x_i \mapsto \min(1, \max(0, (x_i - a)/(b - a)))`.
+
+    Each record is clamped to the public range ``x_range = (a, b)`` (a map of one record by public values, so
+    neighbouring datasets stay neighbouring and the sensitivity bounds, which need covariates in [0, 1], hold);
+    nothing is refused and no record is quoted. ``"data"`` (the paper's min/max rescaling, labelled not DP) maps
+    constant covariates to 0. Returns ``(scaled, n_clamped)``; ``n_clamped`` is for the data owner only.
+    """
+    if isinstance(x_range, str):
+        span = float(np.ptp(x)) if x.size else 0.0
+        return ((x - x.min()) / span if span > 0.0 else np.zeros_like(x)), 0
     low, high = x_range
-    scaled = (x - low) / (high - low)
-    outside = (scaled < 0.0) | (scaled > 1.0)
-    if outside.any():
-        idx = int(np.argmax(outside))
-        raise InvalidParameterError(
-            f"x must lie in the public covariate range x_range=[{low:g}, {high:g}] so that x lies in [0, 1] after "
-            f"rescaling; got x[{idx}] = {x[idx]!r} (rescaled {scaled[idx]:.4g})",
-            param="x",
-        )
-    return scaled
+    with np.errstate(over="ignore", invalid="ignore"):
+        scaled = (0.5 * x - 0.5 * low) / (0.5 * high - 0.5 * low)  # halves: no overflow for any finite range
+    outside = ~((scaled >= 0.0) & (scaled <= 1.0))
+    return np.clip(np.nan_to_num(scaled, nan=0.0), 0.0, 1.0), int(np.count_nonzero(outside))
 
 
 # ------------------------------------------------------------------ samplers
@@ -399,23 +400,33 @@ def _largest_representable_radius(manifold, center, upper):
 
 def _nonprivate_fit(manifold, x, y):
     """The non-private least-squares fit; if Gauss–Newton stalls in floating point (far from the centre on
-    :math:`H^d`), the last iterate (``converged=False``) instead of a data-dependent crash."""
-    try:
-        return fit_geodesic_regression(manifold, x, y)
-    except ConvergenceError:
-        pass
+    :math:`H^d`), the last iterate (``converged=False``) instead of a data-dependent crash. Constant covariates
+    (which the mechanism accepts: its proof does not need distinct covariates) give the tangent-space initial
+    guess. Never raises on valid data (the fit is for the data owner only)."""
+    failures = (GeoDPError, ValueError, ArithmeticError, np.linalg.LinAlgError)
+    if np.ptp(x) > 0.0:  # constant covariates: the fit is not identified; the owner gets the initial guess
+        try:
+            return fit_geodesic_regression(manifold, x, y)
+        except failures:
+            pass
     fit = None
-    for _ in range(200):  # replay one step at a time and keep the last iterate
+    for _ in range(200 if np.ptp(x) > 0.0 else 0):  # replay one step at a time and keep the last iterate
         try:
             step = fit_geodesic_regression(manifold, x, y, max_iter=1,
                                            init=None if fit is None else (fit.footpoint, fit.shooting_vector))
-        except (ConvergenceError, InvalidParameterError):
+        except failures:
             break
         fit = step
         if step.converged:
             break
     if fit is None:
-        p, v = _initial_guess(manifold, x, y)
+        try:
+            with np.errstate(all="ignore"):
+                p, v = _initial_guess(manifold, x, y)
+            if not (np.all(np.isfinite(p)) and np.all(np.isfinite(v))):
+                raise ArithmeticError("initial guess not finite")
+        except failures:
+            p, v = y[0], np.zeros_like(y[0])
         fit = GeodesicFit(footpoint=p, shooting_vector=v, energy=float(_energy(manifold, p[None], v[None], x, y)[0]),
                           gradient_norm=float("inf"), n_iter=0, converged=False)
     return GeodesicFit(footpoint=fit.footpoint, shooting_vector=fit.shooting_vector, energy=fit.energy,
@@ -826,6 +837,10 @@ def _public_state(manifold, n, eps_p, eps_v, tau, opts, tau_from_data=False):
                       "depends on the data through v_hat, which the sensitivity argument (v fixed) does not cover")
     if opts["x_range"] == "data":
         not_dp.append("covariates rescaled by their own min/max (the paper): one record can move every x_i")
+    covariate_note = None if opts["x_range"] == "data" else (
+        f"Covariates: each is clamped to the public range x_range = [{opts['x_range'][0]:g}, {opts['x_range'][1]:g}] "
+        "and rescaled affinely to [0, 1] (a map of each record by public values, so neighbouring datasets stay "
+        "neighbouring); the sensitivities hold for every dataset, and no dataset is refused for its covariates.")
     if opts["init"] == "nonprivate":
         not_dp.append("chains start at the non-private fit (p_hat, v_hat) (init='nonprivate', the paper's choice): "
                       "a finite chain's output then depends on the private data beyond the KNG law, through its "
@@ -839,6 +854,8 @@ def _public_state(manifold, n, eps_p, eps_v, tau, opts, tau_from_data=False):
         f"Delta_v = 2 tau C_v/n = {sens.shooting:.4g} (C_v = {sens.jacobi_shooting:.4g})"
         + (f", joint Delta_(p,v) = √(Delta_p² + Delta_v²) = {sens.joint:.4g}." if joint else ".")
     )
+    if covariate_note is not None:
+        notes.append(covariate_note)
     if opts["clip_residuals"]:
         notes.append("Residuals are clipped at tau (gradient of the Huber energy), so these bounds hold for every "
                      "dataset and every (p, v) in the domain, whatever the data.")
@@ -905,25 +922,49 @@ def _public_state(manifold, n, eps_p, eps_v, tau, opts, tau_from_data=False):
     )
 
 
-def _prepare_data(manifold, x, y, x_range):
-    """Validated data with covariates rescaled by the public ``x_range`` (``(x, x_scaled, y)``)."""
-    manifold, x, y = _validate_data(manifold, x, y, min_n=2)
-    x_scaled = _rescale_covariates(x, x_range)
-    if np.ptp(x_scaled) == 0.0:
-        raise InvalidParameterError(f"x must take at least two distinct values; all equal {x[0]!r}", param="x")
-    return x, x_scaled, y
+def _prepare_data(manifold, x, y, x_range, n=None):
+    """Validated data with covariates clamped and rescaled by the public ``x_range``: ``(x, x_scaled, y, n_clamped)``.
+
+    A dataset outside the mechanism's domain (non-finite covariates, responses off the manifold, wrong shapes)
+    is refused with a message that names the argument and the valid range but quotes no record (neither its
+    value nor its index). ``n`` (public) is the calibrated number of records, when known.
+    """
+    try:
+        manifold, x, y = _validate_data(manifold, x, y, min_n=2)
+    except InvalidParameterError as exc:
+        param = getattr(exc, "param", None)
+        count = "n" if n is None else f"n = {n}"
+        if param == "x":
+            message = (f"x must be a 1-D array of {count} finite real covariates (one per response; values outside "
+                       "the public x_range are clamped to it)")
+        elif param == "y":
+            message = (f"y must be a stack of {count} >= 2 points of shape {tuple(manifold.point_shape)}, each "
+                       f"finite and on {manifold.label}")
+        else:
+            raise
+        raise type(exc)(message + " (no record is quoted: errors are not part of the data owner's private view)",
+                        param=param) from None
+    x_scaled, n_clamped = _rescale_covariates(x, x_range)
+    return x, x_scaled, y, n_clamped
 
 
-def _fit_for_owner(manifold, x_scaled, y):
-    """The non-private fit and its owner-only messages: ``(fit, max_residual, warnings, owner_notes)``."""
+def _fit_for_owner(manifold, x_scaled, y, n_clamped=0):
+    """The non-private fit and its owner-only messages: ``(fit, max_residual, warnings, owner_notes)``.
+
+    Everything here is computed from the private data: it goes to the result's owner-only fields and is
+    never raised or emitted as a Python warning."""
     n = y.shape[0]
     warns, owner = [], []
     fit = _nonprivate_fit(manifold, x_scaled, y)
     p_hat, v_hat = fit.footpoint, fit.shooting_vector
     if not fit.converged:
         warns.append(OWNER_ONLY + f"the non-private fit did not converge (gradient norm {fit.gradient_norm:.3g})")
-    pred = manifold.exp(np.broadcast_to(p_hat, y.shape), x_scaled.reshape((n,) + (1,) * _npt(manifold)) * v_hat, check=False)
-    max_residual = float(np.max(manifold.dist(pred, y, check=False)))
+    if n_clamped:
+        warns.append(OWNER_ONLY + f"{n_clamped} covariate(s) lay outside the public x_range and were clamped to it.")
+    with np.errstate(all="ignore"):
+        pred = manifold.exp(np.broadcast_to(p_hat, y.shape), x_scaled.reshape((n,) + (1,) * _npt(manifold)) * v_hat,
+                            check=False)
+        max_residual = float(np.max(manifold.dist(pred, y, check=False)))
     owner.append(OWNER_ONLY + f"the largest residual at the non-private fit is {max_residual:.4g} (tau is the "
                  "public bound used for clipping).")
     return fit, max_residual, warns, owner
@@ -985,15 +1026,19 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
     n_starts = starts_p.shape[0]
     n_extra = n_starts if opts["owner_diagnostics"] else 0
     pick = np.arange(n_releases) % n_starts
+    pub_p, pub_v = starts_p[pick], starts_v[pick]
+    if opts["init"] == "nonprivate":  # the public text is the rule; which branch ran is for the owner only
+        init_text = ("chains start at the non-private fit (p_hat, v_hat) (the paper's choice) when it lies in the "
+                     "public domain, else at the public starts")
+    else:
+        init_text = _public_init_text(manifold, n_starts, radius, max_speed)
     if opts["init"] == "nonprivate" and fit_inside:
         rel_p = np.broadcast_to(p_hat, (n_releases,) + p_hat.shape)
         rel_v = np.broadcast_to(v_hat, (n_releases,) + v_hat.shape)
-        init_text = "chains start at the non-private fit (p_hat, v_hat) (the paper's choice)"
+        owner.append(OWNER_ONLY + "the non-private fit lies inside the public domain: the chains started there.")
     else:
-        rel_p, rel_v = starts_p[pick], starts_v[pick]
-        init_text = _public_init_text(manifold, n_starts, radius, max_speed)
+        rel_p, rel_v = pub_p, pub_v
         if opts["init"] == "nonprivate":
-            init_text += "; init='nonprivate' was asked for but the non-private fit lies outside the domain"
             owner.append(OWNER_ONLY + "the non-private fit lies outside the public domain, so the chains started "
                          "at public points instead.")
     init_p = np.concatenate([rel_p, starts_p[:n_extra]])
@@ -1075,11 +1120,13 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
         )
     for message in not_dp:
         notes.append("NOT DP: " + message + ".")
-    for message in warns:
+    for message in state["warnings"]:  # public messages only; the owner's stay data on the result
         warnings.warn(message, RegressionPrivacyWarning, stacklevel=3)
 
-    public_starts = {} if opts["init"] == "nonprivate" and fit_inside else dict(
-        start_footpoints=np.array(rel_p), start_shooting_vectors=np.array(rel_v))
+    # the starts of the release chains when they are public (init='public'); with init='nonprivate' they depend
+    # on the data (owner_diagnostics only): the keys depend on the public option, never on the data
+    public_starts = dict(start_footpoints=np.array(pub_p), start_shooting_vectors=np.array(pub_v)) \
+        if opts["init"] == "public" else {}
     diagnostics = {
         "sampler": "random-walk Metropolis–Hastings",
         "n_chains": n_releases,
@@ -1271,7 +1318,7 @@ class KNGGeodesicRegression(Mechanism):
         Parameters
         ----------
         data : tuple ``(x, y)``
-            Covariates (shape ``(n,)``, in the public ``x_range``) and responses (``(n, *point_shape)``); ``n``
+            Covariates (shape ``(n,)``; each is clamped to the public ``x_range``) and responses (``(n, *point_shape)``); ``n``
             must be the calibrated one.
         calibration : Calibration
             From :meth:`calibrate` on this mechanism and manifold.
@@ -1289,7 +1336,15 @@ class KNGGeodesicRegression(Mechanism):
         Warns
         -----
         RegressionPrivacyWarning
-            As :func:`kng_geodesic_regression`.
+            As :func:`kng_geodesic_regression`: only the PUBLIC messages (a failed public convergence check).
+
+        Raises
+        ------
+        InvalidParameterError
+            For a dataset outside the mechanism's domain (wrong shapes or ``n``, non-finite covariates,
+            responses off the manifold), naming the argument and quoting no record. Nothing else about the
+            data can make it raise: the control flow (errors, warnings, label, notes) depends on public inputs
+            only.
         """
         self._check_calibration(calibration)
         state = calibration.options.get("state") if isinstance(calibration.options, dict) else None
@@ -1300,11 +1355,12 @@ class KNGGeodesicRegression(Mechanism):
             raise InvalidParameterError(f"data must be a pair (x, y); got {type(data).__name__}", param="data")
         size = check_int(size, "size", low=1, high=1000)
         rng = check_rng(rng)
-        _, x_scaled, y = _prepare_data(self.manifold, data[0], data[1], state["opts"]["x_range"])
+        _, x_scaled, y, n_clamped = _prepare_data(self.manifold, data[0], data[1], state["opts"]["x_range"],
+                                                  state["n"])
         if y.shape[0] != state["n"]:
             raise InvalidParameterError(
                 f"data has n = {y.shape[0]} records but the calibration is for n = {state['n']}", param="data")
-        fit, max_residual, warns, owner = _fit_for_owner(self.manifold, x_scaled, y)
+        fit, max_residual, warns, owner = _fit_for_owner(self.manifold, x_scaled, y, n_clamped)
         return _release(self.manifold, x_scaled, y, state, fit, max_residual, warns, owner, size, rng)
 
     def _sample(self, center, calibration, size, rng):  # pragma: no cover - sample is overridden
@@ -1340,7 +1396,8 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
         Sphere, hyperbolic space, SPD(m) (any metric), Euclidean space or Kendall shape space
         (curvature in [1, 4]: the sensitivities are those of a space of curvature >= 1).
     x : array_like, shape ``(n,)``
-        Covariates; must lie in the PUBLIC range ``x_range`` (rescaled affinely to [0, 1]).
+        Covariates; each is clamped to the PUBLIC range ``x_range`` and rescaled affinely to [0, 1] (any finite
+        values are accepted; how many were clamped is an owner-only message).
     y : array_like, shape ``(n, *point_shape)``
         Responses, :math:`n \ge 2`.
     eps_p, eps_v : float
@@ -1412,13 +1469,13 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
     Warns
     -----
     RegressionPrivacyWarning
-        When the residuals at the non-private fit exceed :math:`\tau`, the fit lies outside the public
-        domain, the responses leave the stated ball, or a chain barely moves (these messages contain numbers
-        computed from the private data and start with "For the data owner only"), or when the public
-        convergence check fails (public). Also listed in ``warnings``.
+        Only when the public convergence check fails (a public message). The messages computed from the
+        private data (residuals at the non-private fit beyond :math:`\tau`, a fit outside the public domain,
+        responses beyond the stated ball, clamped covariates, a chain that barely moves) start with "For the
+        data owner only" and are returned as data in ``warnings`` (see ``owner_warnings``), never emitted as
+        Python warnings (they would otherwise depend on the data and reach logs).
     """
-    manifold, x, y = _validate_data(_check_manifold(manifold), x, y, min_n=2)
-    n = y.shape[0]
+    manifold = _check_manifold(manifold)
     eps_p = check_real(eps_p, "eps_p", low=0.0)
     eps_v = check_real(eps_v, "eps_v", low=0.0)
     if isinstance(tau, str):
@@ -1427,11 +1484,10 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
         tau = check_real(tau, "tau", low=0.0)
     rng = check_rng(rng)
     opts = _parse_options(manifold, options)
-    x_scaled = _rescale_covariates(x, opts["x_range"])
-    if np.ptp(x_scaled) == 0.0:
-        raise InvalidParameterError(f"x must take at least two distinct values; all equal {x[0]!r}", param="x")
+    _, x_scaled, y, n_clamped = _prepare_data(manifold, x, y, opts["x_range"])
+    n = y.shape[0]
 
-    fit, max_residual, warns, owner = _fit_for_owner(manifold, x_scaled, y)
+    fit, max_residual, warns, owner = _fit_for_owner(manifold, x_scaled, y, n_clamped)
     tau_from_data = isinstance(tau, str)
     if tau_from_data:  # the paper's choice: not DP (labelled), so the "calibration" below reads the data
         tau = max(max_residual, 1e-12)

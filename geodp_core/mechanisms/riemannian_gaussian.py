@@ -21,7 +21,8 @@ chosen by what the manifold declares (its radial volume, diameter, homogeneity),
   :math:`\mu(\sigma, \Delta) = \mu_{S^2}(2\sigma, 2\Delta)` by the sphere's quadrature; :math:`k \ge 4`:
   :func:`~geodp_core.mechanisms.kendall_gdp.kendall_gaussian_calibration` (quadrature of the privacy profile
   with :math:`\cos d(\eta', y) = |\cos r\cos\Delta + \sin r\sin\Delta\,\langle w, u\rangle|`; validated for
-  :math:`k \le 20`, ``KENDALL_EXACT_MAX_K``). Pure-DP targets and :math:`k > 20`: the bounded-diameter bound (diameter :math:`D = \pi/2`): with :math:`d_1 = d(\eta, y)`,
+  every :math:`k \le 100` the app offers, ``KENDALL_EXACT_MAX_K``). Pure-DP targets (and :math:`k > 100`): the
+  bounded-diameter bound (diameter :math:`D = \pi/2`): with :math:`d_1 = d(\eta, y)`,
   :math:`d_2 = d(\eta', y) \le \min(d_1 + \Delta, D)`, :math:`\sup (d_2^2 - d_1^2) = \Delta(2D - \Delta)`
   (attained), so the mechanism is :math:`\varepsilon`-DP with :math:`\varepsilon = \Delta(\pi - \Delta)/(2\sigma^2)`;
 * SPD(m) affine-invariant: exact sampler, but no exact GDP accounting is known for this

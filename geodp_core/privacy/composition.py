@@ -64,19 +64,32 @@ def compose(guarantees):
             param="guarantees",
         )
     kind = kinds.pop()
+
+    def total(values, what):
+        try:
+            value = math.fsum(values)
+        except OverflowError:  # fsum raises on an intermediate overflow
+            value = math.inf
+        if not math.isfinite(value):
+            raise InvalidParameterError(
+                f"the composed {what} (the sum over guarantees) exceeds the double-precision range (1.8e308); "
+                f"each {what} and their sum must be finite", param="guarantees")
+        return value
+
     if kind is PureDP:
-        return PureDP(math.fsum(g.eps for g in items))
+        return PureDP(total((g.eps for g in items), "eps"))
     if kind is ApproxDP:
-        delta = math.fsum(g.delta for g in items)
+        delta = total((g.delta for g in items), "delta")
         if delta >= 1.0:
             raise InvalidParameterError(
                 f"the composed delta must be in (0, 1); got {delta!r} (sum of the deltas), "
                 "which is a vacuous guarantee",
                 param="guarantees",
             )
-        return ApproxDP(math.fsum(g.eps for g in items), delta)
+        return ApproxDP(total((g.eps for g in items), "eps"), delta)
     if kind is GDP:
-        return GDP(math.sqrt(math.fsum(g.mu**2 for g in items)))
+        scale = max(g.mu for g in items)  # sqrt(sum mu_i^2) = m sqrt(sum (mu_i/m)^2): no overflow of the squares
+        return GDP(scale * math.sqrt(total(((g.mu / scale) ** 2 for g in items), "mu")) if scale > 0 else 0.0)
     if kind is RDP:
         alphas = sorted({g.alpha for g in items})
         if len(alphas) > 1:
@@ -84,5 +97,5 @@ def compose(guarantees):
                 f"RDP guarantees compose only at the same order alpha; got alphas {alphas}",
                 param="guarantees",
             )
-        return RDP(alphas[0], math.fsum(g.eps for g in items))
-    return ZCDP(math.fsum(g.rho for g in items))
+        return RDP(alphas[0], total((g.eps for g in items), "eps"))
+    return ZCDP(total((g.rho for g in items), "rho"))
