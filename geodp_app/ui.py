@@ -15,7 +15,7 @@ LABEL_STYLE = {
 
 
 def honesty_badge(label):
-    """Markdown badge for an honesty label (SPEC §8)."""
+    """Markdown badge for an honesty label (docs/specification.md §8)."""
     icon, color, text = LABEL_STYLE.get(label, ("?", "gray", label))
     return f":{color}-badge[{icon} {text}]"
 

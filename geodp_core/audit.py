@@ -1,4 +1,4 @@
-r"""Empirical privacy audit of the private Fréchet mean (SPEC §7).
+r"""Empirical privacy audit of the private Fréchet mean (docs/specification.md §7).
 
 An audit cannot prove a guarantee; it can refute one. We build two neighbouring
 datasets whose Fréchet means are as far apart as we can make them, draw many
@@ -695,7 +695,7 @@ def _fresh_releases(mechanism, target, sensitivity, options, data, center, size,
 def audit(mechanism_name, manifold, target, n_releases=DEFAULT_N_RELEASES, n=DEFAULT_N, radius=DEFAULT_RADIUS,
           alpha=DEFAULT_ALPHA, seed=0, variant=None, layout="boundary_point", delta=None, sensitivity_scale=None,
           fresh_calibration=False, noise_scale=None, **options):
-    r"""Empirical lower bound on the privacy loss of a mechanism releasing a Fréchet mean (SPEC §7).
+    r"""Empirical lower bound on the privacy loss of a mechanism releasing a Fréchet mean (docs/specification.md §7).
 
     1. Neighbouring datasets :math:`D \sim D'` in the PUBLIC ball :math:`B(m_0, r)`, one record moved to the
        far side of the ball (:func:`neighbouring_datasets`); :math:`\eta, \eta'` their Fréchet means.

@@ -1,4 +1,4 @@
-r"""Utility curves, sweeps and accounting tables (SPEC §4, §6): vectorised Monte Carlo, explicit seeds.
+r"""Utility curves, sweeps and accounting tables (docs/specification.md §4.5, §6): vectorised Monte Carlo, explicit seeds.
 
 The utility of a release :math:`\tilde\eta` is its distance to the true (non-private)
 Fréchet mean :math:`\hat\eta` of the dataset,
@@ -12,7 +12,7 @@ estimated from :math:`R` independent releases drawn for ONE dataset and its ONE 
 (the dataset, the public ball and the true mean are exactly those of
 :func:`geodp_core.explorer.run_scenario` for the same scenario). Every mechanism is
 calibrated to ONE target guarantee per grid point (natively or through a valid
-conversion, SPEC §4); a mechanism that cannot meet it is reported ``unavailable`` with
+conversion, docs/specification.md §4.5); a mechanism that cannot meet it is reported ``unavailable`` with
 the reason, never silently dropped.
 
 Randomness: the data use the first child of ``SeedSequence(scenario.seed)`` (as the
@@ -481,7 +481,7 @@ def _row(to, result, theorem, source):
 
 
 def conversion_table(guarantee, delta=1e-5, alpha=2.0, eps=1.0):
-    r"""What a guarantee implies in every notion, with the theorem used (SPEC §4).
+    r"""What a guarantee implies in every notion, with the theorem used (docs/specification.md §4.2).
 
     ===========  ==================================================================================
     source       conversions

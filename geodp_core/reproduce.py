@@ -1,7 +1,7 @@
-r"""Each source paper's headline experiment, rerun with geodp_core, beside the paper's claim (DESIGN page 7).
+r"""Each source paper's headline experiment, rerun with geodp_core, beside the paper's claim (docs/architecture.md §8).
 
 One function per paper; each returns a :class:`Reproduction`: the setup, the paper's
-claims (quoted, with where they appear in ``shared/seeds/<file>``), tidy result frames,
+claims (quoted, with where they appear in the paper; references in docs/specification.md §12), tidy result frames,
 headline numbers and a one-line verdict computed from OUR numbers (never tuned to match).
 
 =====================================  ==================================================================
@@ -36,7 +36,7 @@ The command line ``python -m geodp_core.reproduce`` (:func:`main`, ids in :data:
 writes a CSV table and a self-contained HTML figure per id.
 
 Utility of a release :math:`\tilde\eta` is its distance to the non-private Fréchet mean
-:math:`\hat\eta` (SPEC §6); a row reports
+:math:`\hat\eta` (docs/specification.md §6); a row reports
 
 .. math::
     \bar U = \frac1R\sum_{k=1}^R \mathrm{dist}(\tilde\eta_k, \hat\eta), \qquad \mathrm{s.e.} = s/\sqrt R,
@@ -153,21 +153,21 @@ _MAX_GRID = 12
 _MAX_REPS = 20_000
 
 # ============================================================================ paper constants
-# GDP on Riemannian manifolds (gaussian_dp_riemannian.txt)
+# GDP on Riemannian manifolds (Jiang et al. 2023; docs/specification.md §12.2)
 #: §5.2: "we fix the sample size at n = 10", data "from a ball of radius π/8 on S²".
 GDP_PAPER_N = 10
 GDP_PAPER_RADIUS = math.pi / 8.0
 #: The Fréchet-mean sensitivity of that setting, 2r(2 - h)/(n h), h = 2r cot(2r) (§5.1): 0.12146.
 GDP_PAPER_SENSITIVITY = 0.12146
-#: μ reported for σ = Δ = 0.12146 by the paper's Algorithm 2 (Monte Carlo). The number is quoted by the
-#: project issue; the extracted paper text does not print it (Figure 1 is an image).
+#: μ reported for σ = Δ = 0.12146 by the paper's Algorithm 2 (Monte Carlo). The number is attributed to the
+#: paper's Figure 1 (an image); its text does not print it.
 GDP_PAPER_MC_MU = 1.116
 #: Exact μ at σ = Δ = 0.12146 (deterministic quadrature, docs/derivations/riemannian_gaussian_gdp.md §7).
 GDP_EXACT_MU_REFERENCE = 0.99754
 #: §5.2: "we let the rate σ = k[Δ]/4 with 1 ≤ k ≤ 12" (the Δ symbol is lost in the extraction), as σ/Δ.
 GDP_PAPER_SIGMA_MULTIPLES = tuple(k / 4.0 for k in range(1, 13))
 
-# Heat diffusion (heat_diffusion_renyi_dp.txt)
+# Heat diffusion (Chang et al. 2026; docs/specification.md §12.5)
 #: §6: "α = 2 and ε ∈ {0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 1, 1.5, 2, 2.5, 3}", 1000 repetitions.
 HEAT_PAPER_ALPHA = 2.0
 HEAT_PAPER_EPS = (0.1, 0.2, 0.3, 0.4, 0.5, 0.7, 1.0, 1.5, 2.0, 2.5, 3.0)
@@ -180,7 +180,7 @@ HEAT_SPACES = tuple(setup["space"] for setup in HEAT_PAPER_SETUPS.values())
 #: §6.2: "We fix λ = 1.1, where the lower bound for λ is 1 on H²".
 HEAT_PAPER_LAMBDA = 1.1
 
-# Exponential-wrapped mechanisms (exponential_wrapped_hadamard.txt, a summary of the paper)
+# Exponential-wrapped mechanisms (ICLR 2026; docs/specification.md §12.4)
 #: "Key Experimental Results": "n = 40, data radius r = 1.5, varying privacy budget μ ∈ {0.1, …, 2}", 100 reps.
 EW_PAPER_N = 40
 EW_PAPER_RADIUS = 1.5
@@ -194,14 +194,14 @@ EW_SPACES = {
     "hyperbolic_3": (("hyperbolic", 3), "hyperbolic space H³ (d = 3)"),
 }
 
-# Density-aware conformal DP (conformal_density_aware_dp.txt)
+# Density-aware conformal DP (He, Tang, Rahimian & Joshi; docs/specification.md §12.6)
 #: §VII-A, Figure 2: "std = 0.1, N = 500 … total privacy budget set to ε_total = 0.3"; Figure 5: ε_total ∈ [0.1, 2].
 CONFORMAL_PAPER_N = 500
 CONFORMAL_PAPER_EPS = (0.1, 0.3, 1.0, 2.0)
 #: Appendix I: "δ = 10⁻⁹" and the classical σ = Δ sqrt(2 ln(1.25/δ))/ε for the tangent Gaussian.
 CONFORMAL_PAPER_DELTA = 1e-9
 
-# DP geodesic regression (dp_geodesic_regression.txt)
+# DP geodesic regression (docs/specification.md §12.7)
 #: §4.1: noise covariance δ·I₃ with "δ = 0.001" (ambient, then projected): tangent std ≈ sqrt(0.001).
 KNG_PAPER_NOISE_VARIANCE = 0.001
 #: §4.1: "20, 50, 100 data points"; Figure 1 bottom: equal split, total ε ∈ [0.2, 2.0].
@@ -230,7 +230,7 @@ class Reproduction:
     key : str
         ``"gdp"``, ``"heat_diffusion"``, ``"exponential_wrapped"``, ``"conformal"`` or ``"kng_regression"``.
     paper, source : str
-        Paper title and its text file in ``shared/seeds/``.
+        Paper title and its bibliographic reference (docs/specification.md §12).
     setup : str
         What was run (markdown).
     claims : tuple of PaperClaim
@@ -484,7 +484,7 @@ def reproduce_gdp(n_seeds=5, n_samples=100_000, sigma_multiples=(0.5, 1.0, 2.0, 
     status = "differs" if abs(mu_exact - GDP_PAPER_MC_MU) > 0.01 else "reproduced"
     return Reproduction(
         key="gdp", paper="Gaussian differential privacy on Riemannian manifolds (Jiang et al., NeurIPS 2023)",
-        source="gaussian_dp_riemannian.txt", setup=setup, claims=claims, table=table, tables={"mu": mu_table},
+        source="Jiang et al. (2023), NeurIPS", setup=setup, claims=claims, table=table, tables={"mu": mu_table},
         numbers=numbers, verdict=verdict, status=status, notes=notes,
     )
 
@@ -604,7 +604,7 @@ def reproduce_gdp_curve(sigmas=(0.25, 0.5, 1.0, 2.0, 3.0, 4.0), n_seeds=10, n_sa
     )
     return Reproduction(
         key="gdp_curve", paper="Gaussian differential privacy on Riemannian manifolds (Jiang et al., NeurIPS 2023)",
-        source="gaussian_dp_riemannian.txt", setup=setup, claims=claims, table=table, tables={"runs": runs},
+        source="Jiang et al. (2023), NeurIPS", setup=setup, claims=claims, table=table, tables={"runs": runs},
         numbers=numbers, verdict=verdict, status=status, notes=notes,
     )
 
@@ -766,7 +766,7 @@ def reproduce_heat_diffusion(space="sphere", n=10, eps_values=(0.1, 0.5, 1.0, 3.
     return Reproduction(
         key="heat_diffusion",
         paper="Geometric Rényi DP: Ricci curvature characterized by heat diffusion mechanisms (Chang et al.)",
-        source="heat_diffusion_renyi_dp.txt", setup=setup, claims=claims, table=table, numbers=numbers,
+        source="Chang et al. (2026), arXiv:2604.20761", setup=setup, claims=claims, table=table, numbers=numbers,
         verdict=verdict, status=status, notes=tuple(notes),
     )
 
@@ -874,7 +874,7 @@ def reproduce_heat_escape(t_max=5.0, n_paths=200, n_steps=400, seed=0):
     return Reproduction(
         key="heat_escape",
         paper="Geometric Rényi DP: Ricci curvature characterized by heat diffusion mechanisms (Chang et al.)",
-        source="heat_diffusion_renyi_dp.txt", setup=setup, claims=claims, table=table,
+        source="Chang et al. (2026), arXiv:2604.20761", setup=setup, claims=claims, table=table,
         tables={"paths": path_table}, numbers=numbers, verdict=verdict, status=status, notes=notes,
     )
 
@@ -979,7 +979,7 @@ def reproduce_exponential_wrapped(space="spd_affine", mu_values=EW_PAPER_MU, n_r
     return Reproduction(
         key="exponential_wrapped",
         paper="Exponential-wrapped mechanisms: DP on Hadamard manifolds made practical (ICLR 2026; summary)",
-        source="exponential_wrapped_hadamard.txt", setup=setup, claims=claims, table=table, numbers=numbers,
+        source="Exponential-wrapped mechanisms, ICLR 2026", setup=setup, claims=claims, table=table, numbers=numbers,
         verdict=verdict, status=status, notes=notes,
     )
 
@@ -1219,7 +1219,7 @@ def reproduce_ew_dimensions(dims=EW_PAPER_DIMS, families=tuple(EW_DIM_FAMILIES),
     return Reproduction(
         key="ew_dimensions",
         paper="Exponential-wrapped mechanisms: DP on Hadamard manifolds made practical (ICLR 2026; summary)",
-        source="exponential_wrapped_hadamard.txt", setup=setup, claims=claims, table=table,
+        source="Exponential-wrapped mechanisms, ICLR 2026", setup=setup, claims=claims, table=table,
         tables={"runtime": runtime}, numbers=numbers, verdict=verdict, status=status, notes=notes,
     )
 
@@ -1358,7 +1358,7 @@ def reproduce_conformal(eps_values=CONFORMAL_PAPER_EPS, n=CONFORMAL_PAPER_N, spr
     return Reproduction(
         key="conformal",
         paper="Density-aware noise mechanisms for DP on Riemannian manifolds via conformal transformation (He et al.)",
-        source="conformal_density_aware_dp.txt", setup=setup, claims=claims, table=table, numbers=numbers,
+        source="He, Tang, Rahimian & Joshi", setup=setup, claims=claims, table=table, numbers=numbers,
         verdict=verdict, status=status, notes=notes,
     )
 
@@ -1602,7 +1602,7 @@ def reproduce_conformal_figure(figure="eps", values=None, n_calibrations=3, n_re
     return Reproduction(
         key=f"conformal_{figure}",
         paper="Density-aware noise mechanisms for DP on Riemannian manifolds via conformal transformation (He et al.)",
-        source="conformal_density_aware_dp.txt", setup=setup, claims=claims, table=table, tables={"floor": floor},
+        source="He, Tang, Rahimian & Joshi", setup=setup, claims=claims, table=table, tables={"floor": floor},
         numbers=numbers, verdict=verdict, status=status, notes=notes,
     )
 
@@ -1788,7 +1788,7 @@ def reproduce_conformal_images(eps_values=CONFORMAL_PAPER_IMAGE_EPS, datasets=tu
     return Reproduction(
         key="conformal_images",
         paper="Density-aware noise mechanisms for DP on Riemannian manifolds via conformal transformation (He et al.)",
-        source="conformal_density_aware_dp.txt", setup=setup, claims=claims, table=table, tables={"floor": floor},
+        source="He, Tang, Rahimian & Joshi", setup=setup, claims=claims, table=table, tables={"floor": floor},
         numbers=numbers, verdict=verdict, status=status, notes=notes,
     )
 
@@ -1893,7 +1893,7 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
     )
     return Reproduction(
         key="kng_regression", paper="Differentially private geodesic regression (K-norm gradient mechanism)",
-        source="dp_geodesic_regression.txt", setup=setup, claims=claims, table=table, numbers=numbers,
+        source="DP geodesic regression (under review)", setup=setup, claims=claims, table=table, numbers=numbers,
         verdict=verdict, status=status, notes=notes,
     )
 
@@ -2096,7 +2096,7 @@ def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG
              f"τ = {tau:g}, data radius {data_radius:g}.")
     return Reproduction(
         key="kng_budget_split", paper="Differentially private geodesic regression (K-norm gradient mechanism)",
-        source="dp_geodesic_regression.txt", setup=setup, claims=claims, table=table, numbers=numbers,
+        source="DP geodesic regression (under review)", setup=setup, claims=claims, table=table, numbers=numbers,
         verdict=verdict, status=status, notes=_KNG_NOTES + (_KNG_DATA_NOTES[space],),
     )
 
@@ -2169,7 +2169,7 @@ def reproduce_kng_noise(deltas=KNG_PAPER_DELTAS, eps_values=(0.2, 2.0), n=50, n_
              f"steps; rigorous: public τ = max({tau:g}, 3√(2δ)).")
     return Reproduction(
         key="kng_noise", paper="Differentially private geodesic regression (K-norm gradient mechanism)",
-        source="dp_geodesic_regression.txt", setup=setup, claims=claims, table=table, numbers=numbers,
+        source="DP geodesic regression (under review)", setup=setup, claims=claims, table=table, numbers=numbers,
         verdict=verdict, status=status, notes=_KNG_NOTES,
     )
 
@@ -2264,7 +2264,7 @@ def reproduce_kng_sensitivity(spaces=_KNG_SENSITIVITY_SPACES, n_values=KNG_PAPER
              "agree with the paper's Theorem 3.3 and appendix eq. (44).",)
     return Reproduction(
         key="kng_sensitivity", paper="Differentially private geodesic regression (K-norm gradient mechanism)",
-        source="dp_geodesic_regression.txt", setup=setup, claims=claims, table=table, tables={"summary": summary},
+        source="DP geodesic regression (under review)", setup=setup, claims=claims, table=table, tables={"summary": summary},
         numbers=numbers, verdict=verdict, status=status, notes=notes,
     )
 
@@ -2402,7 +2402,7 @@ def reproduce_kng_shapes(eps_p=KNG_PAPER_SHAPE_EPS[0], eps_v=KNG_PAPER_SHAPE_EPS
     )
     return Reproduction(
         key="kng_shapes", paper="Differentially private geodesic regression (K-norm gradient mechanism)",
-        source="dp_geodesic_regression.txt", setup=setup, claims=claims, table=table,
+        source="DP geodesic regression (under review)", setup=setup, claims=claims, table=table,
         tables={"distances": distances, "data": data, "parameters": pd.DataFrame(parameters)},
         numbers=numbers, verdict=verdict, status=status, notes=notes,
     )

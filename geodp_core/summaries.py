@@ -1,4 +1,4 @@
-r"""Summaries of manifold-valued data and their sensitivity (SPEC §3).
+r"""Summaries of manifold-valued data and their sensitivity (docs/specification.md §3).
 
 * :func:`frechet_mean` and :func:`p_mean`: the (weighted) Fréchet mean and the
   generalized :math:`p`-mean
@@ -101,7 +101,7 @@ def validate_public_ball(manifold, center, radius):
     r"""Validate a public ball :math:`B(m_0, r)` and return ``(center, radius)``.
 
     The centre must lie on the manifold and :math:`0 < r < r^*` with
-    :math:`r^* = \tfrac12\min\{\mathrm{inj}, \pi/(2\sqrt{\kappa})\}` (SPEC §3;
+    :math:`r^* = \tfrac12\min\{\mathrm{inj}, \pi/(2\sqrt{\kappa})\}` (docs/specification.md §3.2;
     :math:`\pi/4` on the unit sphere, :math:`\infty` on Hadamard spaces). Both are
     PUBLIC inputs: they must never be computed from the private data.
 

@@ -1,4 +1,4 @@
-"""Conformal lab: the density-aware conformal mechanism step by step (SPEC §5.7)."""
+"""Conformal lab: the density-aware conformal mechanism step by step (docs/specification.md §5.7)."""
 
 import streamlit as st
 

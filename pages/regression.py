@@ -1,4 +1,4 @@
-"""Geodesic regression: non-private fit vs private K-norm-gradient (KNG) fits (SPEC §5.8)."""
+"""Geodesic regression: non-private fit vs private K-norm-gradient (KNG) fits (docs/specification.md §5.8)."""
 
 import pandas as pd
 import streamlit as st

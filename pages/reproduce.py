@@ -269,7 +269,7 @@ with tab["heat"]:
         with main:
             if result is not None:
                 _utility_card(result, "heat", "ε of the (α = 2, ε)-RDP target", "ε (RDP)",
-                              f"Mean distance to the true mean ± s.e. ({'S²' if space == 'sphere' else 'H²'}, n = {n})")
+                              f"Mean distance to the true mean ± s.e. ({get_manifold(space, 2).symbol}, n = {n})")
 
 # ------------------------------------------------------------------------------------------------ 3. exponential-wrapped
 with tab["ew"]:

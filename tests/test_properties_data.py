@@ -1,4 +1,4 @@
-"""Property-based robustness tests of the data generators, clipping and summaries (SPEC §2, §3, §9).
+"""Property-based robustness tests of the data generators, clipping and summaries (docs/specification.md §2, §3, §9).
 
 Valid parameters (including extreme magnitudes) give exactly ``n`` finite points
 on the manifold, or a ``ValueError`` naming the parameter when the result is

@@ -1,4 +1,4 @@
-"""Tests of geodp_core.summaries: Fréchet / p-means, sensitivity bounds, empirical sensitivity (SPEC §3, §9).
+"""Tests of geodp_core.summaries: Fréchet / p-means, sensitivity bounds, empirical sensitivity (docs/specification.md §3, §9).
 
 References are closed forms, mpmath at 50 digits, scipy.linalg (expm/logm), scipy.optimize and
 geomstats' FrechetMean. Everything is deterministic (fixed seeds); there is no statistical test

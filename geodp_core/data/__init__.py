@@ -1,4 +1,4 @@
-"""Data for GeoDP (SPEC §2, §9): synthetic generators, real datasets, image descriptors, the public ball, uploads.
+"""Data for GeoDP (docs/specification.md §2, §9): synthetic generators, real datasets, image descriptors, the public ball, uploads.
 
 The papers' own data files (OCTMNIST/MedMNIST, Fashion-MNIST, CIFAR-10, planar landmarks) are read by
 :mod:`geodp_core.data.real_files` when a user has them.

@@ -1,4 +1,4 @@
-r"""The public data ball :math:`B(c, r)`: explicit clipping and the in-ball check (SPEC §3, §9).
+r"""The public data ball :math:`B(c, r)`: explicit clipping and the in-ball check (docs/specification.md §2.3, §3.2, §9).
 
 Sensitivity bounds assume every record lies in a *public* ball (chosen before
 seeing the data, never computed from it). Data outside it are either rejected

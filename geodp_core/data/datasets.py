@@ -1,4 +1,4 @@
-r"""Real datasets shipped (offline) with geomstats and scikit-learn, mapped onto our manifolds (SPEC §2).
+r"""Real datasets shipped (offline) with geomstats and scikit-learn, mapped onto our manifolds (docs/specification.md §2.5).
 
 ========================  ===============================  ===================================================
 name                      manifold                          what

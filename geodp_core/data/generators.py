@@ -1,4 +1,4 @@
-r"""Synthetic data generators (SPEC §2).
+r"""Synthetic data generators (docs/specification.md §2.4).
 
 Every generator takes an explicit ``numpy.random.Generator`` (or a non-negative
 integer seed), returns exactly ``n`` points and checks that they lie on the
@@ -462,7 +462,7 @@ def sample_wishart(m, dof, scale_matrix, n, rng):
 
 # -------------------------------------------------------------------- regression
 def sample_geodesic_regression(manifold, footpoint, shooting_vector, n, noise_std, rng):
-    r"""Geodesic-regression data (SPEC §2).
+    r"""Geodesic-regression data (docs/specification.md §2.4).
 
     .. math::
         x_i = \frac{u_i - \min_j u_j}{\max_j u_j - \min_j u_j},\quad u_i \sim U(0,1),\qquad

@@ -1,4 +1,4 @@
-r"""Planar shape data on the Kendall shape space :math:`\Sigma^k_2` (SPEC §5.9): synthetic and real.
+r"""Planar shape data on the Kendall shape space :math:`\Sigma^k_2` (docs/specification.md §1.7, §2.4, §2.5): synthetic and real.
 
 * :func:`ellipse_template`, :func:`arch_template` — public template shapes (``k`` landmarks on an ellipse, on
   a C-shaped band);

@@ -1,4 +1,4 @@
-r"""Parsing and validation of user-uploaded point files (SPEC §9).
+r"""Parsing and validation of user-uploaded point files (docs/specification.md §2.6, §9).
 
 A browser upload arrives as bytes. :func:`parse_points` reads a CSV or NPY file,
 interprets its columns for the chosen manifold and returns validated points, or

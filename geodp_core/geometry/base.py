@@ -1,4 +1,4 @@
-"""Abstract manifold adapter shared by every space of SPEC §1.
+"""Abstract manifold adapter shared by every space of docs/specification.md §1.
 
 A :class:`Manifold` knows its Riemannian operations (batched over leading axes),
 an orthonormal tangent frame at any point, the volume distortion of ``Exp`` and
@@ -66,7 +66,7 @@ class Manifold(ABC):
     curvature_bounds : tuple of float
         ``(k_low, k_high)`` bounds on the sectional curvature.
     ricci_constant : float
-        ``K`` with ``Ric >= -K`` (SPEC §1: sphere ``-(d-1)``, hyperbolic ``d-1``).
+        ``K`` with ``Ric >= -K`` (docs/specification.md §1.2: sphere ``-(d-1)``, hyperbolic ``d-1``).
     injectivity_radius : float
     diameter : float
         Largest geodesic distance between two points (``math.inf`` on unbounded spaces, π on S^d, π/2 on
@@ -497,7 +497,7 @@ class Manifold(ABC):
         return self._log(base, pts)
 
     def check_radius(self, radius, name="radius"):
-        """Validate a public-ball radius ``0 < r < r*`` (SPEC §3)."""
+        """Validate a public-ball radius ``0 < r < r*`` (docs/specification.md §3.2)."""
         limit = self.ball_radius_limit
         return check_real(radius, name, low=0.0, high=None if np.isinf(limit) else limit)
 

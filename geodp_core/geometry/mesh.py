@@ -1,4 +1,4 @@
-r"""Public triangle meshes of :math:`S^2` and of a geodesic ball of :math:`H^2` (SPEC §5.7).
+r"""Public triangle meshes of :math:`S^2` and of a geodesic ball of :math:`H^2` (docs/specification.md §5.7).
 
 The density-aware conformal mechanism discretises every field on a PUBLIC mesh
 (chosen before seeing the data). This module builds the meshes and their finite

@@ -1,4 +1,4 @@
-r"""Exact laws of the geodesic radius on constant-curvature, flat and Kendall shape spaces (SPEC §5.1, §5.2, §5.9).
+r"""Exact laws of the geodesic radius on constant-curvature, flat and Kendall shape spaces (docs/specification.md §1.9, §5.1, §5.2).
 
 A noise law with density :math:`\propto g(\operatorname{dist}(\eta, y))` with respect to
 the Riemannian volume of a homogeneous space of constant curvature has, in geodesic

@@ -1,4 +1,4 @@
-r"""Exact polar sampler on SPD(m) with the affine-invariant metric (SPEC §5.1, §5.2).
+r"""Exact polar sampler on SPD(m) with the affine-invariant metric (docs/specification.md §1.9, §5.1, §5.2).
 
 With :math:`\operatorname{dist}(P, Q) = \|\operatorname{logm}(P^{-1/2} Q P^{-1/2})\|_F`,
 every :math:`Y` has polar coordinates around :math:`\eta`

@@ -1,4 +1,4 @@
-"""Privacy mechanisms on manifolds (SPEC §5), one module per family, plus a registry."""
+"""Privacy mechanisms on manifolds (docs/specification.md §5), one module per family, plus a registry."""
 
 from geodp_core.mechanisms.base import (
     HONESTY_LABELS,

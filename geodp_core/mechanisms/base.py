@@ -1,9 +1,9 @@
-"""The mechanism interface shared by every family (DESIGN.md "Core abstractions").
+"""The mechanism interface shared by every family (docs/architecture.md §4; docs/specification.md §5.0).
 
 A mechanism is a noise law plus a privacy map. ``calibrate`` turns ONE target
 guarantee and a sensitivity into noise parameters, the guarantee actually
 achieved (in the target's notion, never weaker) and an honesty label
-(SPEC §8); ``sample`` draws exactly ``size`` releases, vectorised.
+(docs/specification.md §8); ``sample`` draws exactly ``size`` releases, vectorised.
 """
 
 import dataclasses

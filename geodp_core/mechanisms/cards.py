@@ -3,7 +3,7 @@ r"""Teaching cards: one plain-text card per mechanism, and a glossary (no Stream
 The Learn page renders these; a notebook can print them. Every card has the keys of
 :data:`CARD_FIELDS`: ``title``, ``idea``, ``formula`` (LaTeX for ``st.latex`` /
 MathJax), ``guarantee``, ``assumptions``, ``sampler``, ``source`` and ``notion``.
-The statements follow ``shared/SPEC.md`` (sections 4, 5 and 8), including where this
+The statements follow docs/specification.md §4, §5 and §8, including where this
 project deliberately departs from a paper to keep the guarantee honest.
 """
 

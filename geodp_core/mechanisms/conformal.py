@@ -1,4 +1,4 @@
-r"""Density-aware conformal DP (He, Tang, Rahimian & Joshi; SPEC §5.7) — :math:`(\varepsilon_\phi+\varepsilon_{conf})`-DP.
+r"""Density-aware conformal DP (He, Tang, Rahimian & Joshi; docs/specification.md §5.7) — :math:`(\varepsilon_\phi+\varepsilon_{conf})`-DP.
 
 The paper rescales the metric by a conformal factor :math:`\phi = e^{2\sigma}` that is small where
 the data are dense, and releases :math:`Z` with density :math:`\propto \exp(-\lambda^*\rho^*(\eta, z))`

@@ -1,4 +1,4 @@
-r"""The conformal mechanism on a public point set, in any dimension (SPEC §5.7, §5.9) — :math:`(\varepsilon_\phi+\varepsilon_{conf})`-DP.
+r"""The conformal mechanism on a public point set, in any dimension (docs/specification.md §5.7, §5.9) — :math:`(\varepsilon_\phi+\varepsilon_{conf})`-DP.
 
 Same two stages as :mod:`geodp_core.mechanisms.conformal`, with the public mesh replaced by a
 :class:`~geodp_core.geometry.point_sets.PublicPointSet` :math:`\{x_j\}_{j\le N}` (weights :math:`w_j`, kNN graph):

@@ -1,4 +1,4 @@
-"""Exponential-wrapped Laplace and Gaussian mechanisms on Hadamard spaces (SPEC §5.4).
+"""Exponential-wrapped Laplace and Gaussian mechanisms on Hadamard spaces (docs/specification.md §5.4).
 
 With a PUBLIC footpoint :math:`p_0` (never computed from the data),
 
@@ -292,7 +292,7 @@ class _ExponentialWrapped(Mechanism):
         raise NotImplementedError
 
     def utility_bound(self, calibration, center=None):
-        """Bound on :math:`\\mathbb{E}\\,\\mathrm{dist}(\\tilde\\eta, \\eta)` (SPEC §5.4).
+        """Bound on :math:`\\mathbb{E}\\,\\mathrm{dist}(\\tilde\\eta, \\eta)` (docs/specification.md §5.4).
 
         .. math::
             \\mathbb{E}\\,\\mathrm{dist}(\\tilde\\eta, \\eta) \\le \\mathbb{E}|z| + 2\\,\\mathrm{dist}(p_0, \\eta),

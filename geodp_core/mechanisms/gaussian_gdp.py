@@ -6,7 +6,7 @@ The Riemannian Gaussian mechanism releases :math:`Y \sim p_{\eta}` with density
 
     p_{\eta}(y) = \frac{1}{Z(\sigma)} \exp\Big(-\frac{\operatorname{dist}(\eta, y)^2}{2\sigma^2}\Big)
 
-with respect to the Riemannian volume (SPEC §5.2). On a homogeneous space the
+with respect to the Riemannian volume (docs/specification.md §5.2). On a homogeneous space the
 normaliser does not depend on :math:`\eta`, the privacy loss of an output
 :math:`y` for neighbouring summaries :math:`\eta_1, \eta_2`
 (:math:`\operatorname{dist}(\eta_1, \eta_2) = \Delta`) is

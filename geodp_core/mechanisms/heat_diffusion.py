@@ -1,4 +1,4 @@
-r"""Heat-diffusion mechanisms: Brownian motion and Langevin diffusion (SPEC §5.5, §5.6).
+r"""Heat-diffusion mechanisms: Brownian motion and Langevin diffusion (docs/specification.md §5.5, §5.6).
 
 Source: Chang, Jiang, Mostajeran & Hu (2026), *Geometric Rényi differential
 privacy: Ricci curvature characterized by heat diffusion mechanisms*

@@ -1,4 +1,4 @@
-r"""Private geodesic regression with the K-norm gradient mechanism (SPEC §5.8).
+r"""Private geodesic regression with the K-norm gradient mechanism (docs/specification.md §5.8).
 
 Release :math:`(\tilde p, \tilde v)` in two stages (DP geodesic regression paper, §2.3, §3,
 appendices A and D; KNG: Reimherr & Awan 2019, on manifolds Soto et al. 2022):
@@ -26,7 +26,7 @@ every :math:`(p, v)` in the domain. Since the normalising constants depend on :m
 :math:`\sigma = \Delta/\varepsilon` is available as ``scale_convention="paper"`` (no formal guarantee).
 
 Samplers: random-walk Metropolis–Hastings from PUBLIC starting points with a chain length chosen by a
-convergence check on a PUBLIC proxy dataset (approximate sampler, SPEC §8). Stage 1 on the tangent
+convergence check on a PUBLIC proxy dataset (approximate sampler, docs/specification.md §8). Stage 1 on the tangent
 bundle (a symmetric "geodesic-flow" proposal, below) or, for the paper's variant, the generic
 :func:`geodp_core.mechanisms.mcmc.riemannian_metropolis_hastings` on :math:`M`; stage 2 a Euclidean
 random walk in frame coordinates of :math:`T_{\tilde p}M`. Derivation: ``docs/derivations/kng_regression.md``.
@@ -129,7 +129,7 @@ class KNGRegressionResult:
     guarantee : PureDP
         :math:`(\varepsilon_p + \varepsilon_v)`-DP for the exact KNG law (see ``label``).
     label : str
-        ``"approximate sampler"`` or ``"no formal guarantee"`` (SPEC §8). Depends on public inputs and
+        ``"approximate sampler"`` or ``"no formal guarantee"`` (docs/specification.md §8). Depends on public inputs and
         options only (never on the private data).
     notes : tuple of str
         PUBLIC description of the release: n, tau, eps, sigma, sensitivities, domain, sampler, the chosen chain
@@ -1175,7 +1175,7 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
 
 
 class KNGGeodesicRegression(Mechanism):
-    r"""K-norm gradient private geodesic regression as a mechanism object (SPEC §5.8).
+    r"""K-norm gradient private geodesic regression as a mechanism object (docs/specification.md §5.8).
 
     The same two-step contract as the other mechanisms, split along what is public:
 
@@ -1372,7 +1372,7 @@ class KNGGeodesicRegression(Mechanism):
 
 
 def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
-    r"""Differentially private geodesic regression by the K-norm gradient mechanism (SPEC §5.8).
+    r"""Differentially private geodesic regression by the K-norm gradient mechanism (docs/specification.md §5.8).
 
     Releases a footpoint :math:`\tilde p` (budget :math:`\varepsilon_p`) and then a shooting vector
     :math:`\tilde v \in T_{\tilde p}M` (budget :math:`\varepsilon_v`), together

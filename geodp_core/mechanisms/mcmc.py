@@ -4,7 +4,7 @@ Many independent chains are run side by side (vectorised over chains); each
 chain contributes its final state, so ``n_chains`` chains give ``n_chains``
 independent draws from a law *close to* the target (the closeness depends on
 the chain length: a mechanism sampled this way carries the honesty label
-"approximate sampler", SPEC §8).
+"approximate sampler", docs/specification.md §8).
 
 Proposal (wrapped Gaussian)
 ---------------------------
@@ -25,7 +25,7 @@ Hence the proposal kernel :math:`q(y' \mid y)` (a density w.r.t. the volume)
 is defined intrinsically and every isometry :math:`\phi` satisfies
 :math:`q(\phi y' \mid \phi y) = q(y' \mid y)` (isometries commute with
 :math:`\mathrm{Exp}` and map isotropic Gaussians to isotropic Gaussians).
-All spaces of SPEC §1 are Riemannian *symmetric* spaces — the spheres,
+All spaces of docs/specification.md §1 are Riemannian *symmetric* spaces — the spheres,
 hyperbolic spaces, SPD(m) with the affine-invariant metric, and the flat spaces
 (Euclidean, SPD log-Euclidean and log-Cholesky, globally isometric to
 :math:`\mathbb{R}^d` through their charts). On a symmetric space the geodesic
@@ -138,7 +138,7 @@ def riemannian_metropolis_hastings(
         \qquad \Pr[\text{accept}] = \min\{1, \pi(y')/\pi(y)\}.
 
     The proposal is symmetric on Riemannian symmetric spaces (all spaces of
-    SPEC §1; see the module docstring), so no Hastings correction is needed.
+    docs/specification.md §1; see the module docstring), so no Hastings correction is needed.
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""Registry of mechanisms by name (DESIGN.md public API ``get_mechanism``)."""
+"""Registry of mechanisms by name (docs/architecture.md §5, ``get_mechanism``)."""
 
 import importlib
 

@@ -1,4 +1,4 @@
-r"""Riemannian Gaussian mechanism (Jiang et al., NeurIPS 2023; SPEC §5.2) — :math:`\mu`-GDP.
+r"""Riemannian Gaussian mechanism (Jiang et al., NeurIPS 2023; docs/specification.md §5.2) — :math:`\mu`-GDP.
 
 Release :math:`Y` with density with respect to the Riemannian volume
 

@@ -1,4 +1,4 @@
-r"""Riemannian Laplace mechanism (Reimherr, Bharath, Soto 2021; SPEC §5.1) — :math:`\varepsilon`-DP.
+r"""Riemannian Laplace mechanism (Reimherr, Bharath, Soto 2021; docs/specification.md §5.1) — :math:`\varepsilon`-DP.
 
 Release :math:`Y` with density with respect to the Riemannian volume
 

@@ -1,4 +1,4 @@
-"""Tangent Gaussian mechanism (Utpala et al.; SPEC §5.3).
+"""Tangent Gaussian mechanism (Utpala et al.; docs/specification.md §5.3).
 
 On SPD(m) with the log-Euclidean metric the release is
 

@@ -1,6 +1,6 @@
 """Privacy accounting: guarantee values, conversions, Gaussian calibration, composition, budgets.
 
-See SPEC §4 and ``docs/derivations/privacy_accounting.md``.
+See docs/specification.md §4 and ``docs/derivations/privacy_accounting.md``.
 """
 
 from geodp_core.privacy.calibration import Budget, gdp_budget, pure_dp_budget, zcdp_budget

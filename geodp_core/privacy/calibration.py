@@ -1,6 +1,6 @@
 """Budget helpers: meet ONE common target guarantee with mechanisms of different native notions.
 
-SPEC §4, last bullet: a comparison states one target guarantee; each mechanism
+docs/specification.md §4.5: a comparison states one target guarantee; each mechanism
 is calibrated to it natively or through a valid conversion, and the UI shows
 which. A mechanism family asks the helper of its native notion:
 

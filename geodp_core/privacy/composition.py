@@ -1,4 +1,4 @@
-"""Composition of guarantees of the same notion (SPEC §4, "Composition")."""
+"""Composition of guarantees of the same notion (docs/specification.md §4.4)."""
 
 import math
 

@@ -1,4 +1,4 @@
-"""Conversions between privacy notions (SPEC §4).
+"""Conversions between privacy notions (docs/specification.md §4.2).
 
 Every function validates its arguments and is vectorised where natural (a
 scalar in gives a ``float`` out; array_like in gives a broadcast ``ndarray``).

@@ -1,6 +1,6 @@
 """Privacy guarantee value objects.
 
-Frozen, validated dataclasses, one per privacy notion (SPEC §4):
+Frozen, validated dataclasses, one per privacy notion (docs/specification.md §4.1):
 
 * :class:`PureDP` — :math:`\\varepsilon`-DP,
 * :class:`ApproxDP` — :math:`(\\varepsilon, \\delta)`-DP,

@@ -23,7 +23,7 @@ def _check_guarantee(value, name):
 
 
 def implies(achieved, target):
-    """Whether ``achieved`` provably implies ``target`` through the conversions of SPEC §4.
+    """Whether ``achieved`` provably implies ``target`` through the conversions of docs/specification.md §4.2.
 
     Rules (exact floating-point comparisons, no tolerance):
 

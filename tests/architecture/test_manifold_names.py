@@ -10,8 +10,6 @@ import re
 import subprocess
 from pathlib import Path
 
-import pytest
-
 ROOT = Path(__file__).resolve().parents[2]
 CODES = "sphere|hyperbolic|spd|euclidean|kendall|so3"
 Q = "[\"']"  # either quote
@@ -51,7 +49,6 @@ def test_the_detector_catches_each_form():
     assert not any(p.search('get_manifold("sphere", 2)') for p in PATTERNS)
 
 
-@pytest.mark.xfail(reason="in progress: manifold facts are moving onto the classes", strict=False)
 def test_no_manifold_name_tests_outside_geometry():
     found = name_tests()
     assert not found, f"{len(found)} manifold-name tests outside geodp_core/geometry:\n" + "\n".join(

@@ -1,4 +1,4 @@
-"""Closed forms agree with geomstats (the reference implementation) and with the SPEC §1 table."""
+"""Closed forms agree with geomstats (the reference implementation) and with the table of docs/specification.md §1.2."""
 
 import numpy as np
 import pytest

@@ -1,4 +1,4 @@
-"""Contract tests every manifold adapter inherits (DESIGN.md "Tests")."""
+"""Contract tests every manifold adapter inherits (docs/architecture.md §10)."""
 
 import numpy as np
 import pytest

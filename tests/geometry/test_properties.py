@@ -1,4 +1,4 @@
-"""Property-based robustness tests of the geometry layer (SPEC §9).
+"""Property-based robustness tests of the geometry layer (docs/specification.md §9).
 
 Contract: every public function either returns a finite, valid result (points on
 the manifold, tangent vectors tangent) or raises a ``ValueError`` subclass whose

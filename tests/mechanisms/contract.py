@@ -1,4 +1,4 @@
-"""Reusable contract every mechanism test class inherits (DESIGN.md "Tests").
+"""Reusable contract every mechanism test class inherits (docs/architecture.md §10).
 
 Subclass :class:`MechanismContract` and set:
 

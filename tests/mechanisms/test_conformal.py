@@ -1,4 +1,4 @@
-"""Tests of the density-aware conformal mechanism on public meshes (SPEC §5.7).
+"""Tests of the density-aware conformal mechanism on public meshes (docs/specification.md §5.7).
 
 Statistical tests run at alpha = 1e-6 with fixed seeds (type-I error <= 1e-6 per test);
 each names the bug it has power against.

@@ -1,4 +1,4 @@
-"""The conformal mechanism on public point sets in any dimension (SPEC §5.7, §5.9).
+"""The conformal mechanism on public point sets in any dimension (docs/specification.md §5.7, §5.9).
 
 Exactness tests compute the release laws exactly (discrete probabilities, Laplace log densities) on small
 instances; the kernel-mass test checks the certified bound at many record positions, including positions

@@ -1,4 +1,4 @@
-"""Exponential-wrapped Laplace / Gaussian (SPEC §5.4): contract, laws, Lipschitz, two-stage, utility."""
+"""Exponential-wrapped Laplace / Gaussian (docs/specification.md §5.4): contract, laws, Lipschitz, two-stage, utility."""
 
 import numpy as np
 import pytest
@@ -383,7 +383,7 @@ def test_log_density_flat_matches_scipy():
 @pytest.mark.parametrize("name", ["ew_laplace", "ew_gaussian"])
 @pytest.mark.parametrize("args", HADAMARD)
 def test_utility_bound(name, args):
-    # SPEC §5.4 / the paper: E dist <= E|z| + 2 dist(p0, eta), E|z| = sigma d (EWL) or
+    # docs/specification.md §5.4 / the paper: E dist <= E|z| + 2 dist(p0, eta), E|z| = sigma d (EWL) or
     # sigma sqrt2 Gamma((d+1)/2)/Gamma(d/2) (EWG). With p0 = eta the bound is an equality
     # (Exp_eta is a radial isometry on Hadamard spaces): this checks the constants
     # (|mean - bound| < 6 standard errors, two-sided type-I error ~2e-9).

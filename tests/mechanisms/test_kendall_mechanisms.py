@@ -1,4 +1,4 @@
-"""Riemannian Laplace and Riemannian Gaussian on the Kendall shape space Σ^k_2 (SPEC §5.9).
+"""Riemannian Laplace and Riemannian Gaussian on the Kendall shape space Σ^k_2 (docs/specification.md §1.7, §5.1, §5.2).
 
 Contract classes (calibration record, on-manifold samples, Euclidean small-noise limit, every target) plus
 law tests against references independent of ``radial.py``: the release radius against a scipy.quad CDF of

@@ -1,4 +1,4 @@
-"""Tests of the Riemannian Gaussian mechanism (SPEC §5.2).
+"""Tests of the Riemannian Gaussian mechanism (docs/specification.md §5.2).
 
 Statistical tests: each KS test is run at alpha = 1e-6 with a fixed seed (type-I error
 <= 1e-6 per test); importance-weight checks use 6 standard errors (type-I error ~2e-9

@@ -1,4 +1,4 @@
-"""Tests of the Riemannian Laplace mechanism (SPEC §5.1).
+"""Tests of the Riemannian Laplace mechanism (docs/specification.md §5.1).
 
 Statistical tests: each KS test is run at alpha = 1e-6 with a fixed seed (type-I error
 <= 1e-6 per test); each states the bug it has power against.

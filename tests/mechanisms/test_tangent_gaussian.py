@@ -1,4 +1,4 @@
-"""Tangent Gaussian mechanism (SPEC §5.3): contract, sample law, calibration, labels, density."""
+"""Tangent Gaussian mechanism (docs/specification.md §5.3): contract, sample law, calibration, labels, density."""
 
 import numpy as np
 import pytest

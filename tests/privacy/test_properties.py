@@ -1,4 +1,4 @@
-"""Property-based robustness tests of the privacy accounting (SPEC §4, §9).
+"""Property-based robustness tests of the privacy accounting (docs/specification.md §4, §9).
 
 Every conversion, calibration and budget helper returns a finite value for
 every valid input in the "working" range (eps, mu, rho in [1e-12, 1e6], alpha in
