@@ -123,3 +123,22 @@ def test_shape_space_titles_use_superscript_landmarks():
     from geodp_core.viz.shapes import shape_space_title
 
     assert shape_space_title(12) == "Kendall shapes Σ¹²₂" and "^" not in shape_space_title(5)
+
+
+def test_rotations_are_drawn_as_rotation_vectors_in_the_pi_ball():
+    """SO(3): every point drawn is ω = vee log(m₀ᵀR), inside the ball of radius π, |ω| = d(m₀, R)."""
+    from geodp_core.explorer import run_scenario
+    from geodp_core.scenario import Scenario
+    from geodp_core.viz.scene import scene_figure
+
+    result = run_scenario(Scenario(manifold="so3", dim=3, data="hand_orientations", radius=1.2, n_releases=100))
+    fig = scene_figure(result)
+    assert "rotation vectors" in fig.layout.title.text
+    points = [t for t in fig.data if t.mode == "markers"]
+    assert len(points) >= 3  # data, mean, at least one mechanism's releases
+    data = np.column_stack([points[0].x, points[0].y, points[0].z]).astype(float)
+    np.testing.assert_allclose(np.sort(np.linalg.norm(data, axis=1)),
+                               np.sort(result.manifold.dist(result.center, result.data)), atol=1e-5)
+    for trace in points:
+        xyz = np.column_stack([trace.x, trace.y, trace.z]).astype(float)
+        assert np.all(np.linalg.norm(xyz, axis=1) <= np.pi + 1e-5)

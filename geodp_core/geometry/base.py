@@ -537,7 +537,8 @@ class Manifold(ABC):
     def view(self):
         r"""The picture the app draws of this space: ``"sphere3d"`` (S² in 3-D), ``"poincare_disk"`` (H² in the
         disk), ``"spd_ellipses"`` (SPD(2) as ellipses and a cone), ``"spd_spectrum"`` (log-eigenvalues of larger
-        SPD matrices), ``"shapes"`` (planar landmark configurations) or ``"tangent"`` (coordinates of
+        SPD matrices), ``"shapes"`` (planar landmark configurations), ``"rotation_ball"`` (rotations as rotation
+        vectors relative to the public centre, in the ball of radius π) or ``"tangent"`` (coordinates of
         :math:`\mathrm{Log}` at the public centre, projected on two directions: every other space)."""
         return "tangent"
 

@@ -227,6 +227,11 @@ class SpecialOrthogonal3(Manifold):
         r"""Rotation vectors :math:`\omega(R)` (axis times angle, in the ball of radius :math:`\pi`)."""
         return _rotation_vector(np.asarray(points, dtype=float))
 
+    @property
+    def view(self):
+        """Rotation vectors relative to the public centre, in the ball of radius π (3-D)."""
+        return "rotation_ball"
+
     def from_rotation_vectors(self, omega):
         """Rotations :math:`\\exp(\\hat\\omega)` from rotation vectors ``(..., 3)`` (any length)."""
         omega = np.asarray(omega, dtype=float)

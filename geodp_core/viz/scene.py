@@ -596,6 +596,68 @@ def _tangent_view_figure(result):
     return fig
 
 
+# ------------------------------------------------------------------------------------------- SO(3)
+def _sphere_lines(radius, n_circles=6, n_points=61):
+    """Latitude and longitude circles of the sphere of ``radius`` as one polyline (NaN-separated)."""
+    t = np.linspace(0.0, 2.0 * np.pi, n_points)
+    gap = np.full(1, np.nan)
+    xs, ys, zs = [], [], []
+    for lat in np.linspace(-60.0, 60.0, n_circles - 1) * np.pi / 180.0:
+        xs += [radius * np.cos(lat) * np.cos(t), gap]
+        ys += [radius * np.cos(lat) * np.sin(t), gap]
+        zs += [np.full(n_points, radius * np.sin(lat)), gap]
+    for lon in np.linspace(0.0, np.pi, n_circles, endpoint=False):
+        xs += [radius * np.cos(lon) * np.cos(t), gap]
+        ys += [radius * np.sin(lon) * np.cos(t), gap]
+        zs += [radius * np.sin(t), gap]
+
+    def gapped(parts):
+        values = np.round(np.concatenate(parts), 4)
+        return [None if np.isnan(v) else float(v) for v in values]
+
+    return gapped(xs), gapped(ys), gapped(zs)
+
+
+def _rotation_ball_figure(result):
+    r"""Rotations as rotation vectors relative to the PUBLIC centre: :math:`\omega = \operatorname{vee}\log(m_0^\top
+    R)`, the frame coordinates of :math:`\mathrm{Log}_{m_0}R` (axis × angle). The group fills the ball of radius
+    :math:`\pi` (antipodal boundary points are the same half-turn); the public ball is the concentric ball of radius
+    :math:`r`. Distances to :math:`m_0` are exact in the picture, others are not."""
+    manifold, center = result.manifold, result.center
+
+    def vectors(points):
+        return manifold.to_frame(center, manifold.log(center, points, check=False))
+
+    fig = go.Figure()
+    for radius, style, name in ((np.pi, dict(color="#b8c7dc", width=1), "every rotation (angle ≤ π)"),
+                                (result.scenario.radius, dict(color="black", width=2, dash="dash"),
+                                 "public ball B(m₀, r)")):
+        x, y, z = _sphere_lines(radius)
+        fig.add_trace(go.Scatter3d(x=x, y=y, z=z, mode="lines", line=style, hoverinfo="skip", name=name,
+                                   connectgaps=False, showlegend=name.startswith("public")))
+    d, n_data = _thin(vectors(result.data), MAX_DATA_DRAWN)
+    d = _f32(d)
+    fig.add_trace(go.Scatter3d(x=d[:, 0], y=d[:, 1], z=d[:, 2], mode="markers",
+                               marker=dict(size=2.5, color=DATA_COLOR), name=_data_name(len(d), n_data)))
+    m = _f32(vectors(np.asarray(result.true_mean)[None]))
+    fig.add_trace(go.Scatter3d(x=m[:, 0], y=m[:, 1], z=m[:, 2], mode="markers", marker=_mean_marker(4.5, "diamond"),
+                               name=MEAN_NAME))
+    for o in _outcomes(result):
+        r, total = _thin(vectors(o.releases), MAX_RELEASES_DRAWN)
+        r = _f32(r)
+        fig.add_trace(go.Scatter3d(x=r[:, 0], y=r[:, 1], z=r[:, 2], mode="markers", legendgroup=o.name,
+                                   marker=dict(size=2.5, color=_color(o), opacity=0.75),
+                                   name=_release_name(o, len(r), total)))
+    axis = dict(range=[-1.02 * np.pi, 1.02 * np.pi], showbackground=False, zeroline=False)
+    fig.update_layout(
+        scene=dict(xaxis=dict(axis, title=dict(text="ω₁")), yaxis=dict(axis, title=dict(text="ω₂")),
+                   zaxis=dict(axis, title=dict(text="ω₃")), aspectmode="cube",
+                   camera=dict(eye=dict(x=1.35, y=1.35, z=0.9))),
+        uirevision="rotation-ball",
+    )
+    return fig
+
+
 # ---------------------------------------------------------------------------------------------- entry
 def scene_figure(result, camera=None, height=560):
     """The main picture of a :class:`~geodp_core.explorer.ScenarioResult`.
@@ -630,6 +692,12 @@ def scene_figure(result, camera=None, height=560):
         from geodp_core.viz.shapes import shape_figure  # noqa: PLC0415 - shapes imports this module
 
         return shape_figure(result)
+    elif view == "rotation_ball":
+        fig = _rotation_ball_figure(result)
+        title = f"Rotations {manifold.symbol}: data and private releases as rotation vectors"
+        subtitle = _hint("ω = axis × angle of the rotation from the public centre m₀; |ω| = geodesic distance to m₀",
+                         "drag to rotate", ISOLATE_HINT)
+        legend_on_container = False
     elif view == "spd_ellipses":
         fig = _spd_ellipse_figure(result)
         title = "SPD(2) ellipses {x: xᵀP⁻¹x = 1} per group"
