@@ -123,7 +123,7 @@ TIMEOUT = 90
 
 def _lab():
     at = AppTest.from_file("../app.py", default_timeout=TIMEOUT)
-    at.switch_page("pages/conformal_lab.py")
+    at.switch_page("app_pages/conformal_lab.py")
     return at
 
 

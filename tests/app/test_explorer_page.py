@@ -15,7 +15,7 @@ def _explorer(query=None):
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     if query:
         at.query_params.update(query)
-    at.switch_page("pages/explorer.py")
+    at.switch_page("app_pages/explorer.py")
     return at
 
 
@@ -187,7 +187,7 @@ def test_spd_cone_is_drawn_on_request():
     """The 3D cone (slow to redraw without a graphics card) is behind a switch; switched on, it is drawn."""
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(Path(APP).parent / "pages" / "explorer.py"), default_timeout=120)
+    at = AppTest.from_file(str(Path(APP).parent / "app_pages" / "explorer.py"), default_timeout=120)
     at.query_params["manifold"] = "spd"
     at.query_params["data"] = "uniform_ball"
     at.run()

@@ -223,7 +223,7 @@ def test_fuzz_page(case):
     params, invalid = _query(rng, page)
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     at.query_params.update(params)
-    at.switch_page(f"pages/{page}.py")
+    at.switch_page(f"app_pages/{page}.py")
     at.run()
     where = f"case {case} page {page} url {params}"
     _check(at, where)
