@@ -6,6 +6,7 @@ import streamlit as st
 
 from geodp_app.ui import teaching_toggle
 from geodp_app.url_params import PAGE_OF_PATH, clean_url
+from geodp_app.urlstate import write_url_values
 from geodp_core.executors import warm_up_processes
 
 st.set_page_config(page_title="GeoDP Explorer", page_icon=":material/public:", layout="wide")
@@ -31,4 +32,7 @@ warm_up_processes()  # curves, sweeps and audits run on every CPU; the workers s
 page = st.navigation(PAGES)
 clean_url(PAGE_OF_PATH.get(page.url_path))  # before any widget reads the URL: bad values reported, never a crash
 teaching_toggle()  # every page: explanation boxes on (default) or off, remembered in the URL
-page.run()
+try:
+    page.run()
+finally:
+    write_url_values()  # the codes of the choices shown (manifold=hyperbolic), in one URL update
