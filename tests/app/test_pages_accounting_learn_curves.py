@@ -11,7 +11,9 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
 def _page(path, query=None):
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    # a first run registers the navigation, so switch_page finds a page whose URL path is not its
+    # file name (utility_curves.py is /utility)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     if query:
         at.query_params.update(query)
     at.switch_page(path)

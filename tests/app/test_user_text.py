@@ -113,7 +113,9 @@ def problems(at):
 
 
 def _page(page, query=None):
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    # a first run registers the navigation, so switch_page finds a page whose URL path is not its
+    # file name (utility_curves.py is /utility)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     at.query_params.update(dict(CHEAP, **(query or {})))
     at.switch_page(f"app_pages/{page}.py")
     return at.run()
