@@ -304,8 +304,10 @@ def _seed_coded(raw):
     """Put the URL values of coded choices that came from outside the app into ``st.session_state``.
 
     A value came from outside when the URL no longer holds what it held at the end of the last run (a link,
-    Back, Forward); a value also fills a control whose state Streamlit dropped (another page was shown). When
-    Back leads to a URL without the parameter, the control returns to the value it shows by default.
+    Back, Forward). Otherwise the URL's value is re-stated when the session holds no value or the same one (the
+    same key on another page is a new control, which would start from its default); a different value in the
+    session is the user's change, which the URL follows at the end of the run. When Back leads to a URL without
+    the parameter, the control returns to the value it shows by default.
     """
     state = st.session_state
     last = state.get(_CODED_LAST, {})
@@ -318,8 +320,8 @@ def _seed_coded(raw):
                 state[key] = _decode(url, spec)
             elif key in defaults:
                 state[key] = _decode(defaults[key], spec)
-        elif url is not None and key not in state:
-            state[key] = _decode(url, spec)
+        elif url is not None and (key not in state or _encode(state[key], spec) == url):
+            state[key] = _decode(url, spec)  # also re-stated: the control may be a new one (another page)
         if url is None and key not in state:
             fresh.append(key)  # the control will show its default
     state[_CODED_FRESH] = fresh
