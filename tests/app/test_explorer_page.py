@@ -232,7 +232,7 @@ def test_kendall_shapes_from_the_selector_and_from_a_link():
 
 
 def test_links_with_manifold_labels_get_that_manifolds_ranges():
-    """Links hold labels ("SPD(m) matrices"): the radius and dimension ranges of a link are those of the labelled
+    """Older links hold labels ("SPD(m) matrices"): the radius and dimension ranges of a link are those of the labelled
     manifold (an SPD radius of 8 is kept; a Kendall link with k = 2 landmarks is refused beside the control)."""
     at = _explorer({"manifold": "SPD(m) matrices", "dim": "9", "radius": "8",
                     "data": "real: handwritten digits as 9×9 covariance descriptors (scikit-learn)"}).run()
