@@ -62,6 +62,24 @@ def test_a_choice_puts_its_code_in_the_url_and_a_label_link_still_loads(page, ap
     assert "manifold=hyperbolic" in page.url, page.url
 
 
+def test_back_and_forward_restore_a_coded_choice(page, app_url):
+    """A choice adds one history entry holding its code; Back shows the view before it, Forward the choice."""
+    page.goto(f"{app_url}/explorer?n_releases=5", wait_until="domcontentloaded")
+    _wait_for_app(page)
+    manifold = page.locator("[data-testid='stSidebar']").locator("input[aria-label='Manifold']")
+    entries = page.evaluate("history.length")
+    manifold.click()
+    page.get_by_role("option", name="Hyperbolic Hᵈ").click()
+    _wait_for_app(page)
+    assert "manifold=hyperbolic" in page.url and page.evaluate("history.length") == entries + 1, page.url
+    page.go_back()
+    _wait_for_app(page)
+    assert "manifold=" not in page.url and manifold.input_value().startswith("Sphere"), page.url
+    page.go_forward()
+    _wait_for_app(page)
+    assert "manifold=hyperbolic" in page.url and manifold.input_value().startswith("Hyperbolic"), page.url
+
+
 def test_url_parameters_restore_scenario(page, app_url, artifacts):
     page.goto(f"{app_url}/explorer?manifold=hyperbolic&data=uniform_ball&radius=1.5"
               "&mechanisms=Exponential-wrapped+Laplace&mechanisms=Riemannian+Laplace&notion=pure_dp", wait_until="domcontentloaded")
