@@ -1,4 +1,4 @@
-"""GeoDP Explorer — Streamlit entry point: navigation only (pages live in pages/)."""
+"""GeoDP Explorer — Streamlit entry point: navigation only (pages live in app_pages/)."""
 
 from pathlib import Path
 
@@ -6,6 +6,7 @@ import streamlit as st
 
 from geodp_app.ui import teaching_toggle
 from geodp_app.url_params import PAGE_OF_PATH, clean_url
+from geodp_app.urlstate import write_url_values
 from geodp_core.executors import warm_up_processes
 
 st.set_page_config(page_title="GeoDP Explorer", page_icon=":material/public:", layout="wide")
@@ -13,17 +14,17 @@ st.logo(str(Path(__file__).parent / "assets" / "logo.svg"), size="large")
 
 PAGES = {
     "Explore": [
-        st.Page("pages/home.py", title="Home", icon=":material/home:", url_path="home", default=True),
-        st.Page("pages/explorer.py", title="Explorer", icon=":material/public:", url_path="explorer"),
-        st.Page("pages/utility_curves.py", title="Utility curves", icon=":material/show_chart:", url_path="utility"),
-        st.Page("pages/conformal_lab.py", title="Conformal lab", icon=":material/map:", url_path="conformal"),
-        st.Page("pages/regression.py", title="Geodesic regression", icon=":material/timeline:", url_path="regression"),
+        st.Page("app_pages/home.py", title="Home", icon=":material/home:", url_path="home", default=True),
+        st.Page("app_pages/explorer.py", title="Explorer", icon=":material/public:", url_path="explorer"),
+        st.Page("app_pages/utility_curves.py", title="Utility curves", icon=":material/show_chart:", url_path="utility"),
+        st.Page("app_pages/conformal_lab.py", title="Conformal lab", icon=":material/map:", url_path="conformal"),
+        st.Page("app_pages/regression.py", title="Geodesic regression", icon=":material/timeline:", url_path="regression"),
     ],
     "Understand": [
-        st.Page("pages/accounting.py", title="Privacy accounting", icon=":material/calculate:", url_path="accounting"),
-        st.Page("pages/audit.py", title="Audit", icon=":material/search:", url_path="audit"),
-        st.Page("pages/reproduce.py", title="Reproduce the papers", icon=":material/description:", url_path="reproduce"),
-        st.Page("pages/learn.py", title="Learn", icon=":material/school:", url_path="learn"),
+        st.Page("app_pages/accounting.py", title="Privacy accounting", icon=":material/calculate:", url_path="accounting"),
+        st.Page("app_pages/audit.py", title="Audit", icon=":material/search:", url_path="audit"),
+        st.Page("app_pages/reproduce.py", title="Reproduce the papers", icon=":material/description:", url_path="reproduce"),
+        st.Page("app_pages/learn.py", title="Learn", icon=":material/school:", url_path="learn"),
     ],
 }
 
@@ -31,4 +32,7 @@ warm_up_processes()  # curves, sweeps and audits run on every CPU; the workers s
 page = st.navigation(PAGES)
 clean_url(PAGE_OF_PATH.get(page.url_path))  # before any widget reads the URL: bad values reported, never a crash
 teaching_toggle()  # every page: explanation boxes on (default) or off, remembered in the URL
-page.run()
+try:
+    page.run()
+finally:
+    write_url_values()  # the codes of the choices shown (manifold=hyperbolic), in one URL update

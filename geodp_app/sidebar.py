@@ -127,27 +127,28 @@ def _mechanism_title(name):
 
 
 def mechanism_titles():
-    """``{registry name: title}`` of every mechanism (the multiselect writes titles into the URL)."""
+    """``{registry name: title}`` of every mechanism (shown by the multiselect; accepted in links)."""
     return {name: _mechanism_title(name) for name in MECHANISM_NAMES}
 
 
 def labelled(key, labels):
-    """``format_func`` of the URL-bound choice ``key``: its human label from ``labels``.
+    """``format_func`` of the URL choice ``key``: its human label from ``labels``.
 
-    A bound widget writes its DISPLAYED label into the URL, so labels are shown only when the URL check
-    (``geodp_app.url_params``) accepts that spelling; otherwise the value itself is shown (with the label in a
-    caption below), so that a link never breaks.
+    The app writes a coded choice's code into the URL, so its labels are always shown. A bound widget writes its
+    DISPLAYED label into the URL, so labels are shown only when the URL check (``geodp_app.url_params``) accepts
+    that spelling; otherwise the value itself is shown (with the label in a caption below), so that a link never
+    breaks.
     """
     from geodp_app.url_params import URL_PARAMS  # noqa: PLC0415 - url_params imports this module
 
     spec = URL_PARAMS.get(key)
-    if spec is not None and set(labels.values()) <= set(spec.choices):
+    if spec is not None and (spec.coded or set(labels.values()) <= set(spec.choices)):
         return labels.__getitem__
     return str
 
 
 def as_code(value, labels, default=None):
-    """The option behind a URL or state value spelled as the option or as its label (links hold labels);
+    """The option behind a URL or state value spelled as the option or as its label (older links hold labels);
     ``default`` if neither."""
     if value in labels:
         return value
@@ -198,7 +199,6 @@ def scenario_sidebar():
     manifold = sb.selectbox(
         "Manifold", list(SPACE_LABELS), key="manifold", format_func=show_space,
         help=_space_help(), on_change=_fit_to_manifold,
-        **_BIND,
     )
     url_note("manifold", manifold, sb)
     if show_space is str:
@@ -218,7 +218,6 @@ def scenario_sidebar():
         metric = sb.selectbox(
             "Metric", list(space.metric_choices), key="metric", format_func=labelled("metric", METRIC_LABELS),
             help="Affine-invariant (curved, Hadamard) or one of the two flat metrics (log-Euclidean, log-Cholesky).",
-            **_BIND,
         )
         url_note("metric", metric, sb)
     slots["metric"] = sb.empty()
@@ -229,7 +228,7 @@ def scenario_sidebar():
     data = sb.selectbox(
         "Data", kinds, key="data", format_func=show_data,
         help="The private dataset (synthetic generators, geomstats' real data, image descriptors computed from "
-             "scikit-learn's images, or your file).", on_change=_fit_dim_to_data, **_BIND,
+             "scikit-learn's images, or your file).", on_change=_fit_dim_to_data,
     )
     url_note("data", data, sb)
     if show_data is str:
@@ -298,7 +297,7 @@ def scenario_sidebar():
     mechanisms = sb.multiselect(
         "Compare", list(MECHANISM_NAMES), default=list(DEFAULT.mechanisms), key="mechanisms",
         format_func=_mechanism_title,
-        help="Unavailable mechanisms stay listed; the result panel gives the reason.", **_BIND,
+        help="Unavailable mechanisms stay listed; the result panel gives the reason.",
     )
     url_note("mechanisms", mechanisms, sb)
     unavailable = [_mechanism_title(m) for m in MECHANISM_NAMES if not table.get(m, (True,))[0]]
@@ -311,8 +310,7 @@ def scenario_sidebar():
     notion = sb.selectbox("Guarantee", list(NOTION_NAMES), index=NOTION_NAMES.index(DEFAULT.notion),
                           key="notion", format_func=show_notion,
                           help="Every mechanism is calibrated to this ONE target, natively or by a valid conversion "
-                               "(ε-DP, (ε, δ)-DP, μ-Gaussian DP, (α, ε)-Rényi DP or ρ-zero-concentrated DP).",
-                          **_BIND)
+                               "(ε-DP, (ε, δ)-DP, μ-Gaussian DP, (α, ε)-Rényi DP or ρ-zero-concentrated DP).")
     url_note("notion", notion, sb)
     if show_notion is str:
         sb.caption(NOTION_LABELS[notion])

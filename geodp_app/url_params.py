@@ -74,29 +74,34 @@ def _radius_bounds(params):
 
 
 def _choice(labels, display=None):
-    """Options keyed by their internal name; ``display`` maps them to the label the widget writes."""
+    """Options keyed by their internal name; ``display`` maps them to the label the bound widget writes."""
     if display is None:
         return UrlParam("choice", choices=tuple(labels))
     return UrlParam("choice", choices=tuple(display[k] for k in labels), aliases={k: display[k] for k in labels})
+
+
+def _coded(labels, kind="choice"):
+    """A choice the app writes into the URL as its code; its labels (``labels``: code -> label) are aliases."""
+    return UrlParam(kind, choices=tuple(labels), aliases={label: code for code, label in labels.items()}, coded=True)
 
 
 _TITLES = mechanism_titles()
 #: Every class label of the labelled real datasets (which ones a scenario accepts depends on its data).
 _CLASS_LABELS = sorted({str(label) for kind in LABELLED_DATA for label in data_classes_for(kind)}, key=int)
 _SIDEBAR = {
-    "manifold": _choice(SPACE_LABELS, SPACE_LABELS),
+    "manifold": _coded(SPACE_LABELS),
     "dim": UrlParam("int", min(dim_range(m)[0] for m in SPACE_LABELS), max(dim_range(m)[1] for m in SPACE_LABELS),
                     bounds=_dim_bounds),
-    "metric": _choice(METRIC_LABELS, METRIC_LABELS),
-    "data": _choice(DATA_LABELS, DATA_LABELS),
+    "metric": _coded(METRIC_LABELS),
+    "data": _coded(DATA_LABELS),
     "data_class": _choice(dict.fromkeys([ALL_CLASSES, *_CLASS_LABELS])),
     "spread": UrlParam("float", *WIDGET_RANGES["spread"]),
     "n": UrlParam("int", *WIDGET_RANGES["n"]),
     "radius": UrlParam("float", 0.05, 10.0, bounds=_radius_bounds),
     "center_offset": UrlParam("text", max_chars=400),
     "p": UrlParam("float", *WIDGET_RANGES["p"]),
-    "mechanisms": UrlParam("multi", choices=tuple(_TITLES.values()), aliases=dict(_TITLES)),
-    "notion": _choice(NOTION_LABELS, NOTION_LABELS),
+    "mechanisms": _coded(_TITLES, "multi"),
+    "notion": _coded(NOTION_LABELS),
     "eps": UrlParam("grid", grid=tuple(EPS_GRID), low=0.0, low_open=True),
     "delta": UrlParam("grid", grid=tuple(DELTA_GRID), low=0.0, low_open=True),
     "mu": UrlParam("grid", grid=tuple(MU_GRID), low=0.0, low_open=True),
@@ -374,8 +379,8 @@ def clean_url(page=None):
     Streamlit drops a page's query parameters when another page opens; the scenario and each page's own
     settings are remembered for the session, so a link survives clicks through the navigation.
     """
-    carry_url_state(_page_keys(page), page=page or "home")
-    messages = clean_query_params(URL_PARAMS)
+    carried = carry_url_state(_page_keys(page), page=page or "home")
+    messages = clean_query_params(URL_PARAMS, carried)
     remember_url_state(_page_keys(page))
     return messages
 

@@ -596,7 +596,7 @@ def test_unavailable_mechanisms_raise_with_the_reason():
 # ============================================================================ the page
 def _page():
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/audit.py")
+    at.switch_page("app_pages/audit.py")
     return at.run()
 
 

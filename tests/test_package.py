@@ -28,7 +28,7 @@ def test_private_geometry_methods_stay_inside_geometry():
     root = Path(__file__).resolve().parents[1]
     pattern = re.compile(r"\._(dist|exp|log)\(")
     offenders = []
-    for folder in ("geodp_core", "geodp_app", "pages", "benchmarks", "tests"):
+    for folder in ("geodp_core", "geodp_app", "app_pages", "benchmarks", "tests"):
         for path in (root / folder).rglob("*.py"):
             if "geometry" in path.relative_to(root).parts[:2]:
                 continue

@@ -41,7 +41,7 @@ def test_wheel_installs_the_packages_the_app_and_the_entry_point(installed, tmp_
     prefix, purelib = installed
     app_dir = prefix / "share" / "geodp-explorer"
     assert (app_dir / "app.py").is_file() and (app_dir / ".streamlit" / "config.toml").is_file()
-    assert {p.name for p in (app_dir / "pages").glob("*.py")} >= {"explorer.py", "audit.py", "reproduce.py"}
+    assert {p.name for p in (app_dir / "app_pages").glob("*.py")} >= {"explorer.py", "audit.py", "reproduce.py"}
     assert (prefix / "bin" / "geodp-explorer").is_file()
     out = _run("import geodp_core, geodp_app.serve as s; print(geodp_core.__file__)", purelib, tmp_path)
     assert out.returncode == 0, out.stderr[-2000:]

@@ -185,7 +185,7 @@ def test_figures():
 # ============================================================================ the page
 def test_reproduce_page_runs_and_switches_tabs():
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/reproduce.py")
+    at.switch_page("app_pages/reproduce.py")
     at.run()
     assert not at.exception, at.exception
     assert at.title[0].value == "Reproduce the papers"
@@ -353,7 +353,7 @@ def test_command_line_writes_html_figure(tmp_path, capsys):
 
 def test_reproduce_page_runs_a_further_figure():
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/reproduce.py")
+    at.switch_page("app_pages/reproduce.py")
     at.run()
     at.session_state["reproduce_paper"] = "More paper figures"  # lazy tab: nothing computes before Run
     at.run()
@@ -497,7 +497,7 @@ def test_kng_bad_space_names_the_parameter(call, param):
 
 def test_reproduce_page_runs_the_shapes_figure():
     at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("pages/reproduce.py")
+    at.switch_page("app_pages/reproduce.py")
     at.run()
     at.session_state["reproduce_paper"] = "More paper figures"
     at.run()

@@ -146,13 +146,13 @@ def _figures():
                             mspe_mean=[1.4, 1.1, 0.7, 0.2], mspe_se=[0.5, 0.3, 0.1, 0.18],
                             mspe_nonprivate=[7e-4] * 4))
     figures = {
-        # pages/utility_curves.py: utility_curve_figure(frame, x_label, log_x=log_x, title=...)
+        # app_pages/utility_curves.py: utility_curve_figure(frame, x_label, log_x=log_x, title=...)
         "utility (page call)": utility_curve_figure(_frame(), "ε · target (ε, δ)-DP, δ = 1e-05", log_x=True,
                                                     title="Distance of the private release to the true mean — "
                                                           "ONE target: (ε, δ)-DP"),
         "utility, sphere": utility_curve_figure(_frame(), "ε", manifold="sphere"),
         "utility, H²": utility_curve_figure(_frame(), "n", log_x=False, manifold=H2),
-        # pages/accounting.py
+        # app_pages/accounting.py
         "privacy profile": privacy_profile_figure([PureDP(1.0), ApproxDP(1.0, 1e-5), GDP(1.0), RDP(2.0, 0.5),
                                                    ZCDP(0.5)], eps_max=5.0),
         "trade-off": tradeoff_figure([0.5, 1.0, 2.0], eps=[1.0]),
@@ -160,28 +160,28 @@ def _figures():
         "heat, target below the floor": heat_eps_vs_t_figure(2.0, 1.0, [-1.0, 0.0, 1.0], eps_target=0.5),
         "heat": heat_eps_vs_t_figure(2.0, 1.0, [-1.0, 0.0, 1.0], eps_target=2.0),
         "Langevin": langevin_t_vs_lam_figure(1.0, 2.0, 1.0, [0.5, 1.0, 2.0], lam_max=11.0),
-        # pages/audit.py
+        # app_pages/audit.py
         "audit claim, refuted": audit_claim_figure(_AuditResult(True)),
         "audit claim, not refuted": audit_claim_figure(_AuditResult(False)),
         "audit statistic": audit_statistic_figure(_AuditResult(True)),
         "audit comparison": audit_comparison_figure(_audit_rows()),
-        # pages/reproduce.py
+        # app_pages/reproduce.py
         "reproduce GDP μ": gdp_mu_figure(mu_table),
         "reproduce KNG MSPE": kng_mspe_figure(kng),
         **_further_reproduce_figures(),
-        # pages/regression.py
+        # app_pages/regression.py
         "regression S²": _regression(S2),
         "regression H²": _regression(H2),
         "regression SPD(2)": _regression(SPD2),
         "regression MSPE": mspe_figure(["true geodesic", "non-private fit", "private fit 1"], [0.01, 0.012, 0.05],
                                        colors=["black", "goldenrod", "#d62728"], reference=0.012),
     }
-    figures.update(_heatmaps())  # pages/conformal_lab.py (through conformal_field_figure)
+    figures.update(_heatmaps())  # app_pages/conformal_lab.py (through conformal_field_figure)
     return figures
 
 
 def _further_reproduce_figures():
-    """pages/reproduce.py, the 'More paper figures' tab (small, fast reproductions)."""
+    """app_pages/reproduce.py, the 'More paper figures' tab (small, fast reproductions)."""
     from geodp_core import reproduce as rp  # noqa: PLC0415
     from geodp_core.viz.reproduce import reproduction_figures  # noqa: PLC0415
 

@@ -122,8 +122,10 @@ TIMEOUT = 90
 
 
 def _lab():
-    at = AppTest.from_file("../app.py", default_timeout=TIMEOUT)
-    at.switch_page("pages/conformal_lab.py")
+    # a first run registers the navigation, so switch_page finds a page whose URL path is not its
+    # file name (utility_curves.py is /utility)
+    at = AppTest.from_file("../app.py", default_timeout=TIMEOUT).run()
+    at.switch_page("app_pages/conformal_lab.py")
     return at
 
 

@@ -30,14 +30,14 @@ def chromium_path():
     return CHROMIUM
 
 
-@pytest.fixture(scope="session")
-def app_url(chromium_path):
+def _serve(log_name):
+    """Start ``python -m geodp_app.serve`` (what ``geodp-explorer`` runs) on a free port; ``(url, process, log)``."""
     port = _free_port()
     env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
     ARTIFACTS.parent.mkdir(parents=True, exist_ok=True)
     # The server's output goes to a file: an unread pipe fills up (64 kB of logs and warnings) and then blocks
     # the server, which stops answering (seen as page loads timing out late in a run).
-    log = open(ARTIFACTS.parent / "streamlit-server.log", "w", encoding="utf-8")  # noqa: SIM115 - closed below
+    log = open(ARTIFACTS.parent / log_name, "w", encoding="utf-8")  # noqa: SIM115 - closed by _stop
     proc = subprocess.Popen(
         [sys.executable, "-m", "geodp_app.serve", "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1"],
@@ -53,15 +53,33 @@ def app_url(chromium_path):
         except OSError:
             time.sleep(0.5)
     else:
-        proc.kill()
+        _stop(proc, log)
         pytest.fail("streamlit server did not become healthy within 60 s")
-    yield url
+    return url, proc, log
+
+
+def _stop(proc, log):
     proc.terminate()
     try:
         proc.wait(timeout=10)
     except subprocess.TimeoutExpired:
         proc.kill()
     log.close()
+
+
+@pytest.fixture(scope="session")
+def app_url(chromium_path):
+    url, proc, log = _serve("streamlit-server.log")
+    yield url
+    _stop(proc, log)
+
+
+@pytest.fixture
+def fresh_app_url(chromium_path):
+    """A server of its own that no session has visited yet (for what must work from the very first request)."""
+    url, proc, log = _serve("streamlit-server-fresh.log")
+    yield url
+    _stop(proc, log)
 
 
 @pytest.fixture(scope="session")

@@ -34,6 +34,52 @@ def test_page_loads_without_exception(page, app_url, artifacts, path):
     assert "Page not found" not in body
 
 
+def test_a_deep_link_is_served_by_the_navigation_from_the_first_request(page, fresh_app_url, artifacts):
+    """The first request a new server gets is a deep link: it shows that page, with the link's values, inside the
+    app's navigation (no page-script-alone run, no "Page not found"); the URL keeps the codes."""
+    page.goto(f"{fresh_app_url}/explorer?manifold=hyperbolic&dim=3", wait_until="domcontentloaded")
+    _wait_for_app(page)
+    page.screenshot(path=str(artifacts / "explorer_deep_link_first_request.png"), full_page=True)
+    body = page.inner_text("body")
+    assert "Page not found" not in body and page.locator("[data-testid='stException']").count() == 0
+    assert page.locator("h1").first.inner_text().strip() == "Explorer"
+    assert page.locator("[data-testid='stSidebarNav']").count() == 1  # app.py's navigation is there
+    sidebar = page.locator("[data-testid='stSidebar']")
+    assert sidebar.locator("input[aria-label='Manifold']").input_value().startswith("Hyperbolic")
+    assert sidebar.locator("[data-testid='stNumberInput'] input").first.input_value() == "3"
+    assert "/explorer?" in page.url and "manifold=hyperbolic" in page.url and "dim=3" in page.url, page.url
+
+
+def test_a_choice_puts_its_code_in_the_url_and_a_label_link_still_loads(page, app_url):
+    page.goto(f"{app_url}/explorer?manifold=Euclidean+%E2%84%9D%E1%B5%88&n_releases=5", wait_until="domcontentloaded")
+    _wait_for_app(page)
+    sidebar = page.locator("[data-testid='stSidebar']")
+    assert sidebar.locator("input[aria-label='Manifold']").input_value().startswith("Euclidean")
+    assert "manifold=euclidean" in page.url, page.url  # the label typed in the link is respelled as the code
+    sidebar.locator("input[aria-label='Manifold']").click()
+    page.get_by_role("option", name="Hyperbolic Hᵈ").click()
+    _wait_for_app(page)
+    assert "manifold=hyperbolic" in page.url, page.url
+
+
+def test_back_and_forward_restore_a_coded_choice(page, app_url):
+    """A choice adds one history entry holding its code; Back shows the view before it, Forward the choice."""
+    page.goto(f"{app_url}/explorer?n_releases=5", wait_until="domcontentloaded")
+    _wait_for_app(page)
+    manifold = page.locator("[data-testid='stSidebar']").locator("input[aria-label='Manifold']")
+    entries = page.evaluate("history.length")
+    manifold.click()
+    page.get_by_role("option", name="Hyperbolic Hᵈ").click()
+    _wait_for_app(page)
+    assert "manifold=hyperbolic" in page.url and page.evaluate("history.length") == entries + 1, page.url
+    page.go_back()
+    _wait_for_app(page)
+    assert "manifold=" not in page.url and manifold.input_value().startswith("Sphere"), page.url
+    page.go_forward()
+    _wait_for_app(page)
+    assert "manifold=hyperbolic" in page.url and manifold.input_value().startswith("Hyperbolic"), page.url
+
+
 def test_url_parameters_restore_scenario(page, app_url, artifacts):
     page.goto(f"{app_url}/explorer?manifold=hyperbolic&data=uniform_ball&radius=1.5"
               "&mechanisms=Exponential-wrapped+Laplace&mechanisms=Riemannian+Laplace&notion=pure_dp", wait_until="domcontentloaded")
@@ -80,7 +126,7 @@ def test_scenario_link_survives_navigation(page, app_url, artifacts):
         if path == "learn":
             continue
         page.screenshot(path=str(artifacts / f"navigation_{path}.png"), full_page=True)
-        assert "manifold=Hyperbolic" in page.url and "n=77" in page.url, page.url  # the label is what the URL holds
+        assert "manifold=hyperbolic" in page.url and "n=77" in page.url, page.url  # the code is what the URL holds
         sidebar = page.locator("[data-testid='stSidebar']")
         assert sidebar.locator("input[aria-label='Manifold']").input_value().startswith("Hyperbolic")
         records = sidebar.locator("[data-testid='stNumberInput'] input").nth(1)

@@ -12,7 +12,7 @@ def _explorer(query=None):
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     if query:
         at.query_params.update(query)
-    at.switch_page("pages/explorer.py")
+    at.switch_page("app_pages/explorer.py")
     return at
 
 
@@ -126,10 +126,12 @@ def test_digits_preset_sets_dataset_size_and_class():
 
 
 def test_utility_curves_page_on_descriptor_data():
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    # a first run registers the navigation, so switch_page finds a page whose URL path is not its
+    # file name (utility_curves.py is /utility)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     at.query_params.update({"manifold": "spd", "dim": "9", "data": "digits_covariance", "data_class": "0",
                             "radius": "8", "curves_reps": "3", "curves_count": "2"})
-    at.switch_page("pages/utility_curves.py")
+    at.switch_page("app_pages/utility_curves.py")
     at.run()
     assert not at.exception, at.exception
     assert at.selectbox(key="data_class").value == "0"

@@ -15,7 +15,7 @@ def _explorer(query=None):
     at = AppTest.from_file(APP, default_timeout=TIMEOUT)
     if query:
         at.query_params.update(query)
-    at.switch_page("pages/explorer.py")
+    at.switch_page("app_pages/explorer.py")
     return at
 
 
@@ -187,7 +187,7 @@ def test_spd_cone_is_drawn_on_request():
     """The 3D cone (slow to redraw without a graphics card) is behind a switch; switched on, it is drawn."""
     from streamlit.testing.v1 import AppTest
 
-    at = AppTest.from_file(str(Path(APP).parent / "pages" / "explorer.py"), default_timeout=120)
+    at = AppTest.from_file(str(Path(APP).parent / "app_pages" / "explorer.py"), default_timeout=120)
     at.query_params["manifold"] = "spd"
     at.query_params["data"] = "uniform_ball"
     at.run()
@@ -232,7 +232,7 @@ def test_kendall_shapes_from_the_selector_and_from_a_link():
 
 
 def test_links_with_manifold_labels_get_that_manifolds_ranges():
-    """Links hold labels ("SPD(m) matrices"): the radius and dimension ranges of a link are those of the labelled
+    """Older links hold labels ("SPD(m) matrices"): the radius and dimension ranges of a link are those of the labelled
     manifold (an SPD radius of 8 is kept; a Kendall link with k = 2 landmarks is refused beside the control)."""
     at = _explorer({"manifold": "SPD(m) matrices", "dim": "9", "radius": "8",
                     "data": "real: handwritten digits as 9×9 covariance descriptors (scikit-learn)"}).run()

@@ -221,9 +221,11 @@ def test_fuzz_page(case):
     rng = random.Random(1000 + case)
     page = PAGES[case % len(PAGES)]
     params, invalid = _query(rng, page)
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    # a first run registers the navigation, so switch_page finds a page whose URL path is not its
+    # file name (utility_curves.py is /utility)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     at.query_params.update(params)
-    at.switch_page(f"pages/{page}.py")
+    at.switch_page(f"app_pages/{page}.py")
     at.run()
     where = f"case {case} page {page} url {params}"
     _check(at, where)

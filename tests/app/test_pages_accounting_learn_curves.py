@@ -11,7 +11,9 @@ APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
 def _page(path, query=None):
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    # a first run registers the navigation, so switch_page finds a page whose URL path is not its
+    # file name (utility_curves.py is /utility)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     if query:
         at.query_params.update(query)
     at.switch_page(path)
@@ -25,7 +27,7 @@ def _texts(at):
 
 # ----------------------------------------------------------------------------- utility curves
 def test_curves_default_run():
-    at = _page("pages/utility_curves.py", {"curves_reps": "30", "curves_count": "2"}).run()
+    at = _page("app_pages/utility_curves.py", {"curves_reps": "30", "curves_count": "2"}).run()
     assert not at.exception, at.exception
     assert at.title[0].value == "Utility curves"
     assert "ONE target for every mechanism" in _texts(at)
@@ -38,7 +40,7 @@ def test_curves_default_run():
 
 
 def test_curves_widget_changes_and_sweeps():
-    at = _page("pages/utility_curves.py", {"curves_reps": "20", "curves_count": "3"}).run()
+    at = _page("app_pages/utility_curves.py", {"curves_reps": "20", "curves_count": "3"}).run()
     # selectboxes are set through the widgets (AppTest does not restore them from query parameters)
     at.multiselect(key="mechanisms").set_value(["riemannian_laplace", "brownian_motion"]).run()
     at.selectbox(key="notion").set_value("zcdp").run()
@@ -55,7 +57,7 @@ def test_curves_widget_changes_and_sweeps():
 
 def test_curves_dimension_sweep_on_kendall_shapes_starts_at_three_landmarks():
     """The dimension axis offers the manifold's own range (Kendall shapes: k ≥ 3 landmarks)."""
-    at = _page("pages/utility_curves.py", {"curves_reps": "10", "curves_count": "2"}).run()
+    at = _page("app_pages/utility_curves.py", {"curves_reps": "10", "curves_count": "2"}).run()
     at.selectbox(key="manifold").set_value("kendall").run()
     at.multiselect(key="mechanisms").set_value(["riemannian_laplace"]).run()
     at.radio(key="curves_x").set_value("dim").run()
@@ -67,7 +69,7 @@ def test_curves_dimension_sweep_on_kendall_shapes_starts_at_three_landmarks():
 
 
 def test_curves_bad_grid_gives_message_not_traceback():
-    at = _page("pages/utility_curves.py", {"curves_reps": "10", "curves_count": "2"}).run()
+    at = _page("app_pages/utility_curves.py", {"curves_reps": "10", "curves_count": "2"}).run()
     at.number_input(key="curves_eps_min").set_value(50.0).run()
     assert not at.exception
     assert at.error and "high" in at.error[0].value
@@ -76,7 +78,7 @@ def test_curves_bad_grid_gives_message_not_traceback():
 
 
 def test_curves_sweep_on_real_data_is_an_in_page_error():
-    at = _page("pages/utility_curves.py", {"curves_reps": "10", "curves_count": "2"}).run()
+    at = _page("app_pages/utility_curves.py", {"curves_reps": "10", "curves_count": "2"}).run()
     at.selectbox(key="data").set_value("cities").run()
     at.radio(key="curves_x").set_value("n").run()
     assert not at.exception
@@ -85,7 +87,7 @@ def test_curves_sweep_on_real_data_is_an_in_page_error():
 
 # ----------------------------------------------------------------------------- accounting
 def test_accounting_default_and_every_notion():
-    at = _page("pages/accounting.py").run()
+    at = _page("app_pages/accounting.py").run()
     assert not at.exception, at.exception
     assert at.title[0].value == "Privacy accounting"
     assert len(at.get("plotly_chart")) == 6  # profile, trade-off, mu vs sigma, heat, Langevin, p-mean sensitivity
@@ -104,7 +106,7 @@ def test_accounting_default_and_every_notion():
 
 
 def test_accounting_bad_inputs_give_messages():
-    at = _page("pages/accounting.py").run()
+    at = _page("app_pages/accounting.py").run()
     at.number_input(key="accounting_eps").set_value(0.0).run()
     assert not at.exception
     assert any("eps" in e.value for e in at.error)
@@ -117,7 +119,7 @@ def test_accounting_bad_inputs_give_messages():
 
 
 def test_accounting_floor_message_and_gdp_controls():
-    at = _page("pages/accounting.py").run()
+    at = _page("app_pages/accounting.py").run()
     at.number_input(key="accounting_heat_eps").set_value(0.5).run()
     assert not at.exception
     heat = at.get("plotly_chart")[3]
@@ -128,7 +130,7 @@ def test_accounting_floor_message_and_gdp_controls():
 
 # ----------------------------------------------------------------------------- learn
 def test_learn_cards_and_glossary():
-    at = _page("pages/learn.py").run()
+    at = _page("app_pages/learn.py").run()
     assert not at.exception, at.exception
     headers = [m.value for m in at.markdown if m.value.startswith("#### ")]
     assert len(headers) == len(MECHANISM_NAMES) + 1  # + KNG regression

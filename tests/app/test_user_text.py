@@ -1,6 +1,6 @@
 """Every page speaks to people: human option labels, rendered maths, no internal references, budget warnings.
 
-Each page file in ``pages/`` is run through ``app.py`` (AppTest) and every text a user can read is collected:
+Each page file in ``app_pages/`` is run through ``app.py`` (AppTest) and every text a user can read is collected:
 markdown, captions, alerts, titles and headers, metric and widget labels, tooltips, displayed options, tab and
 expander labels. The checks:
 
@@ -29,7 +29,7 @@ from geodp_core.mechanisms import MECHANISM_NAMES
 ROOT = Path(__file__).resolve().parents[2]
 APP = str(ROOT / "app.py")
 TIMEOUT = 180
-PAGES = sorted(p.stem for p in (ROOT / "pages").glob("*.py"))
+PAGES = sorted(p.stem for p in (ROOT / "app_pages").glob("*.py"))
 #: Small, fast settings for the pages that compute on open (URL parameters, checked like a link).
 CHEAP = {"n_releases": "20", "curves_reps": "5", "curves_count": "2", "regression_fits": "1",
          "regression_chain": "200", "conformal_releases": "20", "conformal_mesh": "200", "audit_releases": "1000"}
@@ -113,9 +113,11 @@ def problems(at):
 
 
 def _page(page, query=None):
-    at = AppTest.from_file(APP, default_timeout=TIMEOUT)
+    # a first run registers the navigation, so switch_page finds a page whose URL path is not its
+    # file name (utility_curves.py is /utility)
+    at = AppTest.from_file(APP, default_timeout=TIMEOUT).run()
     at.query_params.update(dict(CHEAP, **(query or {})))
-    at.switch_page(f"pages/{page}.py")
+    at.switch_page(f"app_pages/{page}.py")
     return at.run()
 
 

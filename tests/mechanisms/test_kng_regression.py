@@ -452,7 +452,7 @@ def _regression_page():
     from streamlit.testing.v1 import AppTest
 
     at = AppTest.from_file(str(Path(__file__).resolve().parents[2] / "app.py"), default_timeout=60)
-    at.switch_page("pages/regression.py")
+    at.switch_page("app_pages/regression.py")
     return at
 
 

@@ -26,7 +26,7 @@ TRY_IT = {
                           mechanisms=("conformal", "riemannian_laplace")),
 }
 #: Cards whose mechanism has a page of its own instead of an Explorer scenario.
-TRY_IT_PAGE = {"kng_regression": "pages/regression.py"}
+TRY_IT_PAGE = {"kng_regression": "app_pages/regression.py"}
 
 
 def try_it_query(scenario):
@@ -80,7 +80,7 @@ for name in shown:
         st.markdown(f"**Sampler.** {card['sampler']}")
         st.caption(f"Source: {card['source']}")
         if name in TRY_IT:
-            st.page_link("pages/explorer.py", label="Try it", icon=":material/play_circle:",
+            st.page_link("app_pages/explorer.py", label="Try it", icon=":material/play_circle:",
                          query_params=try_it_query(TRY_IT[name]),
                          help="Open the Explorer on a ready scenario with this mechanism (you can change anything).")
         elif name in TRY_IT_PAGE:
