@@ -78,7 +78,12 @@ def data_classes_for(data):
 
 def data_kinds_for(manifold_name):
     """Data kinds available on a manifold, in display order."""
-    return tuple(k for k, spaces in DATA_KINDS.items() if spaces == EVERY_SPACE or manifold_name in spaces)
+    kinds = [k for k, spaces in DATA_KINDS.items() if spaces == EVERY_SPACE or manifold_name in spaces]
+    first = manifold_class(manifold_name).default_data_kind if manifold_name in MANIFOLD_NAMES else None
+    if first in kinds:  # the space's default data kind leads (the first one is what a switch to the space shows)
+        kinds.remove(first)
+        kinds.insert(0, first)
+    return tuple(kinds)
 
 
 def _tuple_of_floats(value, name):

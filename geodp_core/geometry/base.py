@@ -116,6 +116,8 @@ class Manifold(ABC):
     #: Typical spread of synthetic data around the public centre offered by the app, and the largest value it keeps
     #: when the user switches to this space.
     default_spread = 0.25
+    #: The data kind the app shows first on this space (``None``: the first kind offered, in declaration order).
+    default_data_kind = None
     #: Largest public-ball radius the app's slider offers where r* does not bound it.
     app_radius_max = 3.0
 

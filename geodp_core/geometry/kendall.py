@@ -117,6 +117,7 @@ class KendallShapeSpace(Manifold):
     app_size_range = (3, 100)
     default_size = 12
     center_offset_limit = np.pi / 2.0
+    default_data_kind = "shape_perturbation"
     #: Landmark noise s moves a shape about s·√(2k) away: the app keeps s <= 0.05 so data stay in the ball r < π/8.
     default_spread = 0.05
 
