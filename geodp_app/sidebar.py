@@ -82,6 +82,7 @@ DATA_LABELS = {
     "image_patches_covariance": "real: colour photo patches as 11×11 covariance descriptors (scikit-learn)",
     "shape_perturbation": "noisy copies of a template shape",
     "planar_cells": "real: 650 cell outlines (geomstats), resampled to k landmarks",
+    "hand_orientations": "real: 52 hand orientations (SHREC'17 skeletons)",
     "upload": "upload a CSV / NPY file",
 }
 NOTION_LABELS = {
@@ -103,6 +104,7 @@ DATA_WHERE = {
     "digits_covariance": "image covariance descriptors are SPD matrices",
     "image_patches_covariance": "image covariance descriptors are SPD matrices",
     "wishart": "the Wishart law is a law of SPD matrices",
+    "hand_orientations": "the hand orientations are rotations SO(3)",
     "wrapped_normal_mixture": "the heterogeneous wrapped-normal mixture is offered on hyperbolic spaces only",
 }
 #: Budgets at which the sidebar warns: (very small, very large) per budget parameter.

@@ -189,3 +189,28 @@ def test_every_page_fits_a_phone(phone_page, app_url, artifacts, path):
         box = chart.bounding_box()
         if box is not None:
             assert box["width"] >= 300, (path, box)
+
+
+def test_rotations_deep_link_and_an_eps_change_redraw_the_releases(page, app_url, artifacts):
+    """SO(3) by link: the rotation-ball view with every exact mechanism's releases; one step of the ε slider (keyboard)
+    recalibrates — the URL carries the new ε and the noise scale shown changes."""
+    page.goto(f"{app_url}/explorer?manifold=so3&dim=3&n_releases=60", wait_until="domcontentloaded")
+    _wait_for_app(page)
+    page.screenshot(path=str(artifacts / "explorer_so3.png"), full_page=True)
+    body = page.inner_text("body")
+    assert page.locator("[data-testid='stException']").count() == 0
+    assert "SO(3)" in body and "rotation vectors" in body
+    sidebar = page.locator("[data-testid='stSidebar']")
+    assert sidebar.locator("input[aria-label='Manifold']").input_value().startswith("Rotations")
+    for title in ("Riemannian Laplace releases", "Riemannian Gaussian releases"):
+        assert page.locator(f"text={title}").count() >= 1, title
+    before = page.inner_text("body")
+    slider = sidebar.locator("[data-testid='stSlider']").filter(has_text="more privacy").first
+    slider.locator("input[type='range']").first.focus()
+    page.keyboard.press("ArrowRight")
+    _wait_for_app(page)
+    page.screenshot(path=str(artifacts / "explorer_so3_eps.png"), full_page=True)
+    assert "eps=" in page.url, page.url
+    after = page.inner_text("body")
+    assert page.locator("[data-testid='stException']").count() == 0
+    assert after != before and "Riemannian Laplace releases" in after
