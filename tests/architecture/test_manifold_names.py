@@ -3,7 +3,9 @@
 Per-space behaviour lives on the manifold classes (facts such as the diameter, the curvature the sensitivity bound
 uses, the radial volume density, the representable radius, titles and ranges). A comparison of a manifold code
 (``manifold.name == "sphere"``, ``space in ("sphere", "kendall")``) or a table keyed by codes elsewhere is a second
-place where a space is described — the place a new space is forgotten.
+place where a space is described — the place a new space is forgotten. (A study may still list, by code, the
+spaces it offers and its settings on each — the regression demo's presets, a paper figure's spaces —: that is
+what the study chose, not a fact about the space.)
 """
 
 import re
