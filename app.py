@@ -22,6 +22,7 @@ PAGES = {
     ],
     "Understand": [
         st.Page("app_pages/accounting.py", title="Privacy accounting", icon=":material/calculate:", url_path="accounting"),
+        st.Page("app_pages/ledger.py", title="Privacy ledger", icon=":material/receipt_long:", url_path="ledger"),
         st.Page("app_pages/audit.py", title="Audit", icon=":material/search:", url_path="audit"),
         st.Page("app_pages/reproduce.py", title="Reproduce the papers", icon=":material/description:", url_path="reproduce"),
         st.Page("app_pages/learn.py", title="Learn", icon=":material/school:", url_path="learn"),

@@ -330,10 +330,18 @@ _CAMERAS = {
     "regression_camera": _choice({name: "" for name in ("data", *CAMERA_PRESETS)}),
 }
 
+LEDGER_MECHANISMS = {"riemannian_gaussian": "Riemannian Gaussian", "riemannian_laplace": "Riemannian Laplace"}
+_LEDGER = {
+    "ledger_mechanism": _choice(LEDGER_MECHANISMS, LEDGER_MECHANISMS),
+    "ledger_eps": UrlParam("grid", grid=tuple(EPS_GRID), low=0.0, low_open=True),
+    "ledger_k": UrlParam("int", 1, 1000),
+}
+
 _GLOBAL = {"teach": _choice({"true": "", "false": ""})}
 
 #: Every control bound to the URL, by widget key.
-URL_PARAMS = {**_GLOBAL, **_SIDEBAR, **_CURVES, **_ACCOUNTING, **_CONFORMAL, **_REGRESSION, **_AUDIT, **_REPRODUCE, **_CAMERAS}
+URL_PARAMS = {**_GLOBAL, **_SIDEBAR, **_CURVES, **_ACCOUNTING, **_CONFORMAL, **_REGRESSION, **_AUDIT, **_REPRODUCE, **_CAMERAS,
+              **_LEDGER}
 
 
 def limits(key):
@@ -351,7 +359,7 @@ def bounds(key):
 #: The app's pages by URL path (``None``: pages without settings of their own).
 PAGE_OF_PATH = {"home": None, "explorer": "explorer", "utility": "curves", "conformal": "conformal",
                 "regression": "regression", "accounting": "accounting", "audit": "audit", "reproduce": "reproduce",
-                "learn": "learn"}
+                "learn": "learn", "ledger": "ledger"}
 #: Each page's own URL-bound controls (besides the sidebar's scenario), by page.
 PAGE_URL_KEYS = {
     "explorer": ("explorer_camera",),
@@ -361,6 +369,7 @@ PAGE_URL_KEYS = {
     "regression": (*_REGRESSION, "regression_camera"),
     "audit": tuple(_AUDIT),
     "reproduce": tuple(_REPRODUCE),
+    "ledger": tuple(_LEDGER),
 }
 
 

@@ -23,11 +23,12 @@ relative standard error of about 0.3%, not a quadrature. Derivations: ``docs/der
 
 import functools
 import math
+from dataclasses import dataclass
 
 import numpy as np
 from scipy import optimize
 
-from geodp_core._validation import check_option, check_real
+from geodp_core._validation import check_int, check_option, check_real
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
 from geodp_core.privacy import (
     GDP,
@@ -45,6 +46,9 @@ from geodp_core.privacy.pld import _gdp_epsilon_for_delta
 CURVATURE_COMPARISON = ("sphere", "euclidean", "hyperbolic")
 
 __all__ = [
+    "SERIES_ACCOUNTANTS",
+    "SeriesRow",
+    "plan_series",
     "NOTIONS",
     "PLANNER_MECHANISMS",
     "SPD_MONTE_CARLO_SAMPLES",
@@ -392,3 +396,99 @@ def curvature_comparison(mechanism, dim, sensitivity, target_error, notion="gdp"
         manifold = get_manifold(code, dim)
         out[manifold.label] = budget_for_error(mechanism, manifold, sensitivity, target_error, notion, quantile, delta)
     return out
+
+
+# ------------------------------------------------------------------------------------- a series of releases
+#: How a total (ε, δ) budget is split over k equal releases, in the order the plan lists them.
+SERIES_ACCOUNTANTS = ("basic", "gdp", "tight")
+_ACCOUNTANT_TEXT = {
+    "basic": "basic composition: ε/k and δ/k per release",
+    "gdp": "GDP composition (the ledger's filter): μ/√k per release, μ the GDP equivalent of the total",
+    "tight": "tight composition of a fixed plan: the largest per-release budget whose composed privacy-loss "
+             "distribution meets the total",
+}
+
+
+@dataclass(frozen=True)
+class SeriesRow:
+    """One accountant's plan: the per-release target, the noise it calibrates to and the error it gives."""
+
+    accountant: str
+    explanation: str
+    per_release: Guarantee
+    scale: float
+    expected_error: float
+
+
+def plan_series(mechanism, manifold, sensitivity, total, k):
+    r"""The per-release budget of ``k`` equal releases within a total :math:`(\varepsilon, \delta)` budget, by each
+    accountant, and the expected geodesic error of a release at that budget (exact radial laws).
+
+    * ``"basic"``: :math:`(\varepsilon/k, \delta/k)` per release (basic composition);
+    * ``"gdp"``: :math:`\mu/\sqrt k`-GDP per release, :math:`\mu` the GDP parameter whose profile meets the total
+      (GDP composes as :math:`\sqrt{\sum\mu_i^2}`; the privacy ledger's default filter, valid for adaptive choices);
+    * ``"tight"``: the largest per-release :math:`\mu` whose ``k``-fold composed privacy-loss distribution
+      (:func:`~geodp_core.privacy.compose_releases`) meets :math:`(\varepsilon, \delta)` — a fixed plan.
+
+    Parameters
+    ----------
+    mechanism : {"riemannian_laplace", "riemannian_gaussian"}
+    manifold : Manifold
+    sensitivity : float
+    total : ApproxDP
+    k : int
+        Releases, ``1 <= k <= 1000``.
+
+    Returns
+    -------
+    tuple of SeriesRow
+    """
+    from geodp_core.privacy import ApproxDP, compose_releases
+    from geodp_core.privacy.calibration import gdp_budget
+
+    mech = _mechanism(mechanism, manifold)
+    sensitivity = check_real(sensitivity, "sensitivity", low=0.0)
+    if not isinstance(total, ApproxDP):
+        raise InvalidParameterError(f"total must be an ApproxDP(ε, δ) budget; got {total!r}", param="total")
+    k = check_int(k, "k", low=1, high=1000)
+    eps, delta = float(total.eps), float(total.delta)
+    mu_total = gdp_budget(total).value
+    targets = {"basic": ApproxDP(eps / k, delta / k), "gdp": GDP(mu_total / math.sqrt(k))}
+    if mech.profile == "laplace":
+        targets["gdp"] = ApproxDP(eps / k, delta / k)  # ε-DP noise: the plan's GDP row is its ε split
+        targets["tight"] = _tight_pure_share(mech, eps, delta, k)
+    else:
+        lo, hi = mu_total / math.sqrt(k), mu_total  # the tight share lies between the GDP share and the total
+
+        def fits(mu):
+            calibration = mech.calibrate(GDP(mu), sensitivity)
+            return compose_releases([(calibration, manifold)] * k).epsilon(delta) <= eps
+
+        if fits(hi):
+            lo = hi
+        for _ in range(12):
+            mid = math.sqrt(lo * hi)
+            lo, hi = (mid, hi) if fits(mid) else (lo, mid)
+        targets["tight"] = GDP(lo)
+    rows = []
+    for name in SERIES_ACCOUNTANTS:
+        calibration = mech.calibrate(targets[name], sensitivity)
+        scale = float(calibration.noise["sigma"])
+        rows.append(SeriesRow(name, _ACCOUNTANT_TEXT[name], targets[name], scale,
+                              float(expected_error(mech, manifold, scale))))
+    return tuple(rows)
+
+
+def _tight_pure_share(mech, eps, delta, k):
+    r"""Largest per-release :math:`\varepsilon_0` whose ``k``-fold composition is :math:`(\varepsilon, \delta)`-DP by
+    the optimal composition of :math:`\varepsilon_0`-DP mechanisms (dp_accounting's PLD of the randomized-response
+    pair), found by bisection."""
+    from geodp_core.privacy import PureDP
+    from geodp_core.privacy.pld import guarantee_pld
+
+    lo, hi = eps / k, eps
+    for _ in range(30):
+        mid = 0.5 * (lo + hi)
+        pld = guarantee_pld(PureDP(mid)).self_compose(k) if k > 1 else guarantee_pld(PureDP(mid))
+        lo, hi = (mid, hi) if pld.get_epsilon_for_delta(delta) <= eps else (lo, mid)
+    return PureDP(lo)

@@ -118,3 +118,30 @@ def test_bad_questions_raise_value_errors():
     with pytest.raises(InvalidParameterError, match="budget"):
         planner.records_for_error("riemannian_gaussian", s2, 0.2, 0.5, 0.5)
     assert isinstance(planner.budget_for_error("riemannian_laplace", s2, 0.1, 0.2, notion="zcdp"), ZCDP)
+
+
+@pytest.mark.parametrize("space, dim", [("sphere", 2), ("hyperbolic", 2), ("so3", 3)])
+def test_plan_series_orders_the_accountants_and_meets_the_total(space, dim):
+    """Tight composition gives each release at least what GDP composition gives, which beats basic composition;
+    the tight share's k-fold composition meets the total and the errors follow the noise."""
+    from geodp_core.geometry import get_manifold
+    from geodp_core.mechanisms import get_mechanism
+    from geodp_core.planner import plan_series
+    from geodp_core.privacy import ApproxDP, compose_releases
+
+    manifold = get_manifold(space, dim)
+    rows = {row.accountant: row for row in plan_series("riemannian_gaussian", manifold, 0.05, ApproxDP(2.0, 1e-5), 12)}
+    assert rows["basic"].scale > rows["gdp"].scale >= rows["tight"].scale
+    assert rows["basic"].expected_error > rows["gdp"].expected_error >= rows["tight"].expected_error
+    calibration = get_mechanism("riemannian_gaussian", manifold).calibrate(rows["tight"].per_release, 0.05)
+    assert compose_releases([(calibration, manifold)] * 12).epsilon(1e-5) <= 2.0
+
+
+def test_plan_series_refuses_a_total_that_is_not_an_epsilon_delta_budget():
+    from geodp_core.geometry import get_manifold
+    from geodp_core.planner import plan_series
+    from geodp_core.privacy import GDP
+
+    with pytest.raises(InvalidParameterError) as info:
+        plan_series("riemannian_gaussian", get_manifold("sphere", 2), 0.05, GDP(1.0), 12)
+    assert info.value.param == "total"

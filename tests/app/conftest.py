@@ -4,6 +4,7 @@ import os
 import socket
 import subprocess
 import sys
+import tempfile
 import time
 import urllib.request
 from pathlib import Path
@@ -30,10 +31,14 @@ def chromium_path():
     return CHROMIUM
 
 
-def _serve(log_name):
+#: Ledgers written by the servers under test go to a temporary file (never the user's own ledger database).
+_TEST_LEDGERS = os.path.join(tempfile.mkdtemp(prefix="geodp-ledgers-"), "ledgers.sqlite3")
+
+
+def _serve(log_name, ledger_path=None):
     """Start ``python -m geodp_app.serve`` (what ``geodp-explorer`` runs) on a free port; ``(url, process, log)``."""
     port = _free_port()
-    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false")
+    env = dict(os.environ, STREAMLIT_BROWSER_GATHER_USAGE_STATS="false", GEODP_LEDGER_PATH=ledger_path or _TEST_LEDGERS)
     ARTIFACTS.parent.mkdir(parents=True, exist_ok=True)
     # The server's output goes to a file: an unread pipe fills up (64 kB of logs and warnings) and then blocks
     # the server, which stops answering (seen as page loads timing out late in a run).
@@ -80,6 +85,28 @@ def fresh_app_url(chromium_path):
     url, proc, log = _serve("streamlit-server-fresh.log")
     yield url
     _stop(proc, log)
+
+
+@pytest.fixture
+def restartable_app(chromium_path, tmp_path):
+    """``start()`` a server whose ledgers live in one file of this test; ``stop()`` it; start again (a restart)."""
+    state = {}
+    ledger_path = str(tmp_path / "ledgers.sqlite3")
+
+    class Server:
+        path = ledger_path
+
+        def start(self):
+            state["url"], state["proc"], state["log"] = _serve("streamlit-server-restart.log", ledger_path)
+            return state["url"]
+
+        def stop(self):
+            if "proc" in state:
+                _stop(state.pop("proc"), state.pop("log"))
+
+    server = Server()
+    yield server
+    server.stop()
 
 
 @pytest.fixture(scope="session")

@@ -5,6 +5,8 @@ test-artifacts/screenshots/; a URL with parameters restores the scenario; a down
 """
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 
@@ -214,3 +216,37 @@ def test_rotations_deep_link_and_an_eps_change_redraw_the_releases(page, app_url
     after = page.inner_text("body")
     assert page.locator("[data-testid='stException']").count() == 0
     assert after != before and "Riemannian Laplace releases" in after
+
+
+def test_ledger_plans_records_refuses_the_overrun_and_survives_a_restart(page, restartable_app, artifacts):
+    """Plan 12 monthly releases at one total, record all 12, see the 13th refused, restart the server and find the
+    12 records, and download a release card."""
+    url = restartable_app.start()
+    page.goto(f"{url}/ledger?ledger_k=12&ledger_eps=2.0&n_releases=5", wait_until="domcontentloaded")
+    _wait_for_app(page)
+    assert page.locator("[data-testid='stException']").count() == 0
+    body = page.inner_text("body")
+    assert "GDP composition" in body and "tight composition" in body and "basic composition" in body
+    page.get_by_role("button", name="Create the ledger").click()
+    _wait_for_app(page)
+    record = page.get_by_role("button", name="Record the next release")
+    for _ in range(12):
+        record.click()
+        _wait_for_app(page)
+    page.screenshot(path=str(artifacts / "ledger_12_recorded.png"), full_page=True)
+    assert re.search(r"Releases recorded\s+12\b", page.inner_text("body"))
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download the last release card").click()
+    card = Path(download.value.path()).read_text(encoding="utf-8")
+    assert "release 12" in card and "SPEC" not in card
+    record.click()
+    _wait_for_app(page)
+    body = page.inner_text("body")
+    assert "release refused" in body and re.search(r"Releases recorded\s+12\b", body)
+    restartable_app.stop()
+    url = restartable_app.start()
+    page.goto(f"{url}/ledger?ledger_k=12&ledger_eps=2.0&n_releases=5", wait_until="domcontentloaded")
+    _wait_for_app(page)
+    page.screenshot(path=str(artifacts / "ledger_after_restart.png"), full_page=True)
+    body = page.inner_text("body")
+    assert re.search(r"Releases recorded\s+12\b", body) and "Create the ledger" not in body
