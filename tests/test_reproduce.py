@@ -99,7 +99,13 @@ def test_heat_hyperbolic_scenarios_and_unavailable_laplace():
     # Scenario 2 moves the PUBLIC anchor away from the data: farther than the centre is
     assert random.numbers["anchor_distance"] > center.numbers["anchor_distance"]
     for name in ("langevin", "ew_gaussian"):
-        assert _decreasing(random.table, name)
+        rows = random.table[random.table["mechanism"] == name]
+        # the farther public ball reaches 3 from the origin: at ε = 0.1 the 1e-15 tail of the releases would pass the
+        # radius 22 where H² is represented accurately, so that budget is refused from public inputs, saying why
+        refused = rows[rows["status"] != "ok"]
+        assert all("double precision" in reason for reason in refused["reason"])
+        ok = rows[rows["status"] == "ok"]
+        assert len(ok) >= 1 and (len(ok) < 2 or _decreasing(ok, name))
 
 
 # ============================================================================ exponential-wrapped

@@ -98,7 +98,6 @@ class Manifold(ABC):
     curvature_bounds = (0.0, 0.0)
     ricci_constant = 0.0
     injectivity_radius = np.inf
-    diameter = math.inf
     is_homogeneous = True
     is_hadamard = True
     diameter = math.inf

@@ -35,7 +35,6 @@ class Sphere(Manifold):
         self.curvature_bounds = (1.0, 1.0)
         self.ricci_constant = -(self.dim - 1.0)
         self.injectivity_radius = np.pi
-        self.diameter = float(np.pi)
 
     @property
     def label(self):

@@ -438,13 +438,16 @@ def test_manifolds_and_volumes_give_the_numbers_of_the_names():
 
 def test_spaces_without_the_constant_curvature_reduction_are_refused():
     """No mu is computed where the law of cosines of the reduction does not hold: a quotient of a sphere whose
-    radius stops before the conjugate point (SO(3) = S^3(2)/±1, range pi), CP^n for n >= 2, a non-isotropic space."""
+    radius stops before the conjugate point other than the real projective space (whose folded law of cosines the
+    reduction handles: SO(3) = S^3(2)/±1, range pi), CP^n for n >= 2, a non-isotropic space."""
     from geodp_core.geometry import get_manifold
     from geodp_core.geometry.radial_volume import ComplexProjectiveVolume, SphericalVolume
     from geodp_core.mechanisms.gaussian_gdp import exact_gdp_available
 
     rotations = SphericalVolume(3, curvature=0.25, radius_range=np.pi)
-    for space in (rotations, ComplexProjectiveVolume(4), get_manifold("kendall", 5), get_manifold("spd", 2)):
+    assert exact_gdp_available(rotations) and exact_gdp_available(get_manifold("so3"))
+    cut_elsewhere = SphericalVolume(3, curvature=0.25, radius_range=2.0)  # neither the sphere nor its projective quotient
+    for space in (cut_elsewhere, ComplexProjectiveVolume(4), get_manifold("kendall", 5), get_manifold("spd", 2)):
         assert not exact_gdp_available(space)
         with pytest.raises(UnavailableError) as info:
             gdp_mu(space, None, 0.5, 0.3)
