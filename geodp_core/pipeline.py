@@ -31,7 +31,7 @@ from geodp_core.data import (
 from geodp_core.data import generators as gen
 from geodp_core._validation import check_int, check_rng
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
-from geodp_core.mechanisms import get_mechanism
+from geodp_core.mechanisms import get_mechanism, mechanism_spec
 from geodp_core.privacy import Guarantee
 from geodp_core.summaries import p_mean, p_mean_sensitivity
 
@@ -332,32 +332,13 @@ def summarise(manifold, points, center, radius, note="", scenario=None, p=None):
 
 
 def public_options(name, manifold, center, radius, data, noise_seed):
-    r"""Public calibration options of mechanism ``name`` (footpoint, anchor = the PUBLIC centre; never the data).
-
-    The conformal mechanism sanitises its density from ``data`` inside its own privacy budget, with its own
-    noise seed; on :math:`H^2` it gets the public meshed domain :math:`B(m_0, \max(2, 1.25r))`; for :math:`d \ge 3` and on
-    :math:`\mathbb{R}^d` the public point set lives on :math:`B(m_0, 1.5r)` (a cap on :math:`S^d`), which contains the
-    public data ball :math:`B(m_0, r)`.
+    r"""Public calibration options of mechanism ``name``, as its spec declares them
+    (:attr:`~geodp_core.mechanisms.registry.MechanismSpec.public_options`): footpoint and anchor = the PUBLIC
+    centre, never the data; the conformal mechanism's public domain, and its records read only through the
+    density it sanitises inside its own budget, with its own noise seed. ``{}`` for a mechanism without options.
     """
-    if name in ("ew_laplace", "ew_gaussian"):
-        return {"footpoint": center}
-    if name == "langevin":
-        return {"anchor": center}
-    if name == "conformal":
-        options = {"data": data, "seed": int(noise_seed), "radius": radius}  # r: public (paper's bound, H² check)
-        high = min(manifold.domain_radius_max, manifold.diameter)
-        if manifold.mesh_kind is not None:
-            if not manifold.is_compact:  # a meshed public ball (H²); a compact surface is meshed whole
-                options.update(domain_center=center, domain_radius=min(high, max(2.0, 1.25 * radius)),
-                               ball_center=center)
-        else:
-            # public point set on the public ball B(centre, 1.5 r) around the public data ball (a cap on S^d):
-            # the resolution N^(-1/d) is spent where the summary can be
-            options.update(domain_center=center, domain_radius=min(high, 1.5 * radius))
-            if not manifold.is_compact:
-                options.update(ball_center=center)
-        return options
-    return {}
+    build = mechanism_spec(name).public_options
+    return {} if build is None else build(manifold, center, radius, data, noise_seed)
 
 
 def scenario_options(name, prepared):

@@ -25,7 +25,7 @@ from geodp_core.data.datasets import DESCRIPTOR_SIZES, dataset_classes
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.geometry import MANIFOLD_NAMES, get_manifold, manifold_class
 from geodp_core.mechanisms.registry import MECHANISM_NAMES
-from geodp_core.privacy import GDP, RDP, ZCDP, ApproxDP, PureDP
+from geodp_core.privacy import Guarantee
 
 __all__ = [
     "DATA_KINDS",
@@ -454,13 +454,8 @@ class Scenario:
     @property
     def target(self):
         """The common target guarantee."""
-        return {
-            "pure_dp": lambda: PureDP(self.eps),
-            "approx_dp": lambda: ApproxDP(self.eps, self.delta),
-            "gdp": lambda: GDP(self.mu),
-            "rdp": lambda: RDP(self.alpha, self.eps),
-            "zcdp": lambda: ZCDP(self.rho),
-        }[self.notion]()
+        return Guarantee.from_notion(self.notion, eps=self.eps, delta=self.delta, mu=self.mu, alpha=self.alpha,
+                                     rho=self.rho)
 
     def with_changes(self, **changes):
         """A validated copy with some fields changed."""
