@@ -24,11 +24,10 @@ from geodp_core.constraints import MAX_RECORD_COORDINATES, largest_count
 from geodp_core.data import (
     DESCRIPTOR_SIZES,
     clip_to_ball,
+    data_kind,
+    data_kinds,
     descriptor_public_center,
-    load_dataset,
-    shapes,
 )
-from geodp_core.data import generators as gen
 from geodp_core._validation import check_int, check_rng
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
 from geodp_core.mechanisms import get_mechanism, mechanism_spec
@@ -56,9 +55,9 @@ _CENTER_PARAMS = ("tangent_vec", "base_point", "center", "mean_direction", "mean
                   "footpoint", "anchor")
 #: Parameters of core errors that mean "the uploaded points cannot be used" (reported as upload).
 _UPLOAD_PARAMS = ("points", "data", "x", "upload", "file")
-#: Real datasets a scenario can name (loaded, not generated; ``n`` and ``spread`` do not apply).
-REAL_DATASETS = ("cities", "connectomes", "karate", "digits_covariance", "image_patches_covariance", "planar_cells",
-                 "hand_orientations")
+#: Real datasets a scenario can name (loaded, not generated; ``n`` and ``spread`` do not apply), as declared in
+#: :mod:`geodp_core.data.kinds`.
+REAL_DATASETS = tuple(code for code, kind in data_kinds().items() if kind.source == "dataset")
 
 
 def typical_spread_distance(scenario):
@@ -68,11 +67,8 @@ def typical_spread_distance(scenario):
     landmark noise on Kendall shapes (std :math:`s` per coordinate of :math:`k` planar landmarks): about
     :math:`s\sqrt{2k}`. ``None`` for the other generators and real data.
     """
-    if scenario.data in ("vmf", "vmf_mixture"):
-        return scenario.spread * math.sqrt(scenario.dim)
-    if scenario.data == "shape_perturbation":
-        return scenario.spread * math.sqrt(2.0 * scenario.dim)
-    return None
+    spread_distance = data_kind(scenario.data).spread_distance
+    return None if spread_distance is None else spread_distance(scenario)
 
 
 def mean_and_standard_error(values):
@@ -186,60 +182,9 @@ def public_center(scenario, manifold=None):
         raise _renamed(exc, "center_offset") from exc
 
 
-def _mixture_layout(manifold, center, radius, n_components, fraction=0.5):
-    """Public component centres spread on a circle of radius ``fraction · radius`` around the centre."""
-    angles = 2 * np.pi * np.arange(n_components) / n_components
-    coords = np.zeros((n_components, manifold.dim))
-    coords[:, 0] = fraction * radius * np.cos(angles)
-    if manifold.dim > 1:
-        coords[:, 1] = fraction * radius * np.sin(angles)
-    return manifold.exp(center, manifold.from_frame(center, coords))
-
-
 def _make_data(scenario, manifold, center, rng, points=None):
-    """Generate (or take) the private dataset; returns ``(points, note)``."""
-    kind, n, spread = scenario.data, scenario.n, scenario.spread
-    if kind == "upload":
-        if points is None:
-            raise InvalidParameterError("data is 'upload' but no file was uploaded", param="upload")
-        return manifold.validate_points(points, "upload"), "uploaded file"
-    if kind == "planar_cells":  # real outlines, resampled to the scenario's k landmarks
-        dataset = shapes.load_planar_cells(k=scenario.dim)
-        return np.asarray(dataset.points, dtype=float), dataset.description
-    if kind in REAL_DATASETS:
-        options = {"sub_block": scenario.dim} if kind == "connectomes" else {}
-        if scenario.data_class is not None:
-            options["label"] = scenario.data_class
-        dataset = load_dataset(kind, **options)
-        return np.asarray(dataset.points, dtype=float), dataset.description
-    spread = max(spread, 1e-3)
-    if kind == "vmf":
-        kappa = gen.vmf_kappa_from_std(spread)
-        return gen.sample_von_mises_fisher(center, kappa, n, rng), f"von Mises–Fisher, kappa = 1/std² = {kappa:.3g}"
-    if kind == "vmf_mixture":  # the conformal paper's heterogeneous data (its §VII-A)
-        means = _mixture_layout(manifold, center, scenario.radius, 3, fraction=0.6)
-        kappas = [gen.vmf_kappa_from_std(s) for s in (spread, spread / 3.0, 2.0 * spread)]
-        pts = gen.sample_vmf_mixture(means, kappas, [0.6, 0.3, 0.1], n, rng)
-        return pts, ("mixture of 3 vMF components (weights 0.6/0.3/0.1, spreads s, s/3 and 2s, centres at 0.6·r "
-                     "from the public centre)")
-    if kind == "uniform_ball":
-        return gen.sample_uniform_ball(manifold, center, spread, n, rng), f"uniform in a geodesic ball of radius {spread:g}"
-    if kind == "wrapped_normal":
-        return gen.sample_wrapped_normal(manifold, center, spread, n, rng), f"wrapped normal, std {spread:g}"
-    if kind == "wrapped_normal_mixture":
-        centers = _mixture_layout(manifold, center, scenario.radius, 2)
-        pts = gen.sample_wrapped_normal_mixture(manifold, centers, [spread, spread / 3.0], [0.7, 0.3], n, rng)
-        return pts, "mixture of 2 wrapped normals (weights 0.7/0.3)"
-    if kind == "shape_perturbation":  # Kendall shapes: the public template (the ball centre) plus landmark noise
-        pts = shapes.sample_landmark_perturbation(manifold, center, spread, n, rng)
-        return pts, (f"shapes of the public template (the ball centre) with i.i.d. N(0, {spread:g}²) noise on every "
-                     "landmark coordinate")
-    if kind == "wishart":
-        m = manifold.m
-        dof = m - 1.0 + 1.0 / spread**2
-        pts = gen.sample_wishart(m, dof, center / dof, n, rng)
-        return pts, f"Wishart, {dof:.3g} degrees of freedom, mean = the public centre"
-    raise InvalidParameterError(f"unknown data kind {kind!r}", param="data")
+    """Generate (or load, or take) the private dataset as its data kind declares; returns ``(points, note)``."""
+    return data_kind(scenario.data).make(scenario, manifold, center, rng, points)
 
 
 def prepare(scenario, points=None):
