@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 import streamlit as st
 
-__all__ = ["UrlParam", "check_url_value", "clean_query_params", "url_note", "url_messages", "carry_url_state",
+__all__ = ["UrlParam", "check_url_value", "clean_query_params", "url_note", "carry_url_state",
            "remember_url_state", "remembered_url_state", "restore_url_state"]
 
 MESSAGES_KEY = "geodp_url_messages"
@@ -235,11 +235,6 @@ def clean_query_params(specs):
         while len(store) > _MAX_SHOWN:
             store.pop(next(iter(store)))
     return new_messages
-
-
-def url_messages():
-    """``{key: message}`` of the URL problems still shown."""
-    return {k: v["message"] for k, v in st.session_state.get(MESSAGES_KEY, {}).items()}
 
 
 def url_note(key, value=None, where=None):
