@@ -8,6 +8,7 @@ be turned into a Python snippet that reproduces the run with ``geodp_core``.
 import json
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 
 from geodp_core._validation import check_int, check_option, check_real
@@ -353,7 +354,7 @@ class Scenario:
         mechs = self.mechanisms
         if isinstance(mechs, str):
             mechs = tuple(m for m in mechs.split(",") if m)
-        if not isinstance(mechs, (tuple, list)):
+        if not isinstance(mechs, Sequence):  # a tuple, a list, or the registry's live MECHANISM_NAMES
             raise InvalidParameterError(
                 f"mechanisms must be a list of mechanism names; got {_json_type(mechs)}", param="mechanisms"
             )
