@@ -24,7 +24,7 @@ from geodp_core.experiments import (
     native_budget_table,
 )
 from geodp_core.geometry import get_manifold
-from geodp_core.privacy import GDP, RDP, ZCDP, ApproxDP, PureDP
+from geodp_core.privacy import GDP, Guarantee, PureDP
 from geodp_core.viz.curves import (
     gdp_mu_vs_sigma_figure,
     heat_eps_vs_t_figure,
@@ -53,13 +53,7 @@ def _tables(notion, values, at_delta, at_alpha, at_eps):
 
 
 def _build(notion, v):
-    return {
-        "pure_dp": lambda: PureDP(v["eps"]),
-        "approx_dp": lambda: ApproxDP(v["eps"], v["delta"]),
-        "gdp": lambda: GDP(v["mu"]),
-        "rdp": lambda: RDP(v["alpha"], v["eps"]),
-        "zcdp": lambda: ZCDP(v["rho"]),
-    }[notion]()
+    return Guarantee.from_notion(notion, **v)
 
 
 st.title("Privacy accounting")

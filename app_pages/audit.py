@@ -33,7 +33,7 @@ from geodp_core.audit import (
 from geodp_core.constraints import AUDIT_EPS_GRID as EPS_GRID
 from geodp_core.executors import parallel_executor
 from geodp_core.mechanisms import MECHANISM_NAMES, availability_table, mechanism_class
-from geodp_core.privacy import ApproxDP, PureDP
+from geodp_core.privacy import Guarantee
 from geodp_core.viz.audit import (
     audit_claim_figure,
     audit_comparison_figure,
@@ -67,7 +67,7 @@ def _manifold(space):
 
 
 def _target(notion, eps, delta):
-    return PureDP(eps) if notion == "pure_dp" else ApproxDP(eps, delta)
+    return Guarantee.from_notion(notion, eps=eps, delta=delta)
 
 
 @st.cache_data(show_spinner="Auditing: releases under D and D′…", max_entries=64, ttl=CACHE_TTL)

@@ -4,27 +4,15 @@ import streamlit as st
 
 from geodp_app.ui import LABEL_STYLE, honesty_badge, teach
 from geodp_app.url_params import clean_url
+from geodp_core.mechanisms import mechanism_specs
 from geodp_core.mechanisms.cards import CARD_ORDER, CARDS, GLOSSARY
 from geodp_core.scenario import Scenario
 
 clean_url("learn")  # bad URL values are reported beside their controls, never crash the page
 
-#: A ready Explorer scenario per mechanism card: the mechanism where it works, beside a reference mechanism.
-TRY_IT = {
-    "riemannian_laplace": Scenario(notion="pure_dp", eps=1.0, mechanisms=("riemannian_laplace",)),
-    "riemannian_gaussian": Scenario(notion="gdp", mu=1.0, mechanisms=("riemannian_gaussian", "riemannian_laplace")),
-    "tangent_gaussian": Scenario(manifold="spd", dim=2, metric="log_euclidean", data="wishart", radius=1.0,
-                                 notion="approx_dp", eps=0.5, mechanisms=("tangent_gaussian", "riemannian_gaussian")),
-    "ew_laplace": Scenario(manifold="hyperbolic", data="uniform_ball", spread=1.0, radius=1.0, notion="pure_dp",
-                           mechanisms=("ew_laplace", "riemannian_laplace")),
-    "ew_gaussian": Scenario(manifold="hyperbolic", data="uniform_ball", spread=1.0, radius=1.0, notion="gdp",
-                            mechanisms=("ew_gaussian", "riemannian_gaussian")),
-    "brownian_motion": Scenario(notion="rdp", alpha=2.0, eps=1.0, mechanisms=("brownian_motion", "riemannian_laplace")),
-    "langevin": Scenario(manifold="hyperbolic", data="uniform_ball", spread=1.0, radius=1.0, notion="rdp", alpha=2.0,
-                         eps=1.0, mechanisms=("langevin", "brownian_motion")),
-    "conformal": Scenario(data="vmf_mixture", n=500, notion="pure_dp", eps=1.0,
-                          mechanisms=("conformal", "riemannian_laplace")),
-}
+#: A ready Explorer scenario per mechanism card (declared in each mechanism's spec): the mechanism where it works,
+#: beside a reference mechanism.
+TRY_IT = {name: Scenario(**spec.try_it) for name, spec in mechanism_specs().items() if spec.try_it is not None}
 #: Cards whose mechanism has a page of its own instead of an Explorer scenario.
 TRY_IT_PAGE = {"kng_regression": "app_pages/regression.py"}
 
@@ -48,7 +36,8 @@ def try_it_query(scenario):
 st.title("Learn")
 st.caption(
     "How each mechanism releases a private Fréchet mean on a manifold, what it guarantees and under which "
-    "assumptions. The text lives in geodp_core.mechanisms.cards, so a notebook can print the same cards."
+    "assumptions. Each card is declared beside its mechanism's code and read through geodp_core.mechanisms.cards, "
+    "so a notebook can print the same cards."
 )
 
 query = st.text_input("Filter cards and glossary", value="", key="learn_filter",

@@ -24,6 +24,7 @@ from geodp_core.data import (
     DESCRIPTOR_BALL_RADIUS,
     DESCRIPTOR_SIZES,
     clip_to_ball,
+    data_kinds,
     parse_points,
 )
 from geodp_core.exceptions import GeoDPError
@@ -68,23 +69,8 @@ def _space_help():
 
 
 METRIC_LABELS = {"affine": "affine-invariant", "log_euclidean": "log-Euclidean", "log_cholesky": "log-Cholesky"}
-DATA_LABELS = {
-    "vmf": "von Mises–Fisher",
-    "vmf_mixture": "vMF mixture (heterogeneous density)",
-    "uniform_ball": "uniform geodesic ball",
-    "wrapped_normal": "wrapped normal",
-    "wrapped_normal_mixture": "wrapped-normal mixture",
-    "wishart": "Wishart",
-    "cities": "real: 50 world cities (geomstats)",
-    "connectomes": "real: brain connectomes (geomstats, principal block)",
-    "karate": "real: karate-club graph in the Poincaré disk",
-    "digits_covariance": "real: handwritten digits as 9×9 covariance descriptors (scikit-learn)",
-    "image_patches_covariance": "real: colour photo patches as 11×11 covariance descriptors (scikit-learn)",
-    "shape_perturbation": "noisy copies of a template shape",
-    "planar_cells": "real: 650 cell outlines (geomstats), resampled to k landmarks",
-    "hand_orientations": "real: 52 hand orientations (SHREC'17 skeletons)",
-    "upload": "upload a CSV / NPY file",
-}
+#: The chooser's label of each data kind, as declared in :mod:`geodp_core.data.kinds`.
+DATA_LABELS = {code: kind.label for code, kind in data_kinds().items()}
 NOTION_LABELS = {
     "pure_dp": "ε-DP",
     "approx_dp": "(ε, δ)-DP",
@@ -94,19 +80,8 @@ NOTION_LABELS = {
 }
 DEFAULT = Scenario()
 
-#: Why a data kind is not offered on another manifold (said when a manifold change replaces it).
-DATA_WHERE = {
-    "vmf": "the von Mises–Fisher law is defined on spheres only",
-    "vmf_mixture": "the von Mises–Fisher law is defined on spheres only",
-    "cities": "the world cities are points on the sphere S²",
-    "karate": "the karate-club embedding lives in the hyperbolic plane H²",
-    "connectomes": "the connectomes are SPD matrices",
-    "digits_covariance": "image covariance descriptors are SPD matrices",
-    "image_patches_covariance": "image covariance descriptors are SPD matrices",
-    "wishart": "the Wishart law is a law of SPD matrices",
-    "hand_orientations": "the hand orientations are rotations SO(3)",
-    "wrapped_normal_mixture": "the heterogeneous wrapped-normal mixture is offered on hyperbolic spaces only",
-}
+#: Why a data kind is not offered on another manifold (said when a manifold change replaces it), as declared.
+DATA_WHERE = {code: kind.where for code, kind in data_kinds().items() if kind.where}
 #: Budgets at which the sidebar warns: (very small, very large) per budget parameter.
 BUDGET_WARNINGS = {"eps": (0.05, 10.0), "mu": (0.1, 5.0), "rho": (0.01, 2.0)}
 _SYMBOLS = {"eps": "ε", "mu": "μ", "rho": "ρ"}

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 import streamlit as st
 from streamlit.errors import StreamlitAPIException
 
-__all__ = ["UrlParam", "check_url_value", "clean_query_params", "url_note", "url_messages", "carry_url_state",
+__all__ = ["UrlParam", "check_url_value", "clean_query_params", "url_note", "carry_url_state",
            "remember_url_state", "remembered_url_state", "restore_url_state", "write_url_values"]
 
 MESSAGES_KEY = "geodp_url_messages"
@@ -361,11 +361,6 @@ def write_url_values():
         _apply(writes, [])
     state.pop(_CODED_SHOWN, None)
     state[_CODED_LAST] = {key: st.query_params.get_all(key) or None for key in _CODED}
-
-
-def url_messages():
-    """``{key: message}`` of the URL problems still shown."""
-    return {k: v["message"] for k, v in st.session_state.get(MESSAGES_KEY, {}).items()}
 
 
 def url_note(key, value=None, where=None):

@@ -13,7 +13,8 @@ from geodp_core.exceptions import (
     UnavailableError,
 )
 
-__version__ = "0.1.0"
+#: The package version, written here only (pyproject.toml reads it).
+__version__ = "0.3.0"
 
 __all__ = [
     "ConvergenceError",

@@ -47,7 +47,10 @@ from geodp_core.mechanisms import (
     MECHANISM_NAMES,
     get_mechanism,
     mechanism_class,
+    mechanism_spec,
+    mechanism_specs,
 )
+from geodp_core.mechanisms.registry import mechanism_names_where
 from geodp_core.pipeline import public_options, summarise
 from geodp_core.privacy import (
     GDP,
@@ -74,7 +77,6 @@ __all__ = [
     "VARIANTS",
     "VARIANT_INFO",
     "LAYOUTS",
-    "STATISTICS",
     "variant_applies",
     "DEFAULT_N_RELEASES",
     "DEFAULT_N",
@@ -114,7 +116,6 @@ MAX_RELEASES = 400_000
 MAX_FRESH_RELEASES = 5000
 MAX_N = 1_000_000
 LAYOUTS = ("boundary_point", "uniform_ball")
-STATISTICS = ("dist_to_mean", "dist_to_neighbour_mean", "distance_difference")
 _STATISTIC_TEXT = {
     "dist_to_mean": "dist(release, η)",
     "dist_to_neighbour_mean": "dist(release, η′)",
@@ -126,11 +127,17 @@ _LOOSE_LEVEL = 0.3  # one-sided level of the tie-break score (selection only)
 _SELECTION_LEVEL = 1e-5  # strictest one-sided level at which candidate events are scored (selection only)
 _GRID = 1000  # grid cells per mean shift d(η, η′) that the statistics are rounded to (see _statistics)
 
-# variant -> (title, mechanisms it applies to, explanation)
+def _applies_to(variant):
+    """The mechanisms whose spec lists ``variant`` among its audit variants (a live view of the registry)."""
+    return mechanism_names_where(lambda spec: variant in spec.audit_variants)
+
+
+# variant -> (title, mechanisms it applies to, explanation); a mechanism-specific variant applies to the
+# mechanisms whose spec lists it (``MechanismSpec.audit_variants``), the last two to every mechanism
 VARIANT_INFO = {
     "data_footpoint": (
         "data-dependent footpoint",
-        ("ew_laplace", "ew_gaussian"),
+        _applies_to("data_footpoint"),
         "the exponential-wrapped mechanism with its footpoint set to the PRIVATE mean itself (p0 = η under D, "
         "p0 = η′ under D′), i.e. noise added in the tangent space at the data-dependent mean (the naive tangent "
         "baseline). The proof needs a PUBLIC footpoint: Log_p0 is then 1-Lipschitz; with p0 = η the volume "
@@ -138,7 +145,7 @@ VARIANT_INFO = {
     ),
     "tangent_at_mean": (
         "tangent Gaussian at the mean",
-        ("tangent_gaussian",),
+        _applies_to("tangent_at_mean"),
         "the conformal paper's baseline Exp_η(N(0, σ² I)) in the tangent space at the data-dependent mean, σ "
         "calibrated as if Euclidean; exact only on flat spaces, no proof on S², H², SPD affine (this is what the "
         "Tangent Gaussian mechanism does there; the variant only names it)",
@@ -159,7 +166,7 @@ VARIANT_INFO = {
     ),
     "knn_data": (
         "kNN graph on the data points",
-        ("conformal",),
+        _applies_to("knn_data"),
         "the conformal paper's graph Laplacian built on the DATA points (a kNN graph): the conformal "
         "factor φ then depends on the records outside the sanitised channel. Audited with a fresh calibration "
         "(fresh density sanitisation) for every release, i.e. the whole mechanism; slow (~6 ms per release). The "
@@ -631,12 +638,9 @@ def _distinguish(stats_d, stats_dp, step, delta, alpha):
 
 # ============================================================================ releases
 def _public_options(name, manifold, center, radius, data, seed):
-    """Public calibration options as in the Explorer (:func:`geodp_core.pipeline.public_options`); the conformal
-    mechanism uses its vertex sampler (exact for the law it samples, fast)."""
-    options = public_options(name, manifold, center, radius, data, seed)
-    if name == "conformal":
-        options["sampler"] = "vertex"
-    return options
+    """Public calibration options as in the Explorer (:func:`geodp_core.pipeline.public_options`) and the audit
+    options of the mechanism's spec (the conformal mechanism's vertex sampler: exact for the law it samples, fast)."""
+    return {**public_options(name, manifold, center, radius, data, seed), **mechanism_spec(name).audit_options}
 
 
 def _understate_noise(calibration, factor):
@@ -1196,15 +1200,13 @@ def audit_kng_regression(manifold, target, tau="data", n_releases=REGRESSION_REL
 
 # ============================================================================ several audits
 # Negative controls added by audit_all(include_variants=True): claims known to be false at suitable settings.
-# (mechanism, variant); "knn_data" only with include_slow=True (a fresh calibration per release);
-# (REGRESSION_CONTROL, "data_tau"): KNG regression with τ read from the data (audit_kng_regression).
-_CONTROL_ROWS = (
-    ("riemannian_laplace", "understated_noise"),
-    ("ew_laplace", "data_footpoint"),
-    ("ew_gaussian", "data_footpoint"),
-    ("conformal", "knn_data"),
-    (REGRESSION_CONTROL, "data_tau"),
-)
+# (mechanism, variant), as each mechanism's spec declares them (``MechanismSpec.audit_controls``); "knn_data" only
+# with include_slow=True (a fresh calibration per release); (REGRESSION_CONTROL, "data_tau"): KNG regression with
+# τ read from the data (audit_kng_regression).
+def _control_rows():
+    return tuple((name, variant) for name, spec in mechanism_specs().items() for variant in spec.audit_controls)
+
+
 _SLOW_VARIANTS = ("knn_data",)
 SLOW_RELEASES = 500  # releases per dataset of the slow controls in audit_all (~20 s for the kNN graph on S²)
 NOT_AUDITED = ()  # controls shown without an audit (title, reason): none — every control is audited
@@ -1287,7 +1289,7 @@ def audit_all(manifold, target, include_variants=True, mechanisms=None, include_
     names = valid if mechanisms is None else [check_option(m, "mechanisms", valid) for m in mechanisms]
     cases = [(name, None) for name in names]
     if include_variants:
-        cases += [(name, variant) for name, variant in _CONTROL_ROWS if name in names]
+        cases += [(name, variant) for name, variant in _control_rows() if name in names]
     return run_cells(_audit_row, [(manifold, target, name, variant, include_slow, kwargs) for name, variant in cases],
                      executor)
 

@@ -19,7 +19,6 @@ __all__ = [
     "AUDIT_EPS_GRID",
     "curve_dim_range",
     "dim_range",
-    "in_widget_range",
     "MAX_RECORD_COORDINATES",
     "MAX_RELEASE_COORDINATES",
     "MAX_SAMPLE_COORDINATES",
@@ -77,13 +76,6 @@ def curve_dim_range(manifold):
     low, high = dim_range(manifold)
     return low, min(high, low + manifold_class(manifold).size_sweep_steps)
 
-
-def in_widget_range(key, value):
-    """``value`` clipped into the control's range of ``key`` (unchanged for keys without one)."""
-    if key not in WIDGET_RANGES:
-        return value
-    low, high = WIDGET_RANGES[key]
-    return min(max(value, low), high)
 
 #: Total-ε grids of the pages with their own budget control (regression fits need larger ε; the audit's
 #: verdicts are meaningful for moderate ε only).

@@ -117,16 +117,9 @@ def target_for_budget(scenario, value):
     ``rdp``: ``RDP(scenario.alpha, value)``; ``gdp``: ``GDP(value)``; ``zcdp``: ``ZCDP(value)``.
     """
     _check_scenario(scenario)
-    notion = scenario.notion
-    if notion == "pure_dp":
-        return PureDP(value)
-    if notion == "approx_dp":
-        return ApproxDP(value, scenario.delta)
-    if notion == "rdp":
-        return RDP(scenario.alpha, value)
-    if notion == "gdp":
-        return GDP(value)
-    return ZCDP(value)
+    params = dict(eps=scenario.eps, delta=scenario.delta, mu=scenario.mu, alpha=scenario.alpha, rho=scenario.rho)
+    params[budget_parameter(scenario.notion)] = value
+    return Guarantee.from_notion(scenario.notion, **params)
 
 
 def grid_values(low, high, count, log=True, integer=False):

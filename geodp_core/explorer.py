@@ -12,10 +12,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from geodp_core import pipeline
-from geodp_core.pipeline import Outcome, mean_and_standard_error, public_center
+from geodp_core.pipeline import mean_and_standard_error, public_center
 
 __all__ = [
-    "MechanismOutcome",
     "ScenarioResult",
     "public_center",
     "run_scenario",
@@ -24,8 +23,6 @@ __all__ = [
     "mean_and_standard_error",
 ]
 
-#: What one mechanism did in a scenario (the pipeline's :class:`~geodp_core.pipeline.Outcome`).
-MechanismOutcome = Outcome
 
 
 @dataclass

@@ -24,14 +24,13 @@ from geodp_core.constraints import MAX_RECORD_COORDINATES, largest_count
 from geodp_core.data import (
     DESCRIPTOR_SIZES,
     clip_to_ball,
+    data_kind,
+    data_kinds,
     descriptor_public_center,
-    load_dataset,
-    shapes,
 )
-from geodp_core.data import generators as gen
 from geodp_core._validation import check_int, check_rng
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
-from geodp_core.mechanisms import get_mechanism
+from geodp_core.mechanisms import get_mechanism, mechanism_spec
 from geodp_core.privacy import Guarantee
 from geodp_core.summaries import p_mean, p_mean_sensitivity
 
@@ -56,9 +55,9 @@ _CENTER_PARAMS = ("tangent_vec", "base_point", "center", "mean_direction", "mean
                   "footpoint", "anchor")
 #: Parameters of core errors that mean "the uploaded points cannot be used" (reported as upload).
 _UPLOAD_PARAMS = ("points", "data", "x", "upload", "file")
-#: Real datasets a scenario can name (loaded, not generated; ``n`` and ``spread`` do not apply).
-REAL_DATASETS = ("cities", "connectomes", "karate", "digits_covariance", "image_patches_covariance", "planar_cells",
-                 "hand_orientations")
+#: Real datasets a scenario can name (loaded, not generated; ``n`` and ``spread`` do not apply), as declared in
+#: :mod:`geodp_core.data.kinds`.
+REAL_DATASETS = tuple(code for code, kind in data_kinds().items() if kind.source == "dataset")
 
 
 def typical_spread_distance(scenario):
@@ -68,11 +67,8 @@ def typical_spread_distance(scenario):
     landmark noise on Kendall shapes (std :math:`s` per coordinate of :math:`k` planar landmarks): about
     :math:`s\sqrt{2k}`. ``None`` for the other generators and real data.
     """
-    if scenario.data in ("vmf", "vmf_mixture"):
-        return scenario.spread * math.sqrt(scenario.dim)
-    if scenario.data == "shape_perturbation":
-        return scenario.spread * math.sqrt(2.0 * scenario.dim)
-    return None
+    spread_distance = data_kind(scenario.data).spread_distance
+    return None if spread_distance is None else spread_distance(scenario)
 
 
 def mean_and_standard_error(values):
@@ -186,60 +182,9 @@ def public_center(scenario, manifold=None):
         raise _renamed(exc, "center_offset") from exc
 
 
-def _mixture_layout(manifold, center, radius, n_components, fraction=0.5):
-    """Public component centres spread on a circle of radius ``fraction · radius`` around the centre."""
-    angles = 2 * np.pi * np.arange(n_components) / n_components
-    coords = np.zeros((n_components, manifold.dim))
-    coords[:, 0] = fraction * radius * np.cos(angles)
-    if manifold.dim > 1:
-        coords[:, 1] = fraction * radius * np.sin(angles)
-    return manifold.exp(center, manifold.from_frame(center, coords))
-
-
 def _make_data(scenario, manifold, center, rng, points=None):
-    """Generate (or take) the private dataset; returns ``(points, note)``."""
-    kind, n, spread = scenario.data, scenario.n, scenario.spread
-    if kind == "upload":
-        if points is None:
-            raise InvalidParameterError("data is 'upload' but no file was uploaded", param="upload")
-        return manifold.validate_points(points, "upload"), "uploaded file"
-    if kind == "planar_cells":  # real outlines, resampled to the scenario's k landmarks
-        dataset = shapes.load_planar_cells(k=scenario.dim)
-        return np.asarray(dataset.points, dtype=float), dataset.description
-    if kind in REAL_DATASETS:
-        options = {"sub_block": scenario.dim} if kind == "connectomes" else {}
-        if scenario.data_class is not None:
-            options["label"] = scenario.data_class
-        dataset = load_dataset(kind, **options)
-        return np.asarray(dataset.points, dtype=float), dataset.description
-    spread = max(spread, 1e-3)
-    if kind == "vmf":
-        kappa = gen.vmf_kappa_from_std(spread)
-        return gen.sample_von_mises_fisher(center, kappa, n, rng), f"von Mises–Fisher, kappa = 1/std² = {kappa:.3g}"
-    if kind == "vmf_mixture":  # the conformal paper's heterogeneous data (its §VII-A)
-        means = _mixture_layout(manifold, center, scenario.radius, 3, fraction=0.6)
-        kappas = [gen.vmf_kappa_from_std(s) for s in (spread, spread / 3.0, 2.0 * spread)]
-        pts = gen.sample_vmf_mixture(means, kappas, [0.6, 0.3, 0.1], n, rng)
-        return pts, ("mixture of 3 vMF components (weights 0.6/0.3/0.1, spreads s, s/3 and 2s, centres at 0.6·r "
-                     "from the public centre)")
-    if kind == "uniform_ball":
-        return gen.sample_uniform_ball(manifold, center, spread, n, rng), f"uniform in a geodesic ball of radius {spread:g}"
-    if kind == "wrapped_normal":
-        return gen.sample_wrapped_normal(manifold, center, spread, n, rng), f"wrapped normal, std {spread:g}"
-    if kind == "wrapped_normal_mixture":
-        centers = _mixture_layout(manifold, center, scenario.radius, 2)
-        pts = gen.sample_wrapped_normal_mixture(manifold, centers, [spread, spread / 3.0], [0.7, 0.3], n, rng)
-        return pts, "mixture of 2 wrapped normals (weights 0.7/0.3)"
-    if kind == "shape_perturbation":  # Kendall shapes: the public template (the ball centre) plus landmark noise
-        pts = shapes.sample_landmark_perturbation(manifold, center, spread, n, rng)
-        return pts, (f"shapes of the public template (the ball centre) with i.i.d. N(0, {spread:g}²) noise on every "
-                     "landmark coordinate")
-    if kind == "wishart":
-        m = manifold.m
-        dof = m - 1.0 + 1.0 / spread**2
-        pts = gen.sample_wishart(m, dof, center / dof, n, rng)
-        return pts, f"Wishart, {dof:.3g} degrees of freedom, mean = the public centre"
-    raise InvalidParameterError(f"unknown data kind {kind!r}", param="data")
+    """Generate (or load, or take) the private dataset as its data kind declares; returns ``(points, note)``."""
+    return data_kind(scenario.data).make(scenario, manifold, center, rng, points)
 
 
 def prepare(scenario, points=None):
@@ -332,32 +277,13 @@ def summarise(manifold, points, center, radius, note="", scenario=None, p=None):
 
 
 def public_options(name, manifold, center, radius, data, noise_seed):
-    r"""Public calibration options of mechanism ``name`` (footpoint, anchor = the PUBLIC centre; never the data).
-
-    The conformal mechanism sanitises its density from ``data`` inside its own privacy budget, with its own
-    noise seed; on :math:`H^2` it gets the public meshed domain :math:`B(m_0, \max(2, 1.25r))`; for :math:`d \ge 3` and on
-    :math:`\mathbb{R}^d` the public point set lives on :math:`B(m_0, 1.5r)` (a cap on :math:`S^d`), which contains the
-    public data ball :math:`B(m_0, r)`.
+    r"""Public calibration options of mechanism ``name``, as its spec declares them
+    (:attr:`~geodp_core.mechanisms.registry.MechanismSpec.public_options`): footpoint and anchor = the PUBLIC
+    centre, never the data; the conformal mechanism's public domain, and its records read only through the
+    density it sanitises inside its own budget, with its own noise seed. ``{}`` for a mechanism without options.
     """
-    if name in ("ew_laplace", "ew_gaussian"):
-        return {"footpoint": center}
-    if name == "langevin":
-        return {"anchor": center}
-    if name == "conformal":
-        options = {"data": data, "seed": int(noise_seed), "radius": radius}  # r: public (paper's bound, H² check)
-        high = min(manifold.domain_radius_max, manifold.diameter)
-        if manifold.mesh_kind is not None:
-            if not manifold.is_compact:  # a meshed public ball (H²); a compact surface is meshed whole
-                options.update(domain_center=center, domain_radius=min(high, max(2.0, 1.25 * radius)),
-                               ball_center=center)
-        else:
-            # public point set on the public ball B(centre, 1.5 r) around the public data ball (a cap on S^d):
-            # the resolution N^(-1/d) is spent where the summary can be
-            options.update(domain_center=center, domain_radius=min(high, 1.5 * radius))
-            if not manifold.is_compact:
-                options.update(ball_center=center)
-        return options
-    return {}
+    build = mechanism_spec(name).public_options
+    return {} if build is None else build(manifold, center, radius, data, noise_seed)
 
 
 def scenario_options(name, prepared):

@@ -1,5 +1,5 @@
 r"""The regression page's laboratory: synthetic geodesic-regression data, the true geodesic, private KNG releases
-and prediction errors (moved out of :mod:`geodp_core.mechanisms.kng_regression`, which keeps lazy re-exports).
+and prediction errors.
 
 The mechanism itself is :class:`geodp_core.mechanisms.kng_regression.KNGGeodesicRegression` (and its function
 form :func:`~geodp_core.mechanisms.kng_regression.kng_geodesic_regression`); this module only builds the demo

@@ -8,6 +8,7 @@ be turned into a Python snippet that reproduces the run with ``geodp_core``.
 import json
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, fields, replace
 
 from geodp_core._validation import check_int, check_option, check_real
@@ -22,13 +23,13 @@ from geodp_core.constraints import (
     result_bytes_bound,
 )
 from geodp_core.data.datasets import DESCRIPTOR_SIZES, dataset_classes
+from geodp_core.data.kinds import data_kind, data_kinds, data_kinds_for
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.geometry import MANIFOLD_NAMES, get_manifold, manifold_class
 from geodp_core.mechanisms.registry import MECHANISM_NAMES
-from geodp_core.privacy import GDP, RDP, ZCDP, ApproxDP, PureDP
+from geodp_core.privacy import Guarantee
 
 __all__ = [
-    "DATA_KINDS",
     "LABELLED_DATA",
     "NOTION_NAMES",
     "PRESETS",
@@ -40,50 +41,14 @@ __all__ = [
 
 NOTION_NAMES = ("pure_dp", "approx_dp", "gdp", "rdp", "zcdp")
 
-#: Every space whose generators work from the manifold's own facts (uniform balls, wrapped normals).
-EVERY_SPACE = "every space"
-# data kind -> manifolds it exists on
-DATA_KINDS = {
-    "vmf": ("sphere",),
-    "vmf_mixture": ("sphere",),
-    "uniform_ball": EVERY_SPACE,
-    "wrapped_normal": EVERY_SPACE,
-    "wrapped_normal_mixture": ("hyperbolic",),
-    "wishart": ("spd",),
-    "cities": ("sphere",),
-    "connectomes": ("spd",),
-    "karate": ("hyperbolic",),
-    "digits_covariance": ("spd",),
-    "image_patches_covariance": ("spd",),
-    "shape_perturbation": ("kendall",),
-    "planar_cells": ("kendall",),
-    "hand_orientations": ("so3",),
-    "upload": ("sphere", "hyperbolic", "spd", "euclidean"),
-}
-
-
-#: Data kinds generated from ``n`` (the others are real datasets or uploads, whose size ``n`` does not set).
-GENERATED_DATA = ("vmf", "vmf_mixture", "uniform_ball", "wrapped_normal", "wrapped_normal_mixture", "wishart",
-                  "shape_perturbation")
-
-
-#: Real datasets with classes: a scenario may keep one class (``data_class``).
-LABELLED_DATA = ("connectomes", "karate", "digits_covariance", "image_patches_covariance", "hand_orientations")
+#: Real datasets with classes: a scenario may keep one class (``data_class``); declared in
+#: :mod:`geodp_core.data.kinds` (``labelled=True``).
+LABELLED_DATA = tuple(code for code, kind in data_kinds().items() if kind.labelled)
 
 
 def data_classes_for(data):
     """``{label: meaning}`` of the classes a scenario with data kind ``data`` may keep (empty: none)."""
-    return dataset_classes(data) if data in LABELLED_DATA else {}
-
-
-def data_kinds_for(manifold_name):
-    """Data kinds available on a manifold, in display order."""
-    kinds = [k for k, spaces in DATA_KINDS.items() if spaces == EVERY_SPACE or manifold_name in spaces]
-    first = manifold_class(manifold_name).default_data_kind if manifold_name in MANIFOLD_NAMES else None
-    if first in kinds:  # the space's default data kind leads (the first one is what a switch to the space shows)
-        kinds.remove(first)
-        kinds.insert(0, first)
-    return tuple(kinds)
+    return dataset_classes(data) if data_kind(data).labelled else {}
 
 
 def _tuple_of_floats(value, name):
@@ -290,7 +255,7 @@ class Scenario:
     manifold, dim, metric
         Arguments of :func:`~geodp_core.geometry.get_manifold` (``metric`` only for SPD).
     data : str
-        Data kind (see :data:`DATA_KINDS`).
+        Data kind (a code of :func:`geodp_core.data.data_kinds`, offered on this manifold).
     spread : float
         Data spread in radians of geodesic distance: vMF std (``kappa = 1/std^2``),
         wrapped-normal std, or the radius of a uniform data ball.
@@ -389,7 +354,7 @@ class Scenario:
         mechs = self.mechanisms
         if isinstance(mechs, str):
             mechs = tuple(m for m in mechs.split(",") if m)
-        if not isinstance(mechs, (tuple, list)):
+        if not isinstance(mechs, Sequence):  # a tuple, a list, or the registry's live MECHANISM_NAMES
             raise InvalidParameterError(
                 f"mechanisms must be a list of mechanism names; got {_json_type(mechs)}", param="mechanisms"
             )
@@ -407,7 +372,7 @@ class Scenario:
         data have ``n`` records, the bundled datasets at most ``MAX_REAL_DATA_COORDINATES`` coordinates, uploads at
         most ``MAX_RECORD_COORDINATES`` (checked when they are prepared)."""
         coordinates = math.prod(self.build_manifold().point_shape)
-        if self.data in GENERATED_DATA:
+        if data_kind(self.data).generated:
             records = self.n
         elif self.data == "upload":
             records = largest_count(MAX_RECORD_COORDINATES, coordinates)
@@ -420,7 +385,7 @@ class Scenario:
         """Records × coordinates and releases × coordinates within the declared cost limits."""
         coordinates = math.prod(self.build_manifold().point_shape)
         at = f"at dim = {self.dim} ({coordinates} coordinates per point on {self.manifold})"
-        if self.data in GENERATED_DATA:
+        if data_kind(self.data).generated:
             check_cost("n", self.n, coordinates, MAX_RECORD_COORDINATES, "the data", at)
         k = len(self.mechanisms)
         check_cost("n_releases", self.n_releases, k * coordinates, MAX_RELEASE_COORDINATES,
@@ -437,7 +402,8 @@ class Scenario:
         classes = data_classes_for(self.data)
         if not classes:
             raise InvalidParameterError(
-                f"data_class applies only to real datasets with classes ({', '.join(LABELLED_DATA)}); data "
+                f"data_class applies only to real datasets with classes "
+                f"({', '.join(code for code, kind in data_kinds().items() if kind.labelled)}); data "
                 f"{self.data!r} has none; got data_class={_clip(repr(value))}", param="data_class",
             )
         valid = tuple(classes)
@@ -459,13 +425,8 @@ class Scenario:
     @property
     def target(self):
         """The common target guarantee."""
-        return {
-            "pure_dp": lambda: PureDP(self.eps),
-            "approx_dp": lambda: ApproxDP(self.eps, self.delta),
-            "gdp": lambda: GDP(self.mu),
-            "rdp": lambda: RDP(self.alpha, self.eps),
-            "zcdp": lambda: ZCDP(self.rho),
-        }[self.notion]()
+        return Guarantee.from_notion(self.notion, eps=self.eps, delta=self.delta, mu=self.mu, alpha=self.alpha,
+                                     rho=self.rho)
 
     def with_changes(self, **changes):
         """A validated copy with some fields changed."""

@@ -53,3 +53,46 @@ def test_unchecked_geometry_matches_checked_on_valid_points():
         np.testing.assert_array_equal(manifold.exp(base, vecs, check=False), pts)
         np.testing.assert_array_equal(manifold.dist(base, pts, check=False), manifold.dist(base, pts))
         np.testing.assert_array_equal(manifold.log(base, pts, check=False), manifold.log(base, pts))
+
+
+def test_one_version_number():
+    """The version is written once (``geodp_core.__version__``); pyproject.toml reads it."""
+    import tomllib
+    import warnings
+    from pathlib import Path
+
+    import pytest
+
+    import geodp_core
+
+    root = Path(__file__).resolve().parents[1]
+    project = tomllib.loads((root / "pyproject.toml").read_text())
+    assert "version" not in project["project"] and "version" in project["project"]["dynamic"]
+    assert project["tool"]["setuptools"]["dynamic"]["version"] == {"attr": "geodp_core.__version__"}
+    setuptools_config = pytest.importorskip("setuptools.config.pyprojecttoml")
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        expanded = setuptools_config.read_configuration(root / "pyproject.toml", expand=True)
+    assert expanded["project"]["version"] == geodp_core.__version__ == "0.3.0"
+
+
+def test_removed_names_stay_removed():
+    """Names nothing used any more are gone (a page or a notebook would otherwise keep a second vocabulary)."""
+    import importlib
+
+    removed = {
+        "geodp_core.mechanisms": ("Release",),
+        "geodp_core.mechanisms.base": ("Release",),
+        "geodp_core.mechanisms.cards": ("get_card",),
+        "geodp_core.constraints": ("in_widget_range",),
+        "geodp_core.audit": ("STATISTICS",),
+        "geodp_core.geometry.point_sets": ("KINDS",),
+        "geodp_core.explorer": ("MechanismOutcome",),
+    }
+    for module, names in removed.items():
+        mod = importlib.import_module(module)
+        assert not any(hasattr(mod, n) for n in names), module
+        assert set(getattr(mod, "__all__", ())) <= set(dir(mod)), module  # every exported name is defined
+    from geodp_core.mechanisms import Mechanism
+
+    assert not hasattr(Mechanism, "release")

@@ -1,5 +1,7 @@
 """Data for GeoDP (docs/specification.md §2, §9): synthetic generators, real datasets, image descriptors, the public ball, uploads.
 
+The data kinds a scenario can name are declared once each in :mod:`geodp_core.data.kinds`.
+
 The papers' own data files (OCTMNIST/MedMNIST, Fashion-MNIST, CIFAR-10, planar landmarks) are read by
 :mod:`geodp_core.data.real_files` when a user has them.
 
@@ -59,6 +61,7 @@ from geodp_core.data.shapes import (
     sample_landmark_perturbation,
 )
 from geodp_core.data.uploads import MAX_UPLOAD_BYTES, InvalidUploadError, parse_points
+from geodp_core.data.kinds import DataKind, data_kind, data_kinds, data_kinds_for, register_data_kind  # isort: skip
 from geodp_core.exceptions import DataFileError
 
 __all__ = [
@@ -77,12 +80,16 @@ __all__ = [
     "MAX_UPLOAD_BYTES",
     "OCTMNIST_CLASSES",
     "DataFileError",
+    "DataKind",
     "Dataset",
     "InvalidUploadError",
     "check_in_ball",
     "arch_template",
     "clip_to_ball",
     "covariance_descriptor",
+    "data_kind",
+    "data_kinds",
+    "data_kinds_for",
     "dataset_classes",
     "descriptor_features",
     "descriptor_public_center",
@@ -98,6 +105,7 @@ __all__ = [
     "load_planar_cells",
     "parse_points",
     "preshape",
+    "register_data_kind",
     "resample_closed_curve",
     "sample_geodesic_regression",
     "sample_landmark_perturbation",

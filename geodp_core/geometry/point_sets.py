@@ -52,7 +52,6 @@ __all__ = [
 PUBLIC_SEED = 20240611  # fixed, published seed of the quasi-random sequence
 POINT_COUNT_RANGE = (50, 20_000)
 GRAPH_K_RANGE = (2, 64)
-KINDS = ("sphere", "hyperbolic_ball", "euclidean_ball", "flat_chart_ball")
 _ROW_BLOCK = 512
 _RADIAL_GRID = 20_001
 _U_CLIP = 1e-12

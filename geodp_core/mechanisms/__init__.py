@@ -1,4 +1,9 @@
-"""Privacy mechanisms on manifolds (docs/specification.md §5), one module per family, plus a registry."""
+"""Privacy mechanisms on manifolds (docs/specification.md §5), one module per family, plus a registry.
+
+Each family module declares its mechanisms' specs beside their code and registers them
+(:func:`~geodp_core.mechanisms.registry.register_mechanism`); the explicit imports below are the whole list, and
+their order is the menu order (:data:`MECHANISM_NAMES`).
+"""
 
 from geodp_core.mechanisms.base import (
     HONESTY_LABELS,
@@ -7,11 +12,42 @@ from geodp_core.mechanisms.base import (
     LABEL_NO_GUARANTEE,
     LABEL_UNAVAILABLE,
     Availability,
+    BoundMechanism,
     Calibration,
+    DatasetMechanism,
     Mechanism,
-    Release,
 )
-from geodp_core.mechanisms.registry import MECHANISM_NAMES, availability_table, get_mechanism, mechanism_class
+from geodp_core.mechanisms.registry import (
+    DATASET_MECHANISM_NAMES,
+    MECHANISM_COLORS,
+    MECHANISM_NAMES,
+    Card,
+    MechanismSpec,
+    availability_table,
+    get_mechanism,
+    mechanism_class,
+    mechanism_spec,
+    mechanism_specs,
+    register_mechanism,
+)
+
+# The mechanisms, in menu order: importing a family module registers its classes.
+from geodp_core.mechanisms import riemannian_laplace  # noqa: F401 - registers
+from geodp_core.mechanisms import riemannian_gaussian  # noqa: F401 - registers
+from geodp_core.mechanisms import tangent_gaussian  # noqa: F401 - registers
+from geodp_core.mechanisms import exponential_wrapped  # noqa: F401 - registers
+from geodp_core.mechanisms import heat_diffusion  # noqa: F401 - registers
+from geodp_core.mechanisms import conformal  # noqa: F401 - registers
+from geodp_core.mechanisms import kng_regression  # noqa: F401 - registers
+from geodp_core.mechanisms.gaussian_gdp import gdp_mu, gdp_mu_monte_carlo, privacy_profile, riemannian_gaussian_sigma_for_mu
+from geodp_core.mechanisms.heat_diffusion import (
+    bm_diffusion_time,
+    bm_privacy_floor,
+    bm_rdp_eps,
+    langevin_diffusion_time,
+    langevin_rdp_eps,
+)
+from geodp_core.mechanisms.kng_regression import KNGGeodesicRegression, kng_geodesic_regression
 
 __all__ = [
     "HONESTY_LABELS",
@@ -20,38 +56,31 @@ __all__ = [
     "LABEL_NO_GUARANTEE",
     "LABEL_UNAVAILABLE",
     "Availability",
+    "BoundMechanism",
     "Calibration",
+    "Card",
+    "DatasetMechanism",
     "Mechanism",
-    "Release",
+    "MechanismSpec",
+    "DATASET_MECHANISM_NAMES",
+    "MECHANISM_COLORS",
     "MECHANISM_NAMES",
     "availability_table",
     "get_mechanism",
     "mechanism_class",
+    "mechanism_spec",
+    "mechanism_specs",
+    "register_mechanism",
     "gdp_mu",
+    "gdp_mu_monte_carlo",
+    "privacy_profile",
+    "riemannian_gaussian_sigma_for_mu",
     "bm_diffusion_time",
+    "bm_privacy_floor",
+    "bm_rdp_eps",
     "langevin_diffusion_time",
+    "langevin_rdp_eps",
     "kng_geodesic_regression",
     "KNGGeodesicRegression",
 ]
 
-
-def __getattr__(name):
-    """Lazy re-exports of the function-style public API (each lives in its family's module)."""
-    lazy = {
-        "gdp_mu": "geodp_core.mechanisms.gaussian_gdp",
-        "riemannian_gaussian_sigma_for_mu": "geodp_core.mechanisms.gaussian_gdp",
-        "privacy_profile": "geodp_core.mechanisms.gaussian_gdp",
-        "gdp_mu_monte_carlo": "geodp_core.mechanisms.gaussian_gdp",
-        "bm_diffusion_time": "geodp_core.mechanisms.heat_diffusion",
-        "bm_rdp_eps": "geodp_core.mechanisms.heat_diffusion",
-        "bm_privacy_floor": "geodp_core.mechanisms.heat_diffusion",
-        "langevin_diffusion_time": "geodp_core.mechanisms.heat_diffusion",
-        "langevin_rdp_eps": "geodp_core.mechanisms.heat_diffusion",
-        "kng_geodesic_regression": "geodp_core.mechanisms.kng_regression",
-        "KNGGeodesicRegression": "geodp_core.mechanisms.kng_regression",
-    }
-    if name in lazy:
-        import importlib
-
-        return getattr(importlib.import_module(lazy[name]), name)
-    raise AttributeError(f"module 'geodp_core.mechanisms' has no attribute {name!r}")

@@ -33,8 +33,9 @@ __all__ = [
     "HONESTY_LABELS",
     "Availability",
     "Calibration",
+    "BoundMechanism",
+    "DatasetMechanism",
     "Mechanism",
-    "Release",
     "TAIL_PROBABILITY",
     "representable_radius",
     "check_sample_size",
@@ -185,29 +186,14 @@ class Calibration:
         }
 
 
-@dataclass(frozen=True)
-class Release:
-    """A private release as a page shows it: the value, its guarantee and how it was made."""
+class BoundMechanism(ABC):
+    """What every mechanism shares: bound to one manifold, available there or not (with the reason), and a
+    calibration record (:class:`Calibration`) checked before sampling.
 
-    value: Any
-    calibration: Calibration
-    seed: Any = None
-
-    @property
-    def guarantee(self):
-        return self.calibration.achieved
-
-    @property
-    def label(self):
-        return self.calibration.label
-
-
-class Mechanism(ABC):
-    """Base class of the mechanisms.
-
-    Subclasses set the class attributes, implement :meth:`_calibrate` and
-    :meth:`_sample`, and override :meth:`availability` when they do not run on
-    every manifold.
+    Subclasses are :class:`Mechanism` (releases a summary of the data) and :class:`DatasetMechanism` (releases
+    from the whole dataset). Each concrete class declares a ``spec``
+    (:class:`~geodp_core.mechanisms.registry.MechanismSpec`) and is decorated with
+    :func:`~geodp_core.mechanisms.registry.register_mechanism`, which sets ``name`` and ``title`` from it.
 
     Parameters
     ----------
@@ -215,6 +201,7 @@ class Mechanism(ABC):
         The space the releases live in.
     """
 
+    spec: ClassVar[Any] = None
     name: ClassVar[str] = ""
     title: ClassVar[str] = ""
     native_notion: ClassVar[str] = ""
@@ -243,6 +230,67 @@ class Mechanism(ABC):
         ok, reason = self.available()
         if not ok:
             raise UnavailableError(f"{self.title or self.name} is unavailable on {self.manifold.label}: {reason}", param="mechanism")
+
+    def _make_calibration(self, target, achieved, native, sensitivity, noise, label, notes=(), options=None):
+        return Calibration(
+            mechanism=self.name,
+            manifold=self.manifold.label,
+            target=target,
+            achieved=achieved,
+            native=native,
+            sensitivity=float(sensitivity),
+            noise=dict(noise),
+            label=label,
+            notes=tuple(notes),
+            options=dict(options or {}),
+        )
+
+    def _check_calibration(self, calibration):
+        if not isinstance(calibration, Calibration):
+            raise InvalidParameterError(
+                f"calibration must come from {self.name}.calibrate(...); got {type(calibration).__name__}",
+                param="calibration",
+            )
+        if calibration.mechanism != self.name or calibration.manifold != self.manifold.label:
+            raise InvalidParameterError(
+                f"calibration is for {calibration.mechanism} on {calibration.manifold}, "
+                f"not {self.name} on {self.manifold.label}",
+                param="calibration",
+            )
+
+    def __repr__(self):
+        return f"<{type(self).__name__} on {self.manifold.label}>"
+
+
+class DatasetMechanism(BoundMechanism):
+    """A mechanism that releases from a whole dataset (e.g. private geodesic regression), not from a summary.
+
+    ``calibrate(target, n, **public_options)`` reads PUBLIC inputs only (the number of records and the public
+    bounds the sensitivities follow from, never the records); ``sample(data, calibration, size, rng)`` runs the
+    calibrated mechanism on the private dataset and returns its releases.
+    """
+
+    @abstractmethod
+    def calibrate(self, target, n, **options):
+        """Calibrate to ``target`` for datasets of ``n`` records from public inputs only; returns a
+        :class:`Calibration`."""
+
+    @abstractmethod
+    def sample(self, data, calibration, size, rng):
+        """``size`` independent releases computed from the private ``data`` with ``calibration``."""
+
+
+class Mechanism(BoundMechanism):
+    """Base class of the mechanisms that release a summary (a point of the manifold) of the data.
+
+    Subclasses declare a ``spec``, implement :meth:`_calibrate` and :meth:`_sample`, and override
+    :meth:`availability` when they do not run on every manifold.
+
+    Parameters
+    ----------
+    manifold : Manifold
+        The space the releases live in.
+    """
 
     # ------------------------------------------------------------- calibration
     def calibrate(self, target, sensitivity, public_ball=None, **options):
@@ -396,20 +444,6 @@ class Mechanism(ABC):
     def _calibrate(self, target, sensitivity, **options):
         """Mechanism-specific calibration (arguments already validated)."""
 
-    def _make_calibration(self, target, achieved, native, sensitivity, noise, label, notes=(), options=None):
-        return Calibration(
-            mechanism=self.name,
-            manifold=self.manifold.label,
-            target=target,
-            achieved=achieved,
-            native=native,
-            sensitivity=float(sensitivity),
-            noise=dict(noise),
-            label=label,
-            notes=tuple(notes),
-            options=dict(options or {}),
-        )
-
     # ---------------------------------------------------------------- sampling
     def sample(self, center, calibration, size, rng):
         """Draw exactly ``size`` releases around ``center`` (the private summary).
@@ -448,24 +482,6 @@ class Mechanism(ABC):
     def _sample(self, center, calibration, size, rng):
         """Mechanism-specific sampler (arguments already validated)."""
 
-    def _check_calibration(self, calibration):
-        if not isinstance(calibration, Calibration):
-            raise InvalidParameterError(
-                f"calibration must come from {self.name}.calibrate(...); got {type(calibration).__name__}",
-                param="calibration",
-            )
-        if calibration.mechanism != self.name or calibration.manifold != self.manifold.label:
-            raise InvalidParameterError(
-                f"calibration is for {calibration.mechanism} on {calibration.manifold}, "
-                f"not {self.name} on {self.manifold.label}",
-                param="calibration",
-            )
-
-    def release(self, center, calibration, rng, seed=None):
-        """One private release wrapped in a :class:`Release` record."""
-        value = self.sample(center, calibration, 1, rng)[0]
-        return Release(value=value, calibration=calibration, seed=seed)
-
     # ------------------------------------------------------------ optional API
     def log_density(self, center, points, calibration):
         """Unnormalised log density of the release law w.r.t. Riemannian volume (where known)."""
@@ -474,6 +490,3 @@ class Mechanism(ABC):
     def utility_bound(self, calibration, center=None):
         """Bound on :math:`E\\,\\mathrm{dist}(\\tilde\\eta, \\eta)` from the source paper, or ``None``."""
         return None
-
-    def __repr__(self):
-        return f"<{type(self).__name__} on {self.manifold.label}>"

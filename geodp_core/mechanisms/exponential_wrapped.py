@@ -36,6 +36,7 @@ from geodp_core.mechanisms.base import (
     gamma_tail_quantile,
 )
 from geodp_core.mechanisms.tangent_gaussian import chi_mean, gaussian_sigma_for_target
+from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechanism
 from geodp_core.privacy import (
     GDP,
     RDP,
@@ -108,6 +109,11 @@ def _shrink(target, factor):
     if isinstance(target, RDP):
         return RDP(target.alpha, target.eps * factor)
     return ZCDP(target.rho * factor)
+
+
+def public_footpoint(manifold, center, radius, data, noise_seed):
+    """The footpoint a scenario passes: its PUBLIC ball centre :math:`m_0` (never the data)."""
+    return {"footpoint": center}
 
 
 class _ExponentialWrapped(Mechanism):
@@ -325,6 +331,7 @@ class _ExponentialWrapped(Mechanism):
         return self._mean_noise_norm(calibration.noise["sigma"]) + 2.0 * gap
 
 
+@register_mechanism
 class ExponentialWrappedLaplace(_ExponentialWrapped):
     """Exponential-wrapped Laplace (EWL): :math:`\\varepsilon`-DP on Hadamard spaces.
 
@@ -347,8 +354,40 @@ class ExponentialWrappedLaplace(_ExponentialWrapped):
         Two-stage only: PUBLIC footpoint of stage 1 (default ``manifold.default_center()``).
     """
 
-    name = "ew_laplace"
-    title = "Exponential-wrapped Laplace"
+    spec = MechanismSpec(
+        name="ew_laplace",
+        title="Exponential-wrapped Laplace",
+        color="#ff7f0e",
+        notions=("pure_dp", "approx_dp", "gdp", "rdp", "zcdp"),
+        card=Card(
+            title="Exponential-wrapped Laplace (EWL)",
+            notion="ε-DP",
+            idea=(
+                "Move the problem to ONE fixed tangent space: take Log at a PUBLIC footpoint p₀, add Euclidean K-norm "
+                "Laplace noise there, and wrap back with Exp. On a Hadamard space Log at p₀ is 1-Lipschitz, so the "
+                "tangent summary has sensitivity at most Δ and the release is post-processing."
+            ),
+            formula=(
+                r"\begin{gathered}\tilde\eta = \mathrm{Exp}_{p_0}\big(\mathrm{Log}_{p_0}\eta + z\big),\quad "
+                r"p(z) \propto e^{-|z|/\sigma},\quad \sigma = \Delta/\varepsilon \\ "
+                r"\mathbb{E}\,\mathrm{dist} \le \sigma d + 2\,\mathrm{dist}(p_0, \eta)\end{gathered}"
+            ),
+            guarantee=("ε-DP, exact. Optional two-stage footpoint: spend ε₀ on a coarse private mean used as p₀ and "
+                       "compose."),
+            assumptions=(
+                "Hadamard space only (complete, simply connected, curvature ≤ 0): Hᵈ, SPD (all three metrics), ℝᵈ. "
+                "Unavailable on the sphere (Exp is not injective). The footpoint must never be computed from the data."
+            ),
+            sampler="Exact: radius Gamma(d, σ), uniform direction in the tangent space at p₀, then Exp at p₀. No MCMC.",
+            source="Exponential-wrapped mechanisms: differential privacy on Hadamard manifolds made practical (ICLR 2026).",
+        ),
+        try_it=dict(manifold="hyperbolic", data="uniform_ball", spread=1.0, radius=1.0, notion="pure_dp",
+                    mechanisms=("ew_laplace", "riemannian_laplace")),
+        public_options=public_footpoint,
+        options={"footpoint": "a PUBLIC point: the public ball centre m₀ (never computed from the data)"},
+        audit_variants=("data_footpoint",),
+        audit_controls=("data_footpoint",),
+    )
     native_notion = "pure_dp"
     _law = "laplace"
 
@@ -383,6 +422,7 @@ class ExponentialWrappedLaplace(_ExponentialWrapped):
         return sigma * self.manifold.dim
 
 
+@register_mechanism
 class ExponentialWrappedGaussian(_ExponentialWrapped):
     """Exponential-wrapped Gaussian (EWG): :math:`(\\Delta/\\sigma)`-GDP on Hadamard spaces.
 
@@ -395,8 +435,35 @@ class ExponentialWrappedGaussian(_ExponentialWrapped):
     Calibration options: as :class:`ExponentialWrappedLaplace`.
     """
 
-    name = "ew_gaussian"
-    title = "Exponential-wrapped Gaussian"
+    spec = MechanismSpec(
+        name="ew_gaussian",
+        title="Exponential-wrapped Gaussian",
+        color="#2ca02c",
+        notions=("approx_dp", "gdp", "rdp", "zcdp"),
+        card=Card(
+            title="Exponential-wrapped Gaussian (EWG)",
+            notion="μ-GDP / (ε, δ) / RDP / zCDP",
+            idea="As EWL with Gaussian noise in the tangent space at p₀: the Euclidean Gaussian mechanism, wrapped by Exp at p₀.",
+            formula=(
+                r"\begin{gathered}\tilde\eta = \mathrm{Exp}_{p_0}\big(\mathrm{Log}_{p_0}\eta + z\big),\quad "
+                r"z \sim N(0, \sigma^2 I_d) \\ "
+                r"\mu = \Delta/\sigma,\quad \varepsilon_{\mathrm{RDP}}(\alpha) = \frac{\alpha\Delta^2}{2\sigma^2}\end{gathered}"
+            ),
+            guarantee=(
+                "Exactly (Δ/σ)-GDP, hence the analytic (ε, δ) calibration, (α, αΔ²/(2σ²))-RDP and Δ²/(2σ²)-zCDP. "
+                "Utility: E dist ≤ σ√2 Γ((d+1)/2)/Γ(d/2) + 2 dist(p₀, η)."
+            ),
+            assumptions="Hadamard space only; PUBLIC footpoint (default: the public ball centre).",
+            sampler="Exact: Gaussian coordinates in an orthonormal frame of the tangent space at p₀, then Exp at p₀.",
+            source="Exponential-wrapped mechanisms: differential privacy on Hadamard manifolds made practical (ICLR 2026).",
+        ),
+        try_it=dict(manifold="hyperbolic", data="uniform_ball", spread=1.0, radius=1.0, notion="gdp",
+                    mechanisms=("ew_gaussian", "riemannian_gaussian")),
+        public_options=public_footpoint,
+        options={"footpoint": "a PUBLIC point: the public ball centre m₀ (never computed from the data)"},
+        audit_variants=("data_footpoint",),
+        audit_controls=("data_footpoint",),
+    )
     native_notion = "gdp"
     _law = "gaussian"
 

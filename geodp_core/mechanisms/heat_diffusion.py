@@ -71,6 +71,7 @@ from geodp_core.mechanisms.sphere_heat_kernel import (
     sphere_sampler_method,
     sphere_series_plan,
 )
+from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechanism
 from geodp_core.privacy import ZCDP, zcdp_budget
 
 __all__ = [
@@ -705,6 +706,7 @@ class _HeatDiffusion(Mechanism):
         return center, points
 
 
+@register_mechanism
 class BrownianMotion(_HeatDiffusion):
     r"""Brownian-motion mechanism: release :math:`B_t(\eta)` (generator :math:`\Delta_g`).
 
@@ -736,8 +738,45 @@ class BrownianMotion(_HeatDiffusion):
         Steps of the random walk, in ``[1, 1e6]`` (default 100).
     """
 
-    name = "brownian_motion"
-    title = "Brownian motion (heat diffusion)"
+    spec = MechanismSpec(
+        name="brownian_motion",
+        title="Brownian motion (heat diffusion)",
+        color="#9467bd",
+        notions=("approx_dp", "rdp", "zcdp"),
+        card=Card(
+            title="Brownian motion (heat diffusion, BM)",
+            notion="(α, ε)-RDP = ρ-zCDP",
+            idea=(
+                "Release the position of a Brownian motion started at the private mean and run for time t. The Ricci "
+                "curvature lower bound Ric ≥ -K controls how fast two heat kernels started Δ apart merge."
+            ),
+            formula=(
+                r"\begin{gathered}\varepsilon(\alpha) = \frac{K\alpha\Delta^2}{2(1 - e^{-2Kt})}\ \ "
+                r"\Big(K = 0:\ \frac{\alpha\Delta^2}{4t}\Big) \\ "
+                r"t = \frac{\log(2\varepsilon) - \log(2\varepsilon - K\alpha\Delta^2)}{2K}\end{gathered}"
+            ),
+            guarantee=(
+                "(α, ε)-RDP for every α with ε linear in α, i.e. ρ-zCDP with ρ = KΔ²/(2(1 − exp(−2Kt))); (ε, δ) by the "
+                "zCDP conversion. GDP and pure-DP targets are unavailable. With K > 0 (negative curvature) there is a "
+                "privacy floor ε > KαΔ²/2: below it BM cannot reach the target (use Langevin). Utility: "
+                "E dist ≤ √(2dt) when Ric ≥ 0."
+            ),
+            assumptions="Ric ≥ -K with K the manifold's Ricci constant; the Fréchet-mean sensitivity Δ.",
+            sampler=(
+                "Exact on every sphere Sᵈ: for small t by rejection against the flat Brownian radius with the sphere's "
+                "exact correction weight (simulated along the path), otherwise by inverse CDF of the heat-kernel "
+                "Legendre / Gegenbauer series with a certified truncation bound (on S³ also the closed-form image "
+                "sum); exact at every t for 3 ≤ d ≤ 32, and on S² for t ≳ 4·10⁻⁹. On H³ from the closed-form heat kernel (the radius is the length "
+                "of a Gaussian vector N((2t, 0, 0), 2t I₃)), and on flat spaces N(η, 2tI) in the chart. Elsewhere — "
+                "Hᵈ with d ≠ 3, SPD affine, and on Sᵈ with d ≥ 33 a band of diffusion times between the two exact "
+                "samplers (e.g. t ≈ 0.004–0.008 on S¹⁰⁰) — the geodesic random walk of the paper's Algorithm 1, "
+                "labelled 'approximate sampler' (step count shown)."
+            ),
+            source=("Chang, Jiang, Mostajeran & Hu (2026), Geometric Rényi differential privacy: Ricci curvature "
+                    "characterized by heat diffusion mechanisms, arXiv:2604.20761."),
+        ),
+        try_it=dict(notion="rdp", alpha=2.0, eps=1.0, mechanisms=("brownian_motion", "riemannian_laplace")),
+    )
     source = SOURCE + ", Theorems 5, 6, 9; Algorithm 1"
 
     SAMPLERS = ("exact", "random_walk")
@@ -865,6 +904,12 @@ class BrownianMotion(_HeatDiffusion):
         return math.sqrt(2.0 * self.manifold.dim * calibration.noise["t"])
 
 
+def public_anchor(manifold, center, radius, data, noise_seed):
+    """The anchor a scenario passes: its PUBLIC ball centre :math:`m_0` (never the data)."""
+    return {"anchor": center}
+
+
+@register_mechanism
 class Langevin(_HeatDiffusion):
     r"""Langevin-diffusion mechanism on a Hadamard manifold (Theorem 8, Algorithm 2).
 
@@ -893,8 +938,39 @@ class Langevin(_HeatDiffusion):
         (default :math:`\max(100, \lceil 10\lambda t\rceil)`).
     """
 
-    name = "langevin"
-    title = "Langevin diffusion (Hadamard)"
+    spec = MechanismSpec(
+        name="langevin",
+        title="Langevin diffusion (Hadamard)",
+        color="#e377c2",
+        notions=("approx_dp", "rdp", "zcdp"),
+        card=Card(
+            title="Langevin diffusion",
+            notion="(α, ε)-RDP = ρ-zCDP",
+            idea=(
+                "Add a pull towards a PUBLIC anchor o with the potential V = λ dist(o, ·)²/2. With λ > K the diffusion "
+                "contracts, so its privacy budget decays to 0 — no privacy floor, even in negative curvature."
+            ),
+            formula=(
+                r"\begin{gathered}dX_t = \lambda\,\mathrm{Log}_{X_t}(o)\,dt + \sqrt2\,dW_t \\ "
+                r"t = \frac{\log\big(1 + (\lambda - K)\alpha\Delta^2/(2\varepsilon)\big)}{2(\lambda - K)}\end{gathered}"
+            ),
+            guarantee=(
+                "ρ-zCDP with ρ = (λ−K)Δ²/(2(exp(2(λ−K)t) − 1)), so (α, ρα)-RDP for every α and (ε, δ) by conversion. "
+                "Utility: E dist ≤ √(2d/λ + (dist(o, a) + √((d−1)K)/λ)²) · √(1 − exp(−λt))."
+            ),
+            assumptions="Hadamard manifold only (unavailable on the sphere); λ > K; the anchor is public, never from data.",
+            sampler=(
+                "Exact Ornstein–Uhlenbeck law on flat spaces; elsewhere geodesic Euler–Maruyama (paper Algorithm 2), "
+                "labelled 'approximate sampler'."
+            ),
+            source=("Chang, Jiang, Mostajeran & Hu (2026), Geometric Rényi differential privacy: Ricci curvature "
+                    "characterized by heat diffusion mechanisms, arXiv:2604.20761."),
+        ),
+        try_it=dict(manifold="hyperbolic", data="uniform_ball", spread=1.0, radius=1.0, notion="rdp", alpha=2.0,
+                    eps=1.0, mechanisms=("langevin", "brownian_motion")),
+        public_options=public_anchor,
+        options={"anchor": "a PUBLIC point: the public ball centre m₀ (never computed from the data)"},
+    )
     source = SOURCE + ", Theorems 8, 10; Algorithm 2"
 
     SAMPLERS = ("exact", "euler_maruyama")

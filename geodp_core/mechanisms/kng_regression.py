@@ -46,8 +46,9 @@ import numpy as np
 
 from geodp_core._validation import check_int, check_option, check_real, check_rng
 from geodp_core.exceptions import GeoDPError, InvalidParameterError
-from geodp_core.mechanisms.base import LABEL_APPROXIMATE, LABEL_NO_GUARANTEE, Availability, Mechanism
+from geodp_core.mechanisms.base import LABEL_APPROXIMATE, LABEL_NO_GUARANTEE, Availability, DatasetMechanism
 from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
+from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechanism
 from geodp_core.privacy import Guarantee, PureDP, pure_dp_budget
 from geodp_core.regression import (
     GeodesicFit,
@@ -73,10 +74,6 @@ __all__ = [
     "predict",
     "mean_squared_prediction_error",
     "OPTION_DEFAULTS",
-    "RegressionDemo",
-    "regression_demo",
-    "REGRESSION_PRESETS",
-    "REGRESSION_SPACES",
 ]
 
 SOURCE = "Differentially private geodesic regression (KNG), §2.3, §3, appendices A, C, D, F"
@@ -1174,7 +1171,8 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
     )
 
 
-class KNGGeodesicRegression(Mechanism):
+@register_mechanism
+class KNGGeodesicRegression(DatasetMechanism):
     r"""K-norm gradient private geodesic regression as a mechanism object (docs/specification.md §5.8).
 
     The same two-step contract as the other mechanisms, split along what is public:
@@ -1194,7 +1192,8 @@ class KNGGeodesicRegression(Mechanism):
 
     Unlike the summary-perturbation mechanisms, ``calibrate`` takes the sample size ``n`` and the residual
     bound ``tau`` in place of a sensitivity (the sensitivities are derived from them), and ``sample`` takes
-    the dataset in place of a summary; the class is therefore not in the summary-mechanism registry.
+    the dataset in place of a summary: a :class:`~geodp_core.mechanisms.base.DatasetMechanism`, registered
+    beside the summary mechanisms but not offered where a summary is released (``get_mechanism``).
 
     Parameters
     ----------
@@ -1202,8 +1201,47 @@ class KNGGeodesicRegression(Mechanism):
         Sphere, hyperbolic space, SPD(m) (any metric) or Euclidean space.
     """
 
-    name = "kng_regression"
-    title = "K-norm gradient geodesic regression"
+    spec = MechanismSpec(
+        name="kng_regression",
+        title="K-norm gradient geodesic regression",
+        color="#bcbd22",
+        notions=("pure_dp", "approx_dp", "gdp", "rdp", "zcdp"),
+        card=Card(
+            title="K-norm gradient geodesic regression (KNG)",
+            notion="(ε_p + ε_v)-DP",
+            idea=(
+                "Privatise the two parameters of geodesic regression y ≈ Exp(p, x v) one after the other with the K-norm "
+                "gradient mechanism: parameters where the gradient of the least-squares energy is small are "
+                "exponentially more likely. Only the footpoint p̃ of the first stage is released, then the shooting "
+                "vector ṽ at p̃."
+            ),
+            formula=(
+                r"\begin{gathered}(\tilde p, \cdot) \sim \exp\!\Big(-\frac{\sqrt{|\nabla_p E_\tau|^2 + "
+                r"|\nabla_v E_\tau|^2}}{\sigma_p}\Big) \\ "
+                r"\tilde v \sim \exp\!\Big(-\frac{|\nabla_v E_\tau(\tilde p, v; D)|}{\sigma_v}\Big),\quad "
+                r"\sigma = \frac{2\Delta}{\varepsilon}\end{gathered}"
+            ),
+            guarantee=(
+                "(ε_p + ε_v)-DP by composition, under the sampler's approximation: the chains are Metropolis–Hastings, "
+                "labelled 'approximate sampler' with their length. σ = 2Δ/ε is rigorous (the normalising constant "
+                "depends on D); the paper's σ = Δ/ε, and its first stage with v held at the non-private v̂(D), are "
+                "offered only as labelled 'no formal guarantee' options."
+            ),
+            assumptions=(
+                "A PUBLIC residual level τ: residuals are clipped at τ (a Huber energy E_τ) so the sensitivities hold "
+                "for every dataset — the paper takes τ = max |e_i| from the data, which is not DP. Sensitivities "
+                "Δ_p = 2τ/n when the curvature is ≥ 0, with a cosh factor in negative curvature; a public "
+                "domain d(m₀, p) ≤ R, |v| ≤ v_max."
+            ),
+            sampler=("Random-walk Metropolis–Hastings: on the tangent bundle for the first stage (an exact Hastings "
+                     "ratio via the geodesic flow), in frame coordinates of T_p̃ M for the second; burn-in and chain "
+                     "length shown."),
+            source="Differentially private geodesic regression (K-norm gradient mechanism), under review.",
+        ),
+        try_it=None,  # a page of its own: private geodesic regression releases from a dataset
+        audit_variants=("data_tau",),
+        audit_controls=("data_tau",),
+    )
     native_notion = "pure_dp"
     source = SOURCE
 
@@ -1308,9 +1346,6 @@ class KNGGeodesicRegression(Mechanism):
         return self._make_calibration(target, achieved, PureDP(eps_p + eps_v), state["delta_first"], noise,
                                       state["label"], notes, {"state": state})
 
-    def _calibrate(self, target, sensitivity, **options):  # pragma: no cover - calibrate is overridden
-        raise NotImplementedError("use calibrate(target, n, tau, **options)")
-
     # ---------------------------------------------------------------- sampling
     def sample(self, data, calibration, size, rng):
         r"""Run the chains on the private data ``data = (x, y)`` with the calibrated public settings.
@@ -1363,12 +1398,6 @@ class KNGGeodesicRegression(Mechanism):
         fit, max_residual, warns, owner = _fit_for_owner(self.manifold, x_scaled, y, n_clamped)
         return _release(self.manifold, x_scaled, y, state, fit, max_residual, warns, owner, size, rng)
 
-    def _sample(self, center, calibration, size, rng):  # pragma: no cover - sample is overridden
-        raise NotImplementedError("use sample((x, y), calibration, size, rng)")
-
-    def release(self, center, calibration, rng, seed=None):
-        """Not supported: a regression release is a pair; use :meth:`sample`."""
-        raise NotImplementedError("use sample((x, y), calibration, size, rng)")
 
 
 def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
@@ -1497,15 +1526,3 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
                                                                opts, tau_from_data)
     return _release(manifold, x_scaled, y, calibration.options["state"], fit, max_residual, warns, owner,
                     opts["n_releases"], rng)
-
-
-_MOVED_TO_LAB = ("RegressionDemo", "regression_demo", "REGRESSION_PRESETS", "REGRESSION_SPACES")
-
-
-def __getattr__(name):
-    """Backward-compatible lazy re-exports of the regression demo (now in :mod:`geodp_core.regression_lab`)."""
-    if name in _MOVED_TO_LAB:
-        from geodp_core import regression_lab
-
-        return getattr(regression_lab, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

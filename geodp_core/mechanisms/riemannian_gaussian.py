@@ -58,6 +58,7 @@ from geodp_core.mechanisms.riemannian_laplace import (
     length_text,
     noise_geometry,
 )
+from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechanism
 from geodp_core.privacy import GDP, PureDP, gdp_budget, pure_dp_budget
 
 __all__ = ["RiemannianGaussian"]
@@ -80,6 +81,7 @@ def _radius_text(curvature):
     return str(ratio) if abs(float(ratio) - radius) <= 1e-12 * radius else f"{radius:.6g}"
 
 
+@register_mechanism
 class RiemannianGaussian(IsotropicDistanceMechanism):
     r"""Riemannian Gaussian mechanism: density :math:`\propto \exp(-\mathrm{dist}(\eta, y)^2/(2\sigma^2))`.
 
@@ -97,8 +99,41 @@ class RiemannianGaussian(IsotropicDistanceMechanism):
         (label "approximate sampler"); then ``burn_in``, ``n_steps``, ``proposal_scale`` apply.
     """
 
-    name = "riemannian_gaussian"
-    title = "Riemannian Gaussian"
+    spec = MechanismSpec(
+        name="riemannian_gaussian",
+        title="Riemannian Gaussian",
+        color="#1f77b4",
+        notions=("pure_dp", "approx_dp", "gdp", "rdp", "zcdp"),
+        card=Card(
+            title="Riemannian Gaussian (RG)",
+            notion="μ-GDP",
+            idea=(
+                "A Gaussian in the geodesic distance. Its privacy is measured by the whole privacy profile δ(ε); on "
+                "spaces of constant curvature one pair of neighbouring means at distance Δ determines it, and μ is "
+                "the smallest value whose Gaussian profile δ_μ dominates it."
+            ),
+            formula=(
+                r"\begin{gathered}p_\eta(y) \propto \exp\!\Big(-\frac{\mathrm{dist}(\eta, y)^2}{2\sigma^2}\Big) \\ "
+                r"\delta(\varepsilon) = \int_A p_{\eta_1} - e^{\varepsilon}\!\int_A p_{\eta_2} \le \delta_\mu(\varepsilon)"
+                r"\ \ \forall \varepsilon \ge 0\end{gathered}"
+            ),
+            guarantee=(
+                "μ-GDP, exact on Sᵈ, Hᵈ, ℝᵈ (μ(σ, Δ) computed by deterministic quadrature in geodesic polar "
+                "coordinates — not the paper's Monte Carlo — and σ found by a monotone root search, verified on the "
+                "safe side) and on the flat SPD metrics (μ = Δ/σ). (ε, δ), RDP and zCDP targets through GDP "
+                "conversions; a pure ε-DP target is unavailable (unbounded privacy loss). On affine-invariant SPD "
+                "no exact accounting is known: labelled 'no formal guarantee'."
+            ),
+            assumptions=(
+                "A homogeneous space (the normaliser does not depend on η) and the public ball of the Fréchet-mean "
+                "sensitivity. On Hᵈ, μ(σ) does not tend to 0 as σ grows: very small μ targets are unreachable."
+            ),
+            sampler="Exact: radial law ∝ exp(−r²/(2σ²)) J(r) by rejection, uniform direction, Exp_η (as RL).",
+            source=("Jiang, Chang, Liu, Ding, Kong & Jiang (2023), Gaussian differential privacy on Riemannian "
+                    "manifolds, NeurIPS."),
+        ),
+        try_it=dict(notion="gdp", mu=1.0, mechanisms=("riemannian_gaussian", "riemannian_laplace")),
+    )
     native_notion = "gdp"
     source = ("Jiang, Chang, Liu, Ding, Kong & Jiang (2023), Gaussian differential privacy on Riemannian "
               "manifolds, NeurIPS")

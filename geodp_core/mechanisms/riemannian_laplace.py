@@ -48,6 +48,7 @@ from geodp_core.mechanisms.base import (
     log_concave_gaussian_tail_quantile,
 )
 from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
+from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechanism
 from geodp_core.privacy import PureDP, pure_dp_budget
 
 __all__ = [
@@ -517,6 +518,7 @@ class IsotropicDistanceMechanism(Mechanism):
         return _spd_polar_mc_mean(m, self.profile, sigma)[0]
 
 
+@register_mechanism
 class RiemannianLaplace(IsotropicDistanceMechanism):
     r"""Riemannian Laplace mechanism: density :math:`\propto \exp(-\mathrm{dist}(\eta, y)/\sigma)`.
 
@@ -539,8 +541,45 @@ class RiemannianLaplace(IsotropicDistanceMechanism):
         and ``proposal_scale`` (default :meth:`default_proposal_scale`) apply.
     """
 
-    name = "riemannian_laplace"
-    title = "Riemannian Laplace"
+    spec = MechanismSpec(
+        name="riemannian_laplace",
+        title="Riemannian Laplace",
+        color="#d62728",
+        notions=("pure_dp", "approx_dp", "gdp", "rdp", "zcdp"),
+        card=Card(
+            title="Riemannian Laplace (RL)",
+            notion="ε-DP",
+            idea=(
+                "Replace the absolute difference of the Euclidean Laplace mechanism by the geodesic distance: the "
+                "release is drawn from a density that decays exponentially with the distance to the private Fréchet "
+                "mean. The triangle inequality bounds the privacy loss by Δ/σ."
+            ),
+            formula=(
+                r"\begin{gathered}p_\eta(y) \propto \exp\!\Big(-\frac{\mathrm{dist}(\eta, y)}{\sigma}\Big) \\ "
+                r"\sigma = \frac{\Delta}{\varepsilon}\ \text{(homogeneous spaces)},\quad \frac{2\Delta}{\varepsilon}\ "
+                r"\text{otherwise}\end{gathered}"
+            ),
+            guarantee=(
+                "ε-DP, exact. Other targets through valid conversions of ε-DP: (ε, δ)-DP trivially, μ-GDP with "
+                "μ = -2Φ⁻¹(1/(1+e^ε)), RDP by the randomized-response curve, zCDP with ρ = ε²/2."
+            ),
+            assumptions=(
+                "Data in a PUBLIC geodesic ball B(m₀, r) with r < r* (π/4 on the unit sphere, ∞ on Hadamard spaces), "
+                "so that the Fréchet mean is unique and Δ = 2r(2-h)/(nh) holds. The law must be normalisable: on Hᵈ "
+                "only for σ < 1/(d-1), i.e. ε > (d-1)Δ; on affine-invariant SPD(m) only for σ below a constant — "
+                "below these budgets the mechanism is shown as unavailable."
+            ),
+            sampler=(
+                "Exact, no MCMC: radius from the radial law ∝ exp(−r/σ) J(r) by rejection (sphere: Gamma(d, σ) "
+                "proposal accepted with prob. (sin r / r)ᵈ⁻¹; Hᵈ: Gamma with rate 1/σ − (d−1)), direction uniform in "
+                "the tangent space at η, release Exp_η(r u). SPD affine: polar coordinates (Said et al. 2017). A Riemannian "
+                "Metropolis–Hastings sampler is available as the labelled 'approximate sampler' baseline."
+            ),
+            source="Reimherr, Bharath & Soto (2021), Differential privacy over Riemannian manifolds, NeurIPS.",
+        ),
+        try_it=dict(notion="pure_dp", eps=1.0, mechanisms=("riemannian_laplace",)),
+        audit_controls=("understated_noise",),
+    )
     native_notion = "pure_dp"
     source = "Reimherr, Bharath & Soto (2021), Differential privacy over Riemannian manifolds, NeurIPS"
     profile = "laplace"

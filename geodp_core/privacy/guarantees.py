@@ -46,6 +46,49 @@ class Guarantee:
     def describe(self):  # pragma: no cover - overridden
         raise NotImplementedError
 
+    @staticmethod
+    def from_notion(notion, **params):
+        """The guarantee of ``notion`` with its parameters taken from ``params``: the one notion → guarantee factory.
+
+        Parameters
+        ----------
+        notion : str
+            A key of :data:`NOTIONS`: ``"pure_dp"`` (``eps``), ``"approx_dp"`` (``eps``, ``delta``), ``"gdp"``
+            (``mu``), ``"rdp"`` (``alpha``, ``eps``) or ``"zcdp"`` (``rho``).
+        **params : float
+            At least the notion's parameters. Parameters of the other notions are ignored (a scenario or a form
+            holds all of them, e.g. ``Guarantee.from_notion(s.notion, eps=s.eps, delta=s.delta, mu=s.mu, ...)``);
+            any other name is refused.
+
+        Returns
+        -------
+        Guarantee
+
+        Raises
+        ------
+        InvalidParameterError
+            For an unknown notion, an unknown or missing parameter, or a value outside its range (naming it).
+
+        Examples
+        --------
+        >>> Guarantee.from_notion("approx_dp", eps=1.0, delta=1e-5, mu=0.5)
+        ApproxDP(eps=1.0, delta=1e-05)
+        """
+        notion = check_option(notion, "notion", tuple(NOTIONS))
+        cls = NOTIONS[notion]
+        unknown = sorted(set(params) - set(PARAMETERS))
+        if unknown:
+            raise InvalidParameterError(
+                f"unknown guarantee parameter(s) {', '.join(map(repr, unknown))}; the parameters are "
+                f"{', '.join(PARAMETERS)}", param=unknown[0])
+        names = [f.name for f in fields(cls)]
+        missing = [n for n in names if n not in params]
+        if missing:
+            raise InvalidParameterError(
+                f"notion {notion!r} needs {', '.join(names)}; missing {', '.join(missing)}", param=missing[0])
+        # the constructors reject NaN, inf, booleans, strings and out-of-range values, naming the parameter
+        return cls(**{n: params[n] for n in names})
+
     def to_dict(self):
         """Return ``{"notion": ..., <parameter>: <float>, ...}`` (JSON-ready)."""
         out = {"notion": self.notion}
@@ -195,6 +238,8 @@ class ZCDP(Guarantee):
 
 #: Map from :attr:`Guarantee.notion` to the class.
 NOTIONS = {cls.notion: cls for cls in (PureDP, ApproxDP, GDP, RDP, ZCDP)}
+#: Every parameter name a guarantee can have (:meth:`Guarantee.from_notion` ignores the other notions' ones).
+PARAMETERS = tuple(dict.fromkeys(f.name for cls in NOTIONS.values() for f in fields(cls)))
 
 
 def guarantee_from_dict(data):
@@ -236,5 +281,4 @@ def guarantee_from_dict(data):
             f"got unknown key(s) {', '.join(map(repr, unknown))}",
             param="data",
         )
-    # the constructors reject NaN, inf, booleans, strings and out-of-range values, naming the key
-    return cls(**{n: data[n] for n in names})
+    return Guarantee.from_notion(notion, **{n: data[n] for n in names})

@@ -20,6 +20,8 @@ import math
 import numpy as np
 import plotly.graph_objects as go
 
+from geodp_core.mechanisms import registry
+
 __all__ = [
     "CAMERA_PRESETS",
     "DEFAULT_CAMERA",
@@ -46,16 +48,8 @@ CAMERA_PRESETS = {
 }
 """Camera of the 3D sphere by name. A value ``None`` means "computed from the result" (see :func:`data_camera`)."""
 
-MECHANISM_COLORS = {
-    "riemannian_laplace": "#d62728",
-    "riemannian_gaussian": "#1f77b4",
-    "tangent_gaussian": "#8c564b",
-    "ew_laplace": "#ff7f0e",
-    "ew_gaussian": "#2ca02c",
-    "brownian_motion": "#9467bd",
-    "langevin": "#e377c2",
-    "conformal": "#17becf",
-}
+#: ``{mechanism name: colour}``, read from each mechanism's spec (a live view of the registry).
+MECHANISM_COLORS = registry.MECHANISM_COLORS
 DATA_COLOR = "rgba(90, 90, 90, 0.55)"
 MEAN_NAME = "true Fréchet mean (teaching view: private!)"
 MEAN_COLOR = "gold"

@@ -6,7 +6,7 @@ import numpy as np
 import pytest
 
 from geodp_core.exceptions import InvalidParameterError
-from geodp_core.privacy import GDP, NOTIONS, RDP, ZCDP, ApproxDP, PureDP, guarantee_from_dict
+from geodp_core.privacy import GDP, NOTIONS, RDP, ZCDP, ApproxDP, Guarantee, PureDP, guarantee_from_dict
 
 BAD_NUMBERS = [np.nan, np.inf, -np.inf, True, False, "1", None, [1.0]]
 
@@ -90,3 +90,49 @@ def test_from_dict_rejects_unknown_or_incomplete():
         guarantee_from_dict(["notion", "gdp"])
     with pytest.raises(InvalidParameterError, match="mu"):
         guarantee_from_dict({"notion": "gdp", "mu": float("nan")})
+
+
+# ------------------------------------------------------------------ the one notion -> guarantee factory
+def test_from_notion_builds_every_notion_and_ignores_the_other_notions_parameters():
+    every = dict(eps=1.5, delta=1e-6, mu=0.7, alpha=3.0, rho=0.2)
+    assert Guarantee.from_notion("pure_dp", **every) == PureDP(1.5)
+    assert Guarantee.from_notion("approx_dp", **every) == ApproxDP(1.5, 1e-6)
+    assert Guarantee.from_notion("gdp", **every) == GDP(0.7)
+    assert Guarantee.from_notion("rdp", **every) == RDP(3.0, 1.5)
+    assert Guarantee.from_notion("zcdp", **every) == ZCDP(0.2)
+    for notion, cls in NOTIONS.items():
+        g = Guarantee.from_notion(notion, **every)
+        assert type(g) is cls and guarantee_from_dict(g.to_dict()) == g
+
+
+@pytest.mark.parametrize(("notion", "params", "param"), [
+    ("dp", dict(eps=1.0), "notion"),
+    ("approx_dp", dict(eps=1.0), "delta"),
+    ("gdp", dict(mu=1.0, epsilon=2.0), "epsilon"),
+    ("rdp", dict(alpha=0.5, eps=1.0), "alpha"),
+    ("pure_dp", dict(eps=float("nan")), "eps"),
+])
+def test_from_notion_refuses_bad_input_naming_the_parameter(notion, params, param):
+    with pytest.raises(InvalidParameterError) as info:
+        Guarantee.from_notion(notion, **params)
+    assert info.value.param == param
+
+
+def test_the_scenario_and_the_budget_sweeps_build_their_targets_with_from_notion(monkeypatch):
+    """Scenario.target and experiments.target_for_budget go through Guarantee.from_notion (one factory)."""
+    from geodp_core.experiments import target_for_budget
+    from geodp_core.scenario import Scenario
+
+    calls = []
+    original = Guarantee.from_notion
+
+    def spy(notion, **params):
+        calls.append(notion)
+        return original(notion, **params)
+
+    monkeypatch.setattr(Guarantee, "from_notion", staticmethod(spy))
+    scenario = Scenario(notion="rdp", alpha=4.0, eps=0.5)
+    assert scenario.target == RDP(4.0, 0.5)
+    assert target_for_budget(scenario, 2.0) == RDP(4.0, 2.0)
+    assert target_for_budget(scenario.with_changes(notion="zcdp"), 0.3) == ZCDP(0.3)
+    assert calls == ["rdp", "rdp", "zcdp"]
