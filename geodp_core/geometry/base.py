@@ -132,6 +132,18 @@ class Manifold(ABC):
         coords /= np.linalg.norm(coords, axis=-1, keepdims=True)
         return self.from_frame(base, coords)
 
+    def _exp_polar(self, base_point, radii, unit_coords):
+        r""":math:`\mathrm{Exp}_p(r_i u_i)`, :math:`u_i = \sum_k c_{ik} e_k(p)`, for ONE base point, without validation.
+
+        The fast path of the exact isotropic samplers (a point and draws the package produced): ``base_point`` of
+        shape :attr:`point_shape`, ``radii`` of shape ``(n,)``, ``unit_coords`` of shape ``(n, dim)`` with unit rows
+        (coordinates in the orthonormal frame :meth:`tangent_frame` at ``base_point``). The default forms the
+        tangent vectors and calls ``_exp``; spaces whose geodesics have a closed form in :math:`(r, u)` override it.
+        """
+        tangent = self.from_frame(base_point, unit_coords)
+        radii = np.asarray(radii, dtype=float).reshape((-1,) + (1,) * len(self.point_shape))
+        return self._exp(base_point, radii * tangent)
+
     def radial_log_density(self, radius):
         """Log of the radial volume density :math:`J(r)` (constant curvature spaces only; SPEC §1 table)."""
         if self.constant_curvature_space is None:

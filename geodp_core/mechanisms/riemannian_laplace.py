@@ -341,16 +341,13 @@ class IsotropicDistanceMechanism(Mechanism):
         if kind == "spd_polar":
             return sample_spd_polar(center, self.profile, sigma, size, rng)
         radii = self._radial_law(sigma).sample(size, rng)
-        directions = self.manifold.random_unit_tangent(center, size, rng)
-        shape = (size,) + (1,) * len(self.manifold.point_shape)
+        # direction uniform on the unit sphere of T_η M: normalised standard normal coordinates in the orthonormal
+        # frame at η (the draws of random_unit_tangent), mapped with the radius by the manifold's unvalidated
+        # polar exponential (closed forms: cos r η + sin r u on spheres, cosh r η + sinh r u on H^d).
+        coords = rng.standard_normal((size, self.manifold.dim))
+        coords /= np.sqrt(np.einsum("ij,ij->i", coords, coords))[:, None]
         with np.errstate(over="ignore", invalid="ignore"):
-            if self.manifold.name == "hyperbolic":
-                # Exp_η(r u) = cosh(r) η + sinh(r) u with |u|_L = 1 known exactly: no Minkowski norm of a long
-                # tangent vector (catastrophic cancellation far from the origin). Range: Mechanism.sample/calibrate.
-                out = self.manifold.projection(np.cosh(radii)[:, None] * center + np.sinh(radii)[:, None] * directions)
-            else:
-                out = self.manifold.exp(center, radii.reshape(shape) * directions, check=False)
-        return out
+            return self.manifold._exp_polar(center, radii, coords)
 
     def release_reach(self, calibration, tail=TAIL_PROBABILITY):
         r"""``(1, q)``: :math:`\mathrm{dist}(\eta, Y) \le q` with probability :math:`\ge 1 - 10^{-15}` (public).
