@@ -35,6 +35,7 @@ from geodp_core.exceptions import ConvergenceError
 from geodp_core.mechanisms.gaussian_gdp import (
     _combine_profile,
     _quadrature,
+    _reference_nodes,
     _search_mu,
 )
 
@@ -152,24 +153,26 @@ def _conditional(n, sigma, delta, eps, r, rho, per_pair):
         lower_possible = (s_minus_sq > 0.0) & (gap_minus > 0.0)
     rho = np.asarray(rho, dtype=float)
     p_upper, p_not_upper, p_lower = np.zeros(rho.shape), np.ones(rho.shape), np.zeros(rho.shape)
-    table = np.stack([np.broadcast_to(v, r.shape) for v in (a_coef, b_coef, two_ab, c_plus, d_plus, e_plus,
-                                                             e_minus, c_minus)])
+    upper_pair = np.stack(np.broadcast_arrays(b_coef, two_ab, d_plus, e_plus, a_coef + c_plus))
+    lower_pair = np.stack(np.broadcast_arrays(b_coef, two_ab, e_minus, a_coef + c_minus))
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        for mask, upper in ((possible, True), (lower_possible, False)):
+        for mask, pair, upper in ((possible, upper_pair, True), (lower_possible, lower_pair, False)):
             mask = np.broadcast_to(mask, r.shape)
             if not mask.any():
                 continue
             entries = np.repeat(mask, per_pair)
-            a, b, ab2, cp, dp, ep, em, cm = np.repeat(table, np.where(mask, per_pair, 0), axis=1)
             rr = rho[entries]
+            b, ab2, *rest = np.repeat(pair, np.where(mask, per_pair, 0), axis=1)  # each pair's constants, per node
             denom = ab2 * rr
             shortfall = b * (1.0 - rr)
             b_rho = b * rr
             if upper:
-                p_upper[entries] = _arc((dp - shortfall) * (cp + a - b_rho) / denom)
-                p_not_upper[entries] = _arc((ep - shortfall) * (a + b_rho + cp) / denom)
+                d_p, e_p, a_plus_c = rest
+                p_upper[entries] = _arc((d_p - shortfall) * (a_plus_c - b_rho) / denom)
+                p_not_upper[entries] = _arc((e_p - shortfall) * (a_plus_c + b_rho) / denom)
             else:
-                p_lower[entries] = _arc((em - shortfall) * (a + b_rho + cm) / denom)
+                e_m, a_plus_c = rest
+                p_lower[entries] = _arc((e_m - shortfall) * (a_plus_c + b_rho) / denom)
     return p_upper, p_not_upper, p_lower
 
 
@@ -200,7 +203,7 @@ _RHO_SCALE_STEPS = np.array([0.5, 1.0, 2.0, 4.0, 8.0])
 
 
 #: (ε, r) rows per block of the ρ quadrature: a block's arrays (rows × ρ nodes) stay in the processor's cache.
-_ROW_BLOCK = 256
+_ROW_BLOCK = 1024
 
 
 def _inner(n, sigma, delta, eps, r):
@@ -222,18 +225,22 @@ def _inner_block(n, sigma, delta, eps, r):
         scale = np.clip(_RHO_SCALE_STEPS / math.sqrt(2.0 * n - 3.0), 0.0, 1.0)
         kinks = np.sort(np.concatenate([kinks, np.broadcast_to(scale, kinks.shape[:-1] + scale.shape)], axis=-1),
                         axis=-1)
-    nodes, weights = _quadrature(kinks, _RHO_NODES)
-    # only the nodes of pieces of positive length (coincident kinks leave empty pieces: zero weight, no term)
-    live = weights > 0.0
-    rho = nodes[live]
+    # the nodes of the pieces of positive length only (coincident kinks leave empty pieces: zero weight, no term);
+    # positions and weights as in _quadrature
+    position, weight = _reference_nodes(_RHO_NODES)
+    length = np.diff(kinks, axis=-1)
+    live = length > 0.0
+    count = _RHO_NODES * np.count_nonzero(live, axis=1)
+    length = length[live][:, None]
+    rho = (kinks[:, :-1][live][:, None] + length * position).ravel()
+    weights = (length * weight).ravel()
     # law of ρ: ρ² ~ Beta(1, n - 1), density 2(n - 1) ρ (1 - ρ²)^(n - 2)
     if n == 2:
         density = 2.0 * (n - 1) * rho
     else:
         with np.errstate(divide="ignore"):
             density = 2.0 * (n - 1) * rho * np.exp((n - 2) * np.log1p(-(rho * rho)))
-    weighted = weights[live] * density
-    count = np.count_nonzero(live, axis=1)
+    weighted = weights * density
     filled = count > 0
     starts = (np.cumsum(count) - count)[filled]  # each pair's entries are contiguous in row-major order
     sums = []
