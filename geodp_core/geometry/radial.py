@@ -262,6 +262,32 @@ def _brentq(func, a, b):
 
 
 # --------------------------------------------------------------- log-concave engine
+class _GuideTable:
+    """``searchsorted(cum, u, side="right")`` for many ``u`` in ``[0, cum[-1]]``, by a guide table (Chen & Asau).
+
+    ``guide[g]`` counts the entries of ``cum`` at or below the start of cell ``g`` of ``[0, cum[-1]]``; a query starts
+    there and moves past at most one entry inside its cell. Queries it does not settle (cells holding two or more
+    entries, or ``g`` rounded into the next cell) are searched with ``searchsorted``: the result is always exact.
+    """
+
+    def __init__(self, cum, cells=None):
+        self.cum = np.asarray(cum, dtype=float)
+        size = cells or max(1024, 64 * self.cum.size)
+        self.guide = np.searchsorted(self.cum, self.cum[-1] * (np.arange(size) / size), side="right")
+        self.scale = size / self.cum[-1]
+        self.below = np.concatenate([[-np.inf], self.cum])  # below[j] = cum[j - 1]
+        self.above = np.append(self.cum, np.inf)  # above[j] = cum[j]
+
+    def __call__(self, u):
+        g = np.minimum((u * self.scale).astype(np.intp), self.guide.size - 1)
+        j = self.guide[g]
+        j += self.above[j] <= u  # one entry inside the cell of u
+        miss = (self.above[j] <= u) | (self.below[j] > u)
+        if miss.any():
+            j[miss] = np.searchsorted(self.cum, u[miss], side="right")
+        return j
+
+
 class _LogConcaveLaw:
     r"""A log-concave density :math:`\propto e^{\ell(r)}` on :math:`[0, b]` (``b`` may be inf).
 
@@ -492,23 +518,11 @@ class _LogConcaveLaw:
         self._hull_divisor = safe_beta
         self._hull_flat = flat
         self._hull_flat_width = np.where(np.isinf(width), 0.0, width)
-        # guide table: guide[g] = #{cumprob <= total g / G}, a start for the search of u in [total g/G, total (g+1)/G)
-        cum = self._hull_cumprob
-        size = max(1024, 64 * cum.size)
-        self._hull_guide = np.searchsorted(cum, cum[-1] * (np.arange(size) / size), side="right")
-        self._hull_below = np.concatenate([[-np.inf], cum])  # below[j] = cumprob[j - 1]
-        self._hull_above = np.append(cum, np.inf)  # above[j] = cumprob[j]
+        self._hull_search = _GuideTable(self._hull_cumprob)
 
     def _hull_piece(self, u):
-        """``searchsorted(cumprob, u, side="right")`` by the guide table (exact: rows it misses are searched)."""
-        guide = self._hull_guide
-        g = np.minimum((u * (guide.size / self._hull_cumprob[-1])).astype(np.intp), guide.size - 1)
-        j = guide[g]
-        j += self._hull_above[j] <= u  # one breakpoint inside the cell of u
-        miss = (self._hull_above[j] <= u) | (self._hull_below[j] > u)  # rare: two or more, or rounding of g
-        if miss.any():
-            j[miss] = np.searchsorted(self._hull_cumprob, u[miss], side="right")
-        return j
+        """``searchsorted(cumprob, u, side="right")`` (by the guide table)."""
+        return self._hull_search(u)
 
     def propose_hull(self, n, rng):
         """Draw ``n`` proposals from the tangent hull; return ``(r, log_accept_prob)``."""

@@ -60,6 +60,17 @@ def symmetric_basis(m):
     return basis
 
 
+def _max_abs_entry(a):
+    """``max |a_ij|`` over the last two axes, one entry at a time (fast for a stack of small matrices)."""
+    m = a.shape[-1]
+    out = np.array(np.abs(a[..., 0, 0]), dtype=float)
+    for i in range(m):
+        for j in range(m):
+            if i or j:
+                np.maximum(out, np.abs(a[..., i, j]), out=out)
+    return out
+
+
 #: Relative shift of the Cholesky certificate of positive definiteness (far above the rounding errors it covers).
 _CERTIFICATE_SHIFT = 1e-8
 
@@ -84,7 +95,7 @@ def _smallest_eigenvalue_positive(sym):
     if n == 0:
         return np.zeros(sym.shape[:-2], dtype=bool)
     a = np.transpose(flat, (1, 2, 0))  # a[i, j] is entry (i, j) of every matrix: contiguous batch operations
-    shift = _CERTIFICATE_SHIFT * m * np.max(np.abs(flat), axis=(1, 2))
+    shift = _CERTIFICATE_SHIFT * m * _max_abs_entry(flat)
     lower = np.zeros((m, m, n))
     certified = np.ones(n, dtype=bool)
     with np.errstate(invalid="ignore", over="ignore"):  # inf/NaN pivots fail the test: eigvalsh decides
@@ -124,8 +135,14 @@ class _SPDBase(Manifold):
         return np.eye(self.m)
 
     def _belongs(self, point, atol):
-        sym_err = np.max(np.abs(point - np.swapaxes(point, -1, -2)), axis=(-1, -2))
-        scale = 1.0 + np.max(np.abs(point), axis=(-1, -2))
+        point = np.asarray(point, dtype=float)
+        m = point.shape[-1]
+        # max |P - P^T| and max |P| over the entries, one entry at a time (fast for a stack of small matrices)
+        sym_err = np.zeros(point.shape[:-2])
+        for i in range(m):
+            for j in range(i + 1, m):
+                np.maximum(sym_err, np.abs(point[..., i, j] - point[..., j, i]), out=sym_err)
+        scale = 1.0 + _max_abs_entry(point)
         symmetric = sym_err <= atol * scale
         return symmetric & _smallest_eigenvalue_positive(_sym(point))
 

@@ -49,6 +49,7 @@ from geodp_core.geometry.radial import (
     PROFILES,
     SCALE_MAX,
     SCALE_MIN,
+    _GuideTable,
     _log_expm1_ratio,
     _log_sinh_over_x,
     _LogConcaveLaw,
@@ -72,9 +73,6 @@ _MAX_M = 64
 _PILOT = 4096
 #: Largest m whose Haar matrices are orthonormalised by batched Gram-Schmidt (LAPACK QR beyond: faster there).
 _GRAM_SCHMIDT_MAX_M = 8
-#: Largest m whose Vandermonde directions are drawn by rejection from uniform directions (acceptance
-#: 0.64 / 0.37 for m = 2 / 3, then 0.21, 0.11, ...: GOE eigenvalues are faster beyond).
-_VANDERMONDE_REJECTION_MAX_M = 3
 
 
 def eigen_spread_constant(m):
@@ -180,8 +178,13 @@ def haar_orthogonal(m, size, rng):
 
 def _orthonormal_columns(z):
     """Orthonormal factor with a positive diagonal of R of each ``(m, m)`` matrix of the stack ``z`` (full rank)."""
+    return np.transpose(_gram_schmidt(z), (2, 1, 0))
+
+
+def _gram_schmidt(z):
+    """:func:`_orthonormal_columns` with the batch on the last axis: ``out[k, i, n]`` is entry ``(i, k)`` of matrix n."""
     m = z.shape[-1]
-    columns = np.transpose(z, (2, 1, 0)).copy()  # columns[k, i, n] = z[n, i, k]: the batch on the last axis
+    columns = np.transpose(z, (2, 1, 0)).copy()  # columns[k, i, n] = z[n, i, k]: contiguous batch operations
     for k in range(m):
         v = columns[k]
         if k:
@@ -190,55 +193,41 @@ def _orthonormal_columns(z):
                 coef = np.sum(done * v, axis=1)  # (k, n)
                 v = v - np.sum(done * coef[:, None, :], axis=0)
         columns[k] = v / np.sqrt(np.sum(v * v, axis=0))
-    return np.transpose(columns, (2, 1, 0))
+    return columns
 
 
-@functools.lru_cache(maxsize=None)
-def _log_vandermonde_max(m):
-    r"""Log of :math:`\max_{|\theta| = 1} \prod_{i<j}|\theta_i - \theta_j|` times :math:`1 + 10^{-9}` (a safe bound).
-
-    The maximum on the unit sphere is attained at the zeros of the Hermite polynomial :math:`H_m`, normalised to unit
-    length (Stieltjes; Szegő, *Orthogonal Polynomials*, §6.7).
-    """
-    zeros = np.polynomial.hermite.hermroots([0.0] * m + [1.0])
-    zeros = zeros / np.linalg.norm(zeros)
-    iu, ju = np.triu_indices(m, 1)
-    return float(np.sum(np.log(np.abs(zeros[iu] - zeros[ju])))) + math.log1p(1e-9)
+def _abs_cos_angles(n, rng):
+    r"""``n`` angles in :math:`[-\pi/2, 3\pi/2)` with density :math:`|\cos\psi|/4`: :math:`\arcsin(2U - 1)` (density
+    :math:`\cos\psi/2` on :math:`(-\pi/2, \pi/2)`), shifted by :math:`\pi` with probability 1/2."""
+    return np.arcsin(2.0 * rng.random(n) - 1.0) + np.pi * (rng.random(n) < 0.5)
 
 
 def _vandermonde_directions(m, n, rng):
     r"""``n`` directions on :math:`S^{m-1}` with density :math:`\propto \prod_{i<j}|\theta_i - \theta_j|` (exact).
 
-    ``m = 2, 3``: rejection from the uniform law (normalised standard normals), accepting with probability
-    :math:`\prod|\theta_i - \theta_j| / \max_{S^{m-1}}\prod|\theta_i - \theta_j|` (:func:`_log_vandermonde_max`).
-    Otherwise: the normalised eigenvalues of a GOE matrix, whose law has density
-    :math:`\propto |\Delta(\lambda)| e^{-|\lambda|^2/2}` (radial and angular parts independent).
+    ``m = 2``: :math:`\theta = (\cos a, \sin a)` with :math:`|\theta_1 - \theta_2| = \sqrt2|\cos(a + \pi/4)|`, so
+    :math:`a + \pi/4` has density :math:`\propto |\cos|`. ``m = 3``: write
+    :math:`\theta = t\,e + \sqrt{1 - t^2}(\cos\varphi\, f_1 + \sin\varphi\, f_2)` with :math:`e = (1,1,1)/\sqrt3`,
+    :math:`f_1 = (1,-1,0)/\sqrt2`, :math:`f_2 = (1,1,-2)/\sqrt6`; the uniform measure of :math:`S^2` is
+    :math:`dt\,d\varphi` (Archimedes) and :math:`|\Delta(\theta)| = (1 - t^2)^{3/2}|\cos 3\varphi|/\sqrt2`, so
+    :math:`(1 + t)/2 \sim \mathrm{Beta}(5/2, 5/2)` and, independently, :math:`3\varphi` (mod :math:`2\pi`) has density
+    :math:`\propto|\cos|` (:math:`\varphi` one of its three preimages, uniformly). Otherwise: the normalised
+    eigenvalues of a GOE matrix, whose law has density :math:`\propto |\Delta(\lambda)| e^{-|\lambda|^2/2}` (radial
+    and angular parts independent).
     """
-    if not 2 <= m <= _VANDERMONDE_REJECTION_MAX_M:  # (m = 1: the sign of a normal, as GOE gives it)
-        g = rng.standard_normal((n, m, m))
-        out = np.linalg.eigvalsh(0.5 * (g + np.swapaxes(g, 1, 2)))
-        return out / np.linalg.norm(out, axis=1, keepdims=True)
-    n_pairs = m * (m - 1) // 2
-    vdm_max = math.exp(_log_vandermonde_max(m))
-    rate = math.exp(log_vandermonde_sphere_integral(m) - _log_sphere_area(m) - _log_vandermonde_max(m))
-    accepted, n_acc = [], 0
-    while n_acc < n:
-        batch = int(math.ceil(1.1 * (n - n_acc) / rate)) + 32
-        theta = rng.standard_normal((m, batch))  # one row per coordinate: every product below is contiguous
-        sq_norm = np.sum(theta * theta, axis=0)
-        vdm = np.ones(batch)
-        for i in range(m):
-            for j in range(i + 1, m):
-                vdm *= theta[i] - theta[j]
-        # homogeneous of degree n_pairs: accept iff U max |theta|^n_pairs < |Delta(theta)| (no rejected row normalised)
-        scale = np.sqrt(sq_norm) if n_pairs % 2 else np.ones(batch)
-        for _ in range(n_pairs // 2):
-            scale *= sq_norm
-        keep = rng.random(batch) * vdm_max * scale < np.abs(vdm)
-        kept = theta[:, keep].T
-        accepted.append(kept / np.sqrt(sq_norm[keep])[:, None])
-        n_acc += kept.shape[0]
-    return np.concatenate(accepted)[:n]
+    if m == 2:
+        a = _abs_cos_angles(n, rng) - np.pi / 4.0
+        return np.stack([np.cos(a), np.sin(a)], axis=1)
+    if m == 3:
+        t = 2.0 * rng.beta(2.5, 2.5, n) - 1.0
+        phi = (_abs_cos_angles(n, rng) + (2.0 * np.pi) * rng.integers(0, 3, n)) / 3.0
+        radius = np.sqrt(np.maximum(1.0 - t * t, 0.0))
+        c, s = radius * np.cos(phi) / math.sqrt(2.0), radius * np.sin(phi) / math.sqrt(6.0)
+        center = t / math.sqrt(3.0)
+        return np.stack([center + c + s, center - c + s, center - 2.0 * s], axis=1)
+    g = rng.standard_normal((n, m, m))
+    out = np.linalg.eigvalsh(0.5 * (g + np.swapaxes(g, 1, 2)))
+    return out / np.linalg.norm(out, axis=1, keepdims=True)
 
 
 def _log_sphere_area(m):
@@ -393,6 +382,7 @@ class _EigenRadius:
             log_w = np.append(log_w, log_tail)
         self.log_z_envelope = float(special.logsumexp(log_w))
         self._cumprob = np.cumsum(np.exp(log_w - self.log_z_envelope))
+        self._search = _GuideTable(self._cumprob, cells=4 * self._cumprob.size)
         # normaliser of g * e (Gauss-Legendre per cell; only used to size batches)
         half = 0.5 * (b - a)
         nodes = a[:, None] + half[:, None] * (_GL_X[None, :] + 1.0)
@@ -452,7 +442,7 @@ class _EigenRadius:
 
     def _propose(self, n, rng):
         u = rng.random(n) * self._cumprob[-1]
-        j = np.minimum(np.searchsorted(self._cumprob, u, side="right"), self._cumprob.size - 1)
+        j = np.minimum(self._search(u), self._cumprob.size - 1)
         v = rng.random(n)
         n_cells = self._a.size
         in_grid = j < n_cells
@@ -674,12 +664,24 @@ def sample_spd_polar(eta, profile, scale, size, rng, method="combined", return_e
         )
     rng = check_rng(rng)
     r = sample_eigen_logs(m, profile, scale, size, rng, method=method)
-    u = haar_orthogonal(m, r.shape[0], rng)
     sqrt_eta = (v * np.sqrt(w)) @ v.T
-    with np.errstate(over="ignore", invalid="ignore"):
-        factor = np.matmul(sqrt_eta, u)  # Y = (η^½ U) diag(e^r) (η^½ U)^T
-        y = (factor * np.exp(r)[:, None, :]) @ np.swapaxes(factor, 1, 2)
-    y = 0.5 * (y + np.swapaxes(y, 1, 2))
+    if 1 <= m <= _GRAM_SCHMIDT_MAX_M and r.shape[0]:
+        # the draws of haar_orthogonal, kept with the batch on the last axis: Y = F diag(e^r) F^T, F = η^½ U,
+        # its upper triangle entry by entry (exactly symmetric), each entry one batched dot product
+        z = rng.standard_normal((r.shape[0], m, m))
+        factor = np.tensordot(sqrt_eta, np.transpose(_gram_schmidt(z), (1, 0, 2)), axes=(1, 0))  # F[i, k, n]
+        with np.errstate(over="ignore", invalid="ignore"):
+            scaled = factor * np.exp(r).T[None, :, :]
+            y = np.empty((r.shape[0], m, m))
+            for i in range(m):
+                for j in range(i, m):
+                    y[:, i, j] = y[:, j, i] = np.einsum("kn,kn->n", scaled[i], factor[j])
+    else:
+        u = haar_orthogonal(m, r.shape[0], rng)
+        with np.errstate(over="ignore", invalid="ignore"):
+            inner = (u * np.exp(r)[:, None, :]) @ np.swapaxes(u, 1, 2)
+            y = sqrt_eta @ inner @ sqrt_eta
+        y = 0.5 * (y + np.swapaxes(y, 1, 2))
     if not np.all(np.isfinite(y)):
         raise InvalidParameterError(
             f"scale={scale!r} is too large: sampled eigenvalues exp(r) overflow double precision",
