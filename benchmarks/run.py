@@ -6,6 +6,7 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/run.py                      # paper-scale sizes, a few minutes
     .venv/bin/python benchmarks/run.py --scheduler tcp://host:8786   # adds the utility curve on a Dask cluster
     .venv/bin/python benchmarks/run.py --browser            # adds the Explorer's time in headless Chromium
+    .venv/bin/python benchmarks/run.py --sections "sampler cost,calibration grid,explorer kendall"
 
 Each row compares a measured time with a baseline measured in the same process (or a constant from a paper,
 named as such): ``ratio = baseline / time`` (> 1: faster than the baseline). Timings are wall-clock medians of a
