@@ -377,13 +377,7 @@ class Mechanism(ABC):
         if out.shape != expected:  # a sampler never returns fewer samples silently
             raise RuntimeError(f"{self.name} sampler returned shape {out.shape}, expected {expected}")
         with np.errstate(over="ignore", invalid="ignore"):
-            finite = np.isfinite(out.reshape(size, -1)).all(axis=1)
-            if finite.all():  # the usual case: the membership test on the array itself, no copy
-                on_manifold = np.asarray(self.manifold._belongs(out, 1e-5), dtype=bool).reshape(size)
-            else:
-                on_manifold = np.zeros(size, dtype=bool)
-                if finite.any():
-                    on_manifold[finite] = self.manifold.belongs(out[finite], atol=1e-5)
+            on_manifold = np.asarray(self.manifold.belongs(out, atol=1e-5), dtype=bool)  # False where not finite
         if not on_manifold.all():
             # A release beyond the representable range is replaced by the public origin: a function of the
             # released value only (post-processing), never an error, so no failure can depend on the summary.

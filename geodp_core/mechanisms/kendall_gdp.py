@@ -357,7 +357,6 @@ def _mu(n, sigma, delta):
     return float(mu)
 
 
-
 def kendall_gdp_mu(k, sigma, sensitivity):
     r"""Smallest :math:`\mu` such that the Riemannian Gaussian on :math:`\Sigma^k_2` is :math:`\mu`-GDP.
 

@@ -347,7 +347,7 @@ class IsotropicDistanceMechanism(Mechanism):
         coords = rng.standard_normal((size, self.manifold.dim))
         coords /= np.sqrt(np.einsum("ij,ij->i", coords, coords))[:, None]
         with np.errstate(over="ignore", invalid="ignore"):
-            return self.manifold._exp_polar(center, radii, coords)
+            return self.manifold.exp_polar(center, radii, coords, check=False)
 
     def release_reach(self, calibration, tail=TAIL_PROBABILITY):
         r"""``(1, q)``: :math:`\mathrm{dist}(\eta, Y) \le q` with probability :math:`\ge 1 - 10^{-15}` (public).

@@ -36,7 +36,7 @@ def test_exp_polar_is_exp_of_the_frame_vector(args):
         radii = rng.uniform(0.0, 1.4, 300)
         tangent = manifold.from_frame(base, coords) * radii.reshape((-1,) + (1,) * len(manifold.point_shape))
         expected = manifold.exp(base, tangent)
-        got = manifold._exp_polar(base, radii, coords)
+        got = manifold.exp_polar(base, radii, coords)
         np.testing.assert_allclose(got, expected, rtol=0.0, atol=1e-12)
         assert manifold.belongs(got, atol=1e-10).all()
 
@@ -46,7 +46,7 @@ def test_exp_polar_sphere_at_the_reflection_fixed_point():
     sphere = get_manifold("sphere", 3)
     base = np.array([1.0, 0.0, 0.0, 0.0])
     coords = np.array([[1.0, 0.0, 0.0], [0.0, 0.6, 0.8]])
-    got = sphere._exp_polar(base, np.array([0.5, 1.0]), coords)
+    got = sphere.exp_polar(base, np.array([0.5, 1.0]), coords)
     expected = sphere.exp(np.broadcast_to(base, (2, 4)), np.array([[0.0, 0.5, 0.0, 0.0], [0.0, 0.0, 0.6, 0.8]]))
     np.testing.assert_allclose(got, expected, atol=1e-15)
 
@@ -159,3 +159,23 @@ def test_guide_table_search_is_searchsorted_with_empty_cells():
         table = _GuideTable(cum, cells=max(4, 4 * cum.size))
         u = np.concatenate([rng.random(50_000) * cum[-1], cum, np.nextafter(cum, 0.0), [0.0, cum[-1]]])
         np.testing.assert_array_equal(table(u), np.searchsorted(cum, u, side="right"))
+
+
+def test_exp_polar_validates_its_arguments():
+    from geodp_core.exceptions import InvalidParameterError, OffManifoldError
+
+    sphere = get_manifold("sphere", 2)
+    base = sphere.default_center()
+    coords = np.array([[1.0, 0.0], [0.0, 1.0]])
+    with pytest.raises(OffManifoldError, match="base_point"):
+        sphere.exp_polar(2.0 * base, [0.1, 0.2], coords)
+    with pytest.raises(InvalidParameterError, match="radii"):
+        sphere.exp_polar(base, [-0.1, 0.2], coords)
+    with pytest.raises(InvalidParameterError, match="radii"):
+        sphere.exp_polar(base, [np.nan, 0.2], coords)
+    with pytest.raises(InvalidParameterError, match="unit_coords"):
+        sphere.exp_polar(base, [0.1, 0.2], 2.0 * coords)
+    with pytest.raises(InvalidParameterError, match="unit_coords"):
+        sphere.exp_polar(base, [0.1, 0.2, 0.3], coords)
+    with pytest.raises(InvalidParameterError, match="unit_coords"):
+        sphere.exp_polar(base, [0.1, 0.2], np.ones((2, 3)) / np.sqrt(3.0))
