@@ -6,6 +6,7 @@ Usage (from the repository root)::
     .venv/bin/python benchmarks/run.py                      # paper-scale sizes, a few minutes
     .venv/bin/python benchmarks/run.py --scheduler tcp://host:8786   # adds the utility curve on a Dask cluster
     .venv/bin/python benchmarks/run.py --browser            # adds the Explorer's time in headless Chromium
+    .venv/bin/python benchmarks/run.py --sections "sampler cost,calibration grid,explorer kendall"
 
 Each row compares a measured time with a baseline measured in the same process (or a constant from a paper,
 named as such): ``ratio = baseline / time`` (> 1: faster than the baseline). Timings are wall-clock medians of a
@@ -90,6 +91,143 @@ def bench_samplers(quick):
                             per_mh, mean_dist_exact=mean_exact, mean_dist_mh=mean_mh, releases=n_exact,
                             sensitivity=sensitivity))
     return rows
+
+
+# ------------------------------------------------------------------------------------------------ speed targets
+SPEED_RELEASES = 200_000
+#: Exact samplers: largest cost as a multiple of drawing the releases' standard normals (200,000 × dim).
+SAMPLER_TARGETS = {"S^2": 12.0, "H^2": 15.0, "SPD(3), affine-invariant": 15.0, "Kendall Σ^12_2": 15.0}
+CALIBRATION_TARGET_S = 1.0
+#: The Explorer's work after an ε change on Kendall shapes, as a multiple of the same work on S² (at most).
+EXPLORER_KENDALL_TARGET = 1.5
+
+
+def bench_sampler_ratios(quick):
+    """Exact Riemannian Laplace / Gaussian samplers against drawing the same number of raw standard normals.
+
+    ``ratio = normals / sampler`` (< 1); ``cost_over_normals`` is its inverse, the figure the targets bound. Both
+    sides are timed alternately in the same loop, min of the repeats, in process CPU time (on a shared machine the
+    wall clock of a 0.1 s call mostly measures the other jobs); the wall-clock minima are in the details.
+    """
+    rows = []
+    repeats = 3 if quick else 7
+    for args in (("sphere", 2), ("hyperbolic", 2), ("spd", 3, "affine"), ("kendall", 12)):
+        manifold = get_manifold(*args)
+        center = manifold.default_center()
+        for name in ("riemannian_laplace", "riemannian_gaussian"):
+            mechanism = get_mechanism(name, manifold)
+            calibration = mechanism.calibrate(PureDP(1.0) if name == "riemannian_laplace" else GDP(1.0), 0.1)
+            rng = np.random.default_rng(0)
+            mechanism.sample(center, calibration, 1000, rng)  # warm-up
+            normals, exact, normals_wall, exact_wall = [], [], [], []
+            for _ in range(repeats):
+                start, wall = time.process_time(), time.perf_counter()
+                rng.standard_normal((SPEED_RELEASES, manifold.dim))
+                normals.append(time.process_time() - start)
+                normals_wall.append(time.perf_counter() - wall)
+                start, wall = time.process_time(), time.perf_counter()
+                releases = mechanism.sample(center, calibration, SPEED_RELEASES, rng)
+                exact.append(time.process_time() - start)
+                exact_wall.append(time.perf_counter() - wall)
+            cost = min(exact) / min(normals)
+            target = SAMPLER_TARGETS[manifold.label]
+            mean_dist = float(np.mean(manifold.dist(center, releases[:20_000], check=False)))
+            rows.append(row(f"exact {name} on {manifold.label}, {SPEED_RELEASES:,} releases",
+                            f"{SPEED_RELEASES:,} × {manifold.dim} standard normals", min(exact), min(normals),
+                            cost_over_normals=cost, target_cost_over_normals=target, meets_target=bool(cost <= target),
+                            clock="process CPU time", wall_s=min(exact_wall), baseline_wall_s=min(normals_wall),
+                            cost_over_normals_wall=min(exact_wall) / min(normals_wall), mean_dist=mean_dist,
+                            note=f"{cost:.1f}× the normals (target ≤ {target:g}×); mean distance {mean_dist:.4g}"))
+    return rows
+
+
+_CALIBRATION_FACTORS = iter(1.0 + 1e-4 * np.arange(1, 100_000))
+
+
+def _calibration_cells(quick):
+    """(manifold args, μ, Δ) of the calibration grid: the dimensions the app offers (S^d, H^d: 1–1000; Kendall shapes:
+    k = 3–100, the exact quadrature up to 20 landmarks), small and large budgets, the app's sensitivities (n = 100:
+    about 0.1 on S^d and H^d; Kendall shapes at the largest public radius: π/2, the diameter, and a small one)."""
+    dims = (1, 2, 3, 10, 100, 1000) if not quick else (2, 10, 1000)
+    ks = (3, 4, 6, 8, 12, 16, 20, 50, 100) if not quick else (4, 12, 20)
+    mus = (0.5, 2.0, 10.0) if not quick else (0.5, 2.0)
+    cells = [((space, d), mu, 0.1) for space in ("sphere", "hyperbolic") for d in dims for mu in mus]
+    cells += [(("kendall", k), mu, delta) for k in ks for mu in mus for delta in (math.pi / 2, 0.05)]
+    return cells
+
+
+def bench_calibration_grid(quick):
+    """Cold exact Riemannian Gaussian calibrations (μ-GDP) on every space and dimension the app offers; the worst
+    (process CPU time; the wall clock of the same call is in the details)."""
+    rows, worst, unavailable = [], {}, 0
+    for args, mu, delta in _calibration_cells(quick):
+        manifold = get_manifold(*args)
+        mechanism = get_mechanism("riemannian_gaussian", manifold)
+        target = GDP(round(mu * next(_CALIBRATION_FACTORS), 9))  # a budget no earlier cell used: no cache
+        start, wall = time.process_time(), time.perf_counter()
+        try:
+            calibration = mechanism.calibrate(target, delta)
+            seconds, sigma = time.process_time() - start, calibration.noise["sigma"]
+            wall = time.perf_counter() - wall
+        except ValueError:  # μ below what the space allows at this Δ (H^d: μ > its σ → ∞ limit): not offered
+            unavailable += 1
+            continue
+        key = manifold.name
+        if key not in worst or seconds > worst[key][0]:
+            worst[key] = (seconds, manifold.label, mu, delta, sigma, wall)
+    cells = len(_calibration_cells(quick))
+    for key, (seconds, label, mu, delta, sigma, wall) in sorted(worst.items()):
+        rows.append(row(f"slowest exact Riemannian Gaussian calibration on {key} ({label}, μ = {mu:g}, Δ = {delta:.4g})",
+                        f"{CALIBRATION_TARGET_S:g} s (target)", seconds, CALIBRATION_TARGET_S, sigma=sigma,
+                        meets_target=bool(seconds <= CALIBRATION_TARGET_S), cells=cells, unavailable_cells=unavailable,
+                        clock="process CPU time", wall_s=wall,
+                        note=f"worst of the {key} cells of a {cells}-cell grid ({unavailable} unavailable), CPU time "
+                             f"(wall {wall:.3g} s); σ = {sigma:.6g}"))
+    return rows
+
+
+EXPLORER_KENDALL = Scenario(manifold="kendall", dim=12, data="shape_perturbation", spread=0.05, radius=0.392)
+
+
+def _explorer_page_work(scenario):
+    """What the Explorer page computes after an ε change: the run (a cache miss), its figures and the curvature
+    lesson (its own cache also misses: it depends on the budget)."""
+    from geodp_core.curvature_lesson import curvature_lesson  # noqa: PLC0415
+    from geodp_core.viz import scene_figure  # noqa: PLC0415
+    from geodp_core.viz.distances import release_distance_figure  # noqa: PLC0415
+    from geodp_core.viz.lesson import curvature_figure  # noqa: PLC0415
+
+    result = run_scenario(scenario)
+    scene_figure(result).to_json()
+    release_distance_figure(result).to_json()
+    curvature_figure(curvature_lesson(scenario)).to_json()
+    return result
+
+
+def bench_explorer_kendall(quick):
+    """The Explorer's server work after an ε change: Kendall shapes Σ¹²₂ against S² (alternately, fresh budgets;
+    process CPU time, the wall clock in the details)."""
+    repeats = 3 if quick else 5
+    times = {"sphere": [], "kendall": []}
+    scenarios = {"sphere": Scenario(), "kendall": EXPLORER_KENDALL}
+    for scenario in scenarios.values():
+        _explorer_page_work(scenario.with_changes(eps=fresh_budget()))  # data, mesh and laws of this shape built
+    walls = {"sphere": [], "kendall": []}
+    for _ in range(repeats):
+        for key, scenario in scenarios.items():
+            start, wall = time.process_time(), time.perf_counter()
+            _explorer_page_work(scenario.with_changes(eps=fresh_budget()))
+            times[key].append(time.process_time() - start)
+            walls[key].append(time.perf_counter() - wall)
+    kendall, sphere = statistics.median(times["kendall"]), statistics.median(times["sphere"])
+    ratio = kendall / sphere
+    return [row("Explorer page work after an ε change on Kendall Σ^12_2 (run, figures, curvature lesson)",
+                "the same on S^2", kendall, sphere, kendall_over_sphere=ratio,
+                target_kendall_over_sphere=EXPLORER_KENDALL_TARGET, meets_target=bool(ratio <= EXPLORER_KENDALL_TARGET),
+                clock="process CPU time, median", wall_s=statistics.median(walls["kendall"]),
+                baseline_wall_s=statistics.median(walls["sphere"]),
+                note=f"Kendall / S² = {ratio:.2f} in CPU time (target ≤ {EXPLORER_KENDALL_TARGET:g}); wall "
+                     f"{statistics.median(walls['kendall']):.3g} s / {statistics.median(walls['sphere']):.3g} s")]
 
 
 # ------------------------------------------------------------------------------------------------ accounting
@@ -444,7 +582,9 @@ def bench_browser():
                                         args=["--no-sandbox", "--disable-background-networking"])
             page = browser.new_page(viewport={"width": 1440, "height": 900})
             for manifold, query in (("S²", ""), ("H²", "manifold=hyperbolic&data=uniform_ball"),
-                                    ("SPD(2)", "manifold=spd&data=uniform_ball")):
+                                    ("SPD(2)", "manifold=spd&data=uniform_ball"),
+                                    ("Kendall Σ¹²₂", "manifold=kendall&dim=12&data=shape_perturbation&spread=0.05"
+                                                     "&radius=0.392")):
                 page.goto(f"http://127.0.0.1:{port}/explorer?{query}", timeout=120_000)
                 page.wait_for_selector(idle, timeout=120_000)
                 page.wait_for_timeout(2000)
@@ -473,18 +613,27 @@ def main():
     parser.add_argument("--scheduler", help="Dask scheduler address: adds the utility curve on the cluster")
     parser.add_argument("--browser", action="store_true", help="adds the Explorer's redraw time in Chromium")
     parser.add_argument("--out", default=str(RESULTS), help=f"results file (default {RESULTS})")
+    parser.add_argument("--sections", help="comma-separated section titles to run (default: all), e.g. "
+                                           "'sampler cost,calibration grid,explorer kendall'")
     args = parser.parse_args()
     info = machine_info()
     print_machine(info)
     rows = []
-    sections = [("samplers", bench_samplers), ("accounting", bench_accounting), ("ledger", bench_ledger),
-                ("conformal", bench_conformal),
+    sections = [("samplers", bench_samplers), ("sampler cost", bench_sampler_ratios),
+                ("calibration grid", bench_calibration_grid), ("explorer kendall", bench_explorer_kendall),
+                ("accounting", bench_accounting), ("ledger", bench_ledger), ("conformal", bench_conformal),
                 ("exponential-wrapped", bench_exponential_wrapped),
                 ("regression", bench_regression),
                 ("explorer and curves", lambda q: bench_explorer_and_curves(q, args.scheduler)),
                 ("cost growth", bench_cost_growth)]
     if args.browser:
         sections.append(("browser", lambda q: bench_browser()))
+    if args.sections:
+        wanted = {name.strip() for name in args.sections.split(",")}
+        unknown = wanted - {title for title, _ in sections}
+        if unknown:
+            parser.error(f"unknown section(s) {sorted(unknown)}; sections: {[title for title, _ in sections]}")
+        sections = [(title, bench) for title, bench in sections if title in wanted]
     start = time.perf_counter()
     for title, bench in sections:
         t0 = time.perf_counter()

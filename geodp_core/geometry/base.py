@@ -289,6 +289,62 @@ class Manifold(ABC):
         coords /= np.linalg.norm(coords, axis=-1, keepdims=True)
         return self.from_frame(base, coords)
 
+    def exp_polar(self, base_point, radii, unit_coords, check=True):
+        r""":math:`\mathrm{Exp}_p(r_i u_i)` with :math:`u_i = \sum_k c_{ik} e_k(p)` for ONE base point :math:`p`.
+
+        Parameters
+        ----------
+        base_point : array_like, shape ``point_shape``
+        radii : array_like, shape ``(n,)``
+            Non-negative radii :math:`r_i`.
+        unit_coords : array_like, shape ``(n, dim)``
+            Unit rows :math:`c_i`: coordinates of the unit tangent vectors :math:`u_i` in the orthonormal frame
+            :meth:`tangent_frame` at :math:`p`.
+        check : bool, default True
+            ``False`` skips the validation (the fast path of the exact samplers, for inputs this package produced).
+
+        Returns
+        -------
+        ndarray, shape ``(n, *point_shape)``
+            With ``check=True``, :class:`~geodp_core.exceptions.OffManifoldError` or
+            :class:`~geodp_core.exceptions.InvalidParameterError` (naming the argument) on invalid input. Closed
+            forms where the geodesics have one (:math:`\cos r\,p + \sin r\,u` on spheres,
+            :math:`\cosh r\,p + \sinh r\,u` on :math:`H^d`), else :meth:`exp` of :math:`r_i u_i`.
+        """
+        if check:
+            base_point = self.validate_points(base_point, "base_point", single=True)
+            radii = check_finite_array(radii, "radii", ndim=1)
+            if np.any(radii < 0):
+                raise InvalidParameterError("radii must be >= 0", param="radii")
+            unit_coords = check_finite_array(unit_coords, "unit_coords", ndim=2, shape_tail=(self.dim,))
+            if unit_coords.shape[0] != radii.shape[0]:
+                raise InvalidParameterError(
+                    f"unit_coords must have one row per radius ({radii.shape[0]}); got {unit_coords.shape[0]}",
+                    param="unit_coords",
+                )
+            if np.any(np.abs(np.linalg.norm(unit_coords, axis=1) - 1.0) > DEFAULT_ATOL):
+                raise InvalidParameterError("unit_coords must have rows of unit norm (tolerance 1e-6)",
+                                            param="unit_coords")
+        # a closed form is only valid for the metric it was written for: a subclass with its own geodesics, metric
+        # or frame (e.g. a rescaled sphere) that does not also give its own _exp_polar gets the generic path
+        owner = next(cls for cls in type(self).__mro__ if "_exp_polar" in vars(cls))
+        if owner is not Manifold and any(getattr(type(self), name) is not getattr(owner, name)
+                                         for name in ("_exp", "inner", "from_frame", "tangent_frame")):
+            return Manifold._exp_polar(self, base_point, radii, unit_coords)
+        return self._exp_polar(base_point, radii, unit_coords)
+
+    def _exp_polar(self, base_point, radii, unit_coords):
+        r""":math:`\mathrm{Exp}_p(r_i u_i)`, :math:`u_i = \sum_k c_{ik} e_k(p)`, for ONE base point, without validation.
+
+        The fast path of the exact isotropic samplers (a point and draws the package produced): ``base_point`` of
+        shape :attr:`point_shape`, ``radii`` of shape ``(n,)``, ``unit_coords`` of shape ``(n, dim)`` with unit rows
+        (coordinates in the orthonormal frame :meth:`tangent_frame` at ``base_point``). The default forms the
+        tangent vectors and calls ``_exp``; spaces whose geodesics have a closed form in :math:`(r, u)` override it.
+        """
+        tangent = self.from_frame(base_point, unit_coords)
+        radii = np.asarray(radii, dtype=float).reshape((-1,) + (1,) * len(self.point_shape))
+        return self._exp(base_point, radii * tangent)
+
     def radial_log_density(self, radius):
         """Log of the radial volume density :math:`J(r)` (isotropic spaces only)."""
         if self.radial_volume is None:
@@ -324,11 +380,12 @@ class Manifold(ABC):
         if raw.dtype == bool or not np.issubdtype(raw.dtype, np.number) or np.iscomplexobj(raw):
             k = len(self.point_shape)
             return np.zeros(raw.shape[: max(raw.ndim - k, 0)], dtype=bool)
-        arr = raw.astype(float)
+        arr = raw.astype(float, copy=False)
         if arr.shape[arr.ndim - len(self.point_shape):] != tuple(self.point_shape) or arr.ndim < len(self.point_shape):
             return np.zeros(arr.shape[: max(arr.ndim - len(self.point_shape), 0)], dtype=bool)
-        finite = np.isfinite(arr).reshape(arr.shape[: arr.ndim - len(self.point_shape)] + (-1,)).all(axis=-1)
-        safe = np.where(np.isfinite(arr), arr, 0.0)
+        finite_entries = np.isfinite(arr)
+        finite = finite_entries.reshape(arr.shape[: arr.ndim - len(self.point_shape)] + (-1,)).all(axis=-1)
+        safe = arr if finite_entries.all() else np.where(finite_entries, arr, 0.0)  # no copy when all are finite
         return finite & self._belongs(safe, atol)
 
     def validate_points(self, points, name="points", single=False, atol=DEFAULT_ATOL):

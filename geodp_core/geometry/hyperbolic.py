@@ -195,6 +195,25 @@ class Hyperbolic(Manifold):
         spatial = np.cosh(norm) * p[..., 1:] + _sinhc(norm) * v[..., 1:]
         return self.projection(np.concatenate([np.ones_like(spatial[..., :1]), spatial], axis=-1))
 
+    def _exp_polar(self, base_point, radii, unit_coords):
+        r""":math:`\cosh r_i\, p + \sinh r_i\, u_i` (then :meth:`projection`), :math:`u_i` = :meth:`from_frame` of the
+        unit coordinates, unvalidated.
+
+        :math:`|u_i|_L = 1` is known exactly, so no Minkowski norm of a long tangent vector is formed (that norm
+        suffers catastrophic cancellation far from the origin).
+        """
+        p = np.asarray(base_point, dtype=float)
+        coords = np.asarray(unit_coords, dtype=float)
+        r = np.asarray(radii, dtype=float)[:, None]
+        p0, ps = p[0], p[1:]
+        out = np.empty((coords.shape[0], self.dim + 1))
+        out[:, 0] = 1.0  # recomputed by the projection from the spatial part
+        with np.errstate(over="ignore", invalid="ignore"):
+            # spatial part of u = from_frame(p, c): c + p̄ (p̄·c)/(1 + p0)
+            direction = coords + np.outer(coords @ ps, ps / (1.0 + p0)) if np.any(ps) else coords
+            out[:, 1:] = np.cosh(r) * ps + np.sinh(r) * direction
+            return self.projection(out)
+
     def _log(self, base_point, point):
         r""":math:`\mathrm{Log}_p(q) = \frac{d}{\sinh d}(q - \cosh d\;p)`, spatial part written without cancellation:
 

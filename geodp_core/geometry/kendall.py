@@ -190,6 +190,18 @@ class KendallShapeSpace(Manifold):
         out = np.cos(norm) * base + np.where(small, _sinc(np.where(small, norm, 0.0)) * vec, np.sin(norm) * unit)
         return out / np.sqrt(np.sum(out**2, axis=(-2, -1), keepdims=True))
 
+    def _exp_polar(self, base_point, radii, unit_coords):
+        r""":math:`\cos r_i\, z + \sin r_i\, u_i`, :math:`u_i = \sum_k c_{ik} e_k(z)`, unvalidated.
+
+        The frame at the one base point is formed once and applied as a matrix product; :math:`u_i` is horizontal
+        with :math:`|u_i| = 1`, so this is :math:`\mathrm{Exp}_z(r_i u_i)` (a great circle of the preshape sphere).
+        """
+        z = np.asarray(base_point, dtype=float)
+        frame = self.tangent_frame(z).reshape(self.dim, 2 * self.k)
+        direction = (np.asarray(unit_coords, dtype=float) @ frame).reshape((-1,) + self.point_shape)
+        r = np.asarray(radii, dtype=float)[:, None, None]
+        return np.cos(r) * z + np.sin(r) * direction
+
     def _exp_norm_hint(self):
         return "1.7e308 (the exponential is periodic: every representable norm works)"
 

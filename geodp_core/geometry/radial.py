@@ -204,6 +204,32 @@ def _brentq(func, a, b):
 
 
 # --------------------------------------------------------------- log-concave engine
+class _GuideTable:
+    """``searchsorted(cum, u, side="right")`` for many ``u`` in ``[0, cum[-1]]``, by a guide table (Chen & Asau).
+
+    ``guide[g]`` counts the entries of ``cum`` at or below the start of cell ``g`` of ``[0, cum[-1]]``; a query starts
+    there and moves past at most one entry inside its cell. Queries it does not settle (cells holding two or more
+    entries, or ``g`` rounded into the next cell) are searched with ``searchsorted``: the result is always exact.
+    """
+
+    def __init__(self, cum, cells=None):
+        self.cum = np.asarray(cum, dtype=float)
+        size = cells or max(1024, 64 * self.cum.size)
+        self.guide = np.searchsorted(self.cum, self.cum[-1] * (np.arange(size) / size), side="right")
+        self.scale = size / self.cum[-1]
+        self.below = np.concatenate([[-np.inf], self.cum])  # below[j] = cum[j - 1]
+        self.above = np.append(self.cum, np.inf)  # above[j] = cum[j]
+
+    def __call__(self, u):
+        g = np.minimum((u * self.scale).astype(np.intp), self.guide.size - 1)
+        j = self.guide[g]
+        j += self.above[j] <= u  # one entry inside the cell of u
+        miss = (self.above[j] <= u) | (self.below[j] > u)
+        if miss.any():
+            j[miss] = np.searchsorted(self.cum, u[miss], side="right")
+        return j
+
+
 class _LogConcaveLaw:
     r"""A log-concave density :math:`\propto e^{\ell(r)}` on :math:`[0, b]` (``b`` may be inf).
 
@@ -411,23 +437,47 @@ class _LogConcaveLaw:
         prob = np.exp(log_mass - self._hull_log_z)
         self._hull_cumprob = np.cumsum(prob)
         self.hull_log_acceptance = self.log_normaliser - self._hull_log_z
+        self._build_hull_sampler()
+
+    def _build_hull_sampler(self):
+        r"""Per-piece constants of the inversion in :meth:`propose_hull` and a guide table for its piece search.
+
+        A piece :math:`[a, b]` with slope :math:`\beta` and :math:`v` uniform is sampled at
+        :math:`b + \log(1 + v\,\mathrm{expm1}(-\beta w))/\beta` (:math:`\beta > 0`, the distance below :math:`b`) or
+        :math:`a + \log(1 + v\,\mathrm{expm1}(\beta w))/\beta` (:math:`\beta < 0`, the distance above :math:`a`),
+        :math:`w = b - a`; a flat piece at :math:`a + v w`. The anchor, the ``expm1`` factor and the divisor depend on
+        the piece only, so they are computed here once (the same floating-point operations as per draw).
+        """
+        lo, hi, beta = self._hull_lo, self._hull_hi, self._hull_b
+        width = hi - lo
+        with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+            flat = np.abs(beta * np.where(np.isinf(width), 1.0, width)) < 1e-12
+            safe_beta = np.where(flat, 1.0, beta)
+            up = ~flat & (beta > 0)
+            coef = np.where(up, np.expm1(-safe_beta * width), np.expm1(safe_beta * width))
+        self._hull_anchor = np.where(up, hi, lo)
+        self._hull_coef = np.where(flat, 0.0, coef)
+        self._hull_divisor = safe_beta
+        self._hull_flat = flat
+        self._hull_flat_width = np.where(np.isinf(width), 0.0, width)
+        self._hull_search = _GuideTable(self._hull_cumprob)
+
+    def _hull_piece(self, u):
+        """``searchsorted(cumprob, u, side="right")`` (by the guide table)."""
+        return self._hull_search(u)
 
     def propose_hull(self, n, rng):
         """Draw ``n`` proposals from the tangent hull; return ``(r, log_accept_prob)``."""
         u = rng.random(n) * self._hull_cumprob[-1]
-        j = np.minimum(np.searchsorted(self._hull_cumprob, u, side="right"), self._hull_x.size - 1)
-        lo, hi, beta = self._hull_lo[j], self._hull_hi[j], self._hull_b[j]
-        width = hi - lo
+        j = np.minimum(self._hull_piece(u), self._hull_x.size - 1)
         v = rng.random(n)
         with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-            flat = np.abs(beta * np.where(np.isinf(width), 1.0, width)) < 1e-12
-            safe_beta = np.where(flat, 1.0, beta)
-            # increasing piece: sample the distance below `hi`; decreasing: above `lo`
-            r_up = hi + np.log1p(-v * (-np.expm1(-safe_beta * width))) / safe_beta
-            r_down = lo + np.log1p(-v * (-np.expm1(safe_beta * width))) / safe_beta
-            r = np.where(flat, lo + v * np.where(np.isinf(width), 0.0, width), np.where(beta > 0, r_up, r_down))
-            r = np.clip(r, lo, hi)
-            tangent = self._hull_c[j] + beta * (r - self._hull_x[j])
+            r = self._hull_anchor[j] + np.log1p(v * self._hull_coef[j]) / self._hull_divisor[j]
+            if self._hull_flat.any():
+                flat = self._hull_flat[j]
+                r[flat] = self._hull_lo[j[flat]] + v[flat] * self._hull_flat_width[j[flat]]
+            r = np.clip(r, self._hull_lo[j], self._hull_hi[j])
+            tangent = self._hull_c[j] + self._hull_b[j] * (r - self._hull_x[j])
             log_acc = self._logf(r) - tangent
         return r, np.where(np.isnan(log_acc), -np.inf, log_acc)
 

@@ -49,6 +49,7 @@ from geodp_core.geometry.radial import (
     PROFILES,
     SCALE_MAX,
     SCALE_MIN,
+    _GuideTable,
     _LogConcaveLaw,
     _rejection_loop,
 )
@@ -70,6 +71,8 @@ __all__ = [
 EIGEN_METHODS = ("combined", "exponential", "vandermonde")
 _MAX_M = 64
 _PILOT = 4096
+#: Largest m whose Haar matrices are orthonormalised by batched Gram-Schmidt (LAPACK QR beyond: faster there).
+_GRAM_SCHMIDT_MAX_M = 8
 
 
 def eigen_spread_constant(m):
@@ -141,7 +144,11 @@ def haar_orthogonal(m, size, rng):
 
     QR decomposition of a matrix of i.i.d. standard normals, :math:`Z = QR`, with the
     sign fix :math:`U = Q \operatorname{diag}(\operatorname{sign} R_{ii})` (Mezzadri 2007)
-    that makes the factorisation unique and :math:`U` exactly Haar.
+    that makes the factorisation unique and :math:`U` exactly Haar. :math:`U` is the orthonormal factor of the
+    unique QR factorisation with a positive diagonal of :math:`R`, so it is computed directly, for the whole batch at
+    once, by Gram–Schmidt orthonormalisation of the columns of :math:`Z` in order (classical Gram–Schmidt applied
+    twice per column, which keeps :math:`U^\top U = I` to rounding error; the same :math:`U` as Householder QR with
+    the sign fix, up to rounding); for ``m > 8`` LAPACK's Householder QR with the sign fix is faster.
 
     Parameters
     ----------
@@ -161,10 +168,66 @@ def haar_orthogonal(m, size, rng):
     z = rng.standard_normal((size, m, m))
     if size == 0:
         return z
+    if m <= _GRAM_SCHMIDT_MAX_M:
+        return _orthonormal_columns(z)
     q, rmat = np.linalg.qr(z)
     signs = np.sign(np.diagonal(rmat, axis1=-2, axis2=-1))
     signs = np.where(signs == 0, 1.0, signs)
     return q * signs[:, None, :]
+
+
+def _orthonormal_columns(z):
+    """Orthonormal factor with a positive diagonal of R of each ``(m, m)`` matrix of the stack ``z`` (full rank)."""
+    return np.transpose(_gram_schmidt(z), (2, 1, 0))
+
+
+def _gram_schmidt(z):
+    """:func:`_orthonormal_columns` with the batch on the last axis: ``out[k, i, n]`` is entry ``(i, k)`` of matrix n."""
+    m = z.shape[-1]
+    columns = np.transpose(z, (2, 1, 0)).copy()  # columns[k, i, n] = z[n, i, k]: contiguous batch operations
+    for k in range(m):
+        v = columns[k]
+        if k:
+            done = columns[:k]
+            for _ in range(2):  # classical Gram-Schmidt, twice ("twice is enough")
+                coef = np.sum(done * v, axis=1)  # (k, n)
+                v = v - np.sum(done * coef[:, None, :], axis=0)
+        columns[k] = v / np.sqrt(np.sum(v * v, axis=0))
+    return columns
+
+
+def _abs_cos_angles(n, rng):
+    r"""``n`` angles in :math:`[-\pi/2, 3\pi/2)` with density :math:`|\cos\psi|/4`: :math:`\arcsin(2U - 1)` (density
+    :math:`\cos\psi/2` on :math:`(-\pi/2, \pi/2)`), shifted by :math:`\pi` with probability 1/2."""
+    return np.arcsin(2.0 * rng.random(n) - 1.0) + np.pi * (rng.random(n) < 0.5)
+
+
+def _vandermonde_directions(m, n, rng):
+    r"""``n`` directions on :math:`S^{m-1}` with density :math:`\propto \prod_{i<j}|\theta_i - \theta_j|` (exact).
+
+    ``m = 2``: :math:`\theta = (\cos a, \sin a)` with :math:`|\theta_1 - \theta_2| = \sqrt2|\cos(a + \pi/4)|`, so
+    :math:`a + \pi/4` has density :math:`\propto |\cos|`. ``m = 3``: write
+    :math:`\theta = t\,e + \sqrt{1 - t^2}(\cos\varphi\, f_1 + \sin\varphi\, f_2)` with :math:`e = (1,1,1)/\sqrt3`,
+    :math:`f_1 = (1,-1,0)/\sqrt2`, :math:`f_2 = (1,1,-2)/\sqrt6`; the uniform measure of :math:`S^2` is
+    :math:`dt\,d\varphi` (Archimedes) and :math:`|\Delta(\theta)| = (1 - t^2)^{3/2}|\cos 3\varphi|/\sqrt2`, so
+    :math:`(1 + t)/2 \sim \mathrm{Beta}(5/2, 5/2)` and, independently, :math:`3\varphi` (mod :math:`2\pi`) has density
+    :math:`\propto|\cos|` (:math:`\varphi` one of its three preimages, uniformly). Otherwise: the normalised
+    eigenvalues of a GOE matrix, whose law has density :math:`\propto |\Delta(\lambda)| e^{-|\lambda|^2/2}` (radial
+    and angular parts independent).
+    """
+    if m == 2:
+        a = _abs_cos_angles(n, rng) - np.pi / 4.0
+        return np.stack([np.cos(a), np.sin(a)], axis=1)
+    if m == 3:
+        t = 2.0 * rng.beta(2.5, 2.5, n) - 1.0
+        phi = (_abs_cos_angles(n, rng) + (2.0 * np.pi) * rng.integers(0, 3, n)) / 3.0
+        radius = np.sqrt(np.maximum(1.0 - t * t, 0.0))
+        c, s = radius * np.cos(phi) / math.sqrt(2.0), radius * np.sin(phi) / math.sqrt(6.0)
+        center = t / math.sqrt(3.0)
+        return np.stack([center + c + s, center - c + s, center - 2.0 * s], axis=1)
+    g = rng.standard_normal((n, m, m))
+    out = np.linalg.eigvalsh(0.5 * (g + np.swapaxes(g, 1, 2)))
+    return out / np.linalg.norm(out, axis=1, keepdims=True)
 
 
 def _log_sphere_area(m):
@@ -319,6 +382,7 @@ class _EigenRadius:
             log_w = np.append(log_w, log_tail)
         self.log_z_envelope = float(special.logsumexp(log_w))
         self._cumprob = np.cumsum(np.exp(log_w - self.log_z_envelope))
+        self._search = _GuideTable(self._cumprob, cells=4 * self._cumprob.size)
         # normaliser of g * e (Gauss-Legendre per cell; only used to size batches)
         half = 0.5 * (b - a)
         nodes = a[:, None] + half[:, None] * (_GL_X[None, :] + 1.0)
@@ -378,7 +442,7 @@ class _EigenRadius:
 
     def _propose(self, n, rng):
         u = rng.random(n) * self._cumprob[-1]
-        j = np.minimum(np.searchsorted(self._cumprob, u, side="right"), self._cumprob.size - 1)
+        j = np.minimum(self._search(u), self._cumprob.size - 1)
         v = rng.random(n)
         n_cells = self._a.size
         in_grid = j < n_cells
@@ -434,10 +498,9 @@ def _eigen_proposer(m, profile, scale, method="combined"):
         direction = np.empty((n, m))
         n_vdm = int(vdm.sum())
         direction[~vdm] = rng.standard_normal((n - n_vdm, m))
-        if n_vdm:  # GOE eigenvalues: density prop. to |Vandermonde(lambda)| exp(-|lambda|^2/2)
-            g = rng.standard_normal((n_vdm, m, m))
-            direction[vdm] = np.linalg.eigvalsh(0.5 * (g + np.swapaxes(g, 1, 2)))
-        direction /= np.linalg.norm(direction, axis=1, keepdims=True)
+        direction[~vdm] /= np.linalg.norm(direction[~vdm], axis=1, keepdims=True)
+        if n_vdm:  # density prop. to prod |theta_i - theta_j| on the unit sphere
+            direction[vdm] = _vandermonde_directions(m, n_vdm, rng)
         r = rho[:, None] * direction
         gaps = np.abs(r[:, iu] - r[:, ju])
         with np.errstate(divide="ignore", invalid="ignore"):
@@ -601,12 +664,24 @@ def sample_spd_polar(eta, profile, scale, size, rng, method="combined", return_e
         )
     rng = check_rng(rng)
     r = sample_eigen_logs(m, profile, scale, size, rng, method=method)
-    u = haar_orthogonal(m, r.shape[0], rng)
     sqrt_eta = (v * np.sqrt(w)) @ v.T
-    with np.errstate(over="ignore", invalid="ignore"):
-        inner = (u * np.exp(r)[:, None, :]) @ np.swapaxes(u, 1, 2)
-        y = sqrt_eta @ inner @ sqrt_eta
-    y = 0.5 * (y + np.swapaxes(y, 1, 2))
+    if 1 <= m <= _GRAM_SCHMIDT_MAX_M and r.shape[0]:
+        # the draws of haar_orthogonal, kept with the batch on the last axis: Y = F diag(e^r) F^T, F = η^½ U,
+        # its upper triangle entry by entry (exactly symmetric), each entry one batched dot product
+        z = rng.standard_normal((r.shape[0], m, m))
+        factor = np.tensordot(sqrt_eta, np.transpose(_gram_schmidt(z), (1, 0, 2)), axes=(1, 0))  # F[i, k, n]
+        with np.errstate(over="ignore", invalid="ignore"):
+            scaled = factor * np.exp(r).T[None, :, :]
+            y = np.empty((r.shape[0], m, m))
+            for i in range(m):
+                for j in range(i, m):
+                    y[:, i, j] = y[:, j, i] = np.einsum("kn,kn->n", scaled[i], factor[j])
+    else:
+        u = haar_orthogonal(m, r.shape[0], rng)
+        with np.errstate(over="ignore", invalid="ignore"):
+            inner = (u * np.exp(r)[:, None, :]) @ np.swapaxes(u, 1, 2)
+            y = sqrt_eta @ inner @ sqrt_eta
+        y = 0.5 * (y + np.swapaxes(y, 1, 2))
     if not np.all(np.isfinite(y)):
         raise InvalidParameterError(
             f"scale={scale!r} is too large: sampled eigenvalues exp(r) overflow double precision",

@@ -141,6 +141,26 @@ class Sphere(Manifold):
         r"""Coordinates :math:`\langle e_k(p), v\rangle = (Hv)_k`, k = 1..d (H is symmetric; O(d) per point)."""
         return self._householder_apply(base_point, np.asarray(tangent_vec, dtype=float))[..., 1:]
 
+    def _exp_polar(self, base_point, radii, unit_coords):
+        r""":math:`\cos r_i\, p + \sin r_i\, u_i`, :math:`u_i = H(0, c_i)` (:meth:`from_frame` at p), unvalidated.
+
+        :math:`|u_i| = 1` and :math:`u_i \perp p`, so this is :math:`\mathrm{Exp}_p(r_i u_i)` without forming the norm
+        of :math:`r_i u_i`; the reflection is applied as one matrix-vector product,
+        :math:`H(0, c) = (0, c) - 2w\,\langle w, (0, c)\rangle/|w|^2`, :math:`w = e_0 - p`.
+        """
+        p = np.asarray(base_point, dtype=float)
+        coords = np.asarray(unit_coords, dtype=float)
+        r = np.asarray(radii, dtype=float)[:, None]
+        direction = np.empty((coords.shape[0], self.dim + 1))
+        direction[:, 0] = 0.0
+        direction[:, 1:] = coords
+        w = -p
+        w[0] += 1.0
+        wn2 = float(w @ w)
+        if wn2 > 1e-24:  # p != e_0 (at e_0 the frame is the identity's columns 1..d)
+            direction -= np.outer(coords @ w[1:], (2.0 / wn2) * w)
+        return np.cos(r) * p + np.sin(r) * direction
+
     def _belongs(self, point, atol):
         return np.abs(np.linalg.norm(point, axis=-1) - 1.0) <= atol
 

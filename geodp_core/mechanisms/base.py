@@ -462,10 +462,7 @@ class Mechanism(BoundMechanism):
         if out.shape != expected:  # a sampler never returns fewer samples silently
             raise RuntimeError(f"{self.name} sampler returned shape {out.shape}, expected {expected}")
         with np.errstate(over="ignore", invalid="ignore"):
-            finite = np.isfinite(out.reshape(size, -1)).all(axis=1)
-            on_manifold = np.zeros(size, dtype=bool)
-            if finite.any():
-                on_manifold[finite] = self.manifold.belongs(out[finite], atol=1e-5)
+            on_manifold = np.asarray(self.manifold.belongs(out, atol=1e-5), dtype=bool)  # False where not finite
         if not on_manifold.all():
             # Never replaced by a default point: the floating-point release is not the exact one there, so a
             # replacement would not be post-processing. Calibration with a public ball makes this event have

@@ -36,6 +36,7 @@ from geodp_core.geometry.radial_volume import ComplexProjectiveVolume
 from geodp_core.mechanisms.gaussian_gdp import (
     _combine_profile,
     _quadrature,
+    _reference_nodes,
     _search_mu,
 )
 
@@ -104,9 +105,20 @@ def _radial_law(d, sigma, delta):
 
 
 def _arc(x):
-    r""":math:`\tfrac2\pi\arcsin\sqrt{x/2}` clipped to [0, 1] (``x = 1 \mp t``, the probability of an arc of φ)."""
-    with np.errstate(invalid="ignore"):
-        return (2.0 / np.pi) * np.arcsin(np.sqrt(np.clip(np.nan_to_num(x, nan=0.0), 0.0, 2.0) / 2.0))
+    r""":math:`\tfrac2\pi\arcsin\sqrt{x/2}` clipped to [0, 1] (``x = 1 \mp t``, the probability of an arc of φ).
+
+    NaN counts as 0. ``arcsin`` is evaluated only where :math:`0 < x < 2` (elsewhere the value is the end value 0 or
+    :data:`_FULL_ARC`, exactly what the clipped formula gives).
+    """
+    x = np.asarray(x, dtype=float)
+    out = np.where(x >= 2.0, _FULL_ARC, 0.0)
+    inside = (x > 0.0) & (x < 2.0)
+    out[inside] = (2.0 / np.pi) * np.arcsin(np.sqrt(x[inside] / 2.0))
+    return out
+
+
+#: The arc probability at x = 2 as the formula rounds it.
+_FULL_ARC = float((2.0 / np.pi) * np.arcsin(np.sqrt(2.0 / 2.0)))
 
 
 def _two_sin_product(a, b):
@@ -114,9 +126,10 @@ def _two_sin_product(a, b):
     return 2.0 * np.sin(a / 2.0) * np.sin(b / 2.0)
 
 
-def _conditional(n, sigma, delta, eps, r, rho):
+def _conditional(n, sigma, delta, eps, r, rho, per_pair):
     r"""Arc probabilities of :math:`\{L > \varepsilon\}`, :math:`\{L \le \varepsilon\}`, :math:`\{L < -\varepsilon\}`
-    given :math:`(r, \rho)` (broadcast arrays).
+    given :math:`(r, \rho)`: ``eps`` and ``r`` 1-D of equal length, ``rho`` 1-D: the ρ nodes of each
+    :math:`(\varepsilon, r)` pair in turn, ``per_pair`` of them for each pair.
 
     With :math:`c_\pm = \cos s_\pm`, :math:`s_\pm^2 = r^2 \pm 2\sigma^2\varepsilon`:
     :math:`\{L > \varepsilon\} = \{|A + BX| < c_+\}` (empty if :math:`s_+ \ge \pi/2`),
@@ -126,34 +139,53 @@ def _conditional(n, sigma, delta, eps, r, rho):
     \tfrac2\pi\arcsin\sqrt{(1-t)/2}`, :math:`1 - t = (A + B\rho - c)(A + B\rho + c)/(2AB\rho)`. The small
     factors are formed without cancellation: :math:`c_+ - A + B\rho = [\cos s_+ - \cos(r+\Delta)] - B(1-\rho)`,
     :math:`A + B\rho - c = [\cos(r-\Delta) - \cos s] - B(1-\rho)`, the brackets by product-to-sum identities.
+    Everything that depends on :math:`(\varepsilon, r)` only is computed once per pair; an event impossible at
+    :math:`(\varepsilon, r)` gets its constant probability without evaluating the arcs.
     """
     two_s2e = 2.0 * sigma**2 * eps
     a_coef = np.cos(r) * math.cos(delta)
     b_coef = np.sin(r) * math.sin(delta)
     abs_diff = np.abs(r - delta)
     with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
-        denom = 2.0 * a_coef * b_coef * rho
-        shortfall = b_coef * (1.0 - rho)
+        two_ab = 2.0 * a_coef * b_coef
         # upper event {d2 > s_plus}
         s_plus = np.sqrt(r**2 + two_s2e)
         c_plus = np.cos(s_plus)
         gap_plus = (2.0 * r * delta + delta**2 - two_s2e) / (r + delta + s_plus)  # r + Δ - s_plus
         d_plus = _two_sin_product(s_plus + r + delta, gap_plus)  # cos s_plus - cos(r + Δ)
-        x_plus = (d_plus - shortfall) * (c_plus + a_coef - b_coef * rho) / denom
         possible = s_plus < _HALF_PI
-        p_upper = np.where(possible, _arc(x_plus), 0.0)
         # complement {d2 <= s_plus}
         gap_c = (2.0 * r * delta - delta**2 + two_s2e) / (s_plus + abs_diff)  # s_plus - |r - Δ|
         e_plus = _two_sin_product(s_plus + abs_diff, gap_c)  # cos(r - Δ) - cos s_plus
-        y_plus = (e_plus - shortfall) * (a_coef + b_coef * rho + c_plus) / denom
-        p_not_upper = np.where(possible, _arc(y_plus), 1.0)
         # lower event {d2 < s_minus}
         s_minus_sq = r**2 - two_s2e
         s_minus = np.sqrt(np.maximum(s_minus_sq, 0.0))
         gap_minus = (2.0 * r * delta - delta**2 - two_s2e) / (s_minus + abs_diff)  # s_minus - |r - Δ|
         e_minus = _two_sin_product(s_minus + abs_diff, gap_minus)  # cos(r - Δ) - cos s_minus
-        y_minus = (e_minus - shortfall) * (a_coef + b_coef * rho + np.cos(s_minus)) / denom
-        p_lower = np.where((s_minus_sq > 0.0) & (gap_minus > 0.0), _arc(y_minus), 0.0)
+        c_minus = np.cos(s_minus)
+        lower_possible = (s_minus_sq > 0.0) & (gap_minus > 0.0)
+    rho = np.asarray(rho, dtype=float)
+    p_upper, p_not_upper, p_lower = np.zeros(rho.shape), np.ones(rho.shape), np.zeros(rho.shape)
+    upper_pair = np.stack(np.broadcast_arrays(b_coef, two_ab, d_plus, e_plus, a_coef + c_plus))
+    lower_pair = np.stack(np.broadcast_arrays(b_coef, two_ab, e_minus, a_coef + c_minus))
+    with np.errstate(divide="ignore", invalid="ignore", over="ignore"):
+        for mask, pair, upper in ((possible, upper_pair, True), (lower_possible, lower_pair, False)):
+            mask = np.broadcast_to(mask, r.shape)
+            if not mask.any():
+                continue
+            entries = np.repeat(mask, per_pair)
+            rr = rho[entries]
+            b, ab2, *rest = np.repeat(pair, np.where(mask, per_pair, 0), axis=1)  # each pair's constants, per node
+            denom = ab2 * rr
+            shortfall = b * (1.0 - rr)
+            b_rho = b * rr
+            if upper:
+                d_p, e_p, a_plus_c = rest
+                p_upper[entries] = _arc((d_p - shortfall) * (a_plus_c - b_rho) / denom)
+                p_not_upper[entries] = _arc((e_p - shortfall) * (a_plus_c + b_rho) / denom)
+            else:
+                e_m, a_plus_c = rest
+                p_lower[entries] = _arc((e_m - shortfall) * (a_plus_c + b_rho) / denom)
     return p_upper, p_not_upper, p_lower
 
 
@@ -183,19 +215,53 @@ def _rho_breakpoints(sigma, delta, eps, r):
 _RHO_SCALE_STEPS = np.array([0.5, 1.0, 2.0, 4.0, 8.0])
 
 
+#: (ε, r) rows per block of the ρ quadrature: a block's arrays (rows × ρ nodes) stay in the processor's cache.
+_ROW_BLOCK = 256
+
+
 def _inner(n, sigma, delta, eps, r):
     """E over ρ of the three arc probabilities, for flat arrays ``eps``, ``r`` of equal length."""
     if n == 1:
-        return _conditional(n, sigma, delta, eps, r, np.ones_like(r))
+        return _conditional(n, sigma, delta, eps, r, np.ones_like(r), np.ones(r.size, dtype=int))
+    out = tuple(np.empty(r.shape) for _ in range(3))
+    for start in range(0, r.size, _ROW_BLOCK):
+        block = slice(start, start + _ROW_BLOCK)
+        for total, part in zip(out, _inner_block(n, sigma, delta, eps[block], r[block])):
+            total[block] = part
+    return out
+
+
+def _inner_block(n, sigma, delta, eps, r):
+    """:func:`_inner` on one block of rows."""
     kinks = _rho_breakpoints(sigma, delta, eps, r)
     if n >= 6:
         scale = np.clip(_RHO_SCALE_STEPS / math.sqrt(2.0 * n - 3.0), 0.0, 1.0)
         kinks = np.sort(np.concatenate([kinks, np.broadcast_to(scale, kinks.shape[:-1] + scale.shape)], axis=-1),
                         axis=-1)
-    nodes, weights = _quadrature(kinks, _RHO_NODES)
-    density = 2.0 * (n - 1) * nodes * (1.0 - nodes**2) ** (n - 2)  # law of ρ: ρ² ~ Beta(1, n - 1)
-    probs = _conditional(n, sigma, delta, eps[:, None], r[:, None], nodes)
-    return tuple(np.sum(weights * density * p, axis=-1) for p in probs)
+    # the nodes of the pieces of positive length only (coincident kinks leave empty pieces: zero weight, no term);
+    # positions and weights as in _quadrature
+    position, weight = _reference_nodes(_RHO_NODES)
+    length = np.diff(kinks, axis=-1)
+    live = length > 0.0
+    count = _RHO_NODES * np.count_nonzero(live, axis=1)
+    length = length[live][:, None]
+    rho = (kinks[:, :-1][live][:, None] + length * position).ravel()
+    weights = (length * weight).ravel()
+    # law of ρ: ρ² ~ Beta(1, n - 1), density 2(n - 1) ρ (1 - ρ²)^(n - 2)
+    if n == 2:
+        density = 2.0 * (n - 1) * rho
+    else:
+        with np.errstate(divide="ignore"):
+            density = 2.0 * (n - 1) * rho * np.exp((n - 2) * np.log1p(-(rho * rho)))
+    weighted = weights * density
+    filled = count > 0
+    starts = (np.cumsum(count) - count)[filled]  # each pair's entries are contiguous in row-major order
+    sums = []
+    for p in _conditional(n, sigma, delta, eps, r, rho, count):
+        total = np.zeros(r.size)
+        total[filled] = np.add.reduceat(weighted * p, starts) if starts.size else 0.0
+        sums.append(total)
+    return tuple(sums)
 
 
 def _r_breakpoints(sigma, delta, eps):
@@ -242,7 +308,22 @@ def _log_tails(n, sigma, delta, eps):
     return tuple(results)
 
 
+@functools.lru_cache(maxsize=1)
+def _warm_allocator():
+    """Allocate and free one 8 MB array, once per process.
+
+    The quadrature's temporaries are 0.1–1 MB arrays. glibc's ``malloc`` serves blocks above a threshold (128 KB in a
+    fresh process) with ``mmap`` and gives them back to the kernel when they are freed, so each temporary is
+    page-faulted anew (measured: 2.5x the time of the arithmetic). Freeing one ``mmap``-ed block raises that threshold,
+    and the heap's trim threshold, to the block's size for the rest of the process (glibc's dynamic threshold, the
+    state of any process that has already freed a large array): the temporaries then stay in the heap. Harmless for
+    other allocators.
+    """
+    np.ones(1 << 20)
+
+
 def _log_profile(n, sigma, delta, eps, chunk=32):
+    _warm_allocator()
     eps = np.asarray(eps, dtype=float)
     parts = [_log_tails(n, sigma, delta, eps[i:i + chunk]) for i in range(0, eps.size, chunk)]
     upper, not_upper, lower = (np.concatenate([part[j] for part in parts]) for j in range(3))

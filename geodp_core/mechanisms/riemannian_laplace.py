@@ -350,9 +350,13 @@ class IsotropicDistanceMechanism(Mechanism):
         if kind == "spd_polar":
             return sample_spd_polar(center, self.profile, sigma, size, rng)
         radii = self._radial_law(sigma).sample(size, rng)
-        directions = self.manifold.random_unit_tangent(center, size, rng)
-        with np.errstate(over="ignore", invalid="ignore"):  # range: Mechanism.sample/calibrate
-            return self.manifold.exp_radial(center, radii, directions)
+        # direction uniform on the unit sphere of T_η M: normalised standard normal coordinates in the orthonormal
+        # frame at η (the draws of random_unit_tangent), mapped with the radius by the manifold's unvalidated
+        # polar exponential (closed forms: cos r η + sin r u on spheres, cosh r η + sinh r u on H^d).
+        coords = rng.standard_normal((size, self.manifold.dim))
+        coords /= np.sqrt(np.einsum("ij,ij->i", coords, coords))[:, None]
+        with np.errstate(over="ignore", invalid="ignore"):
+            return self.manifold.exp_polar(center, radii, coords, check=False)
 
     def release_reach(self, calibration, tail=TAIL_PROBABILITY):
         r"""``(1, q)``: :math:`\mathrm{dist}(\eta, Y) \le q` with probability :math:`\ge 1 - 10^{-15}` (public).
