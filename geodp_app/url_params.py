@@ -39,7 +39,7 @@ from geodp_core.constraints import (
     dim_range,
 )
 from geodp_core.geometry import get_manifold, manifold_class
-from geodp_core.mechanisms.kng_regression import REGRESSION_PRESETS
+from geodp_core.regression_lab import REGRESSION_PRESETS
 from geodp_core.regression_lab import REGRESSION_SPACES as REGRESSION_SPACE_ARGS
 from geodp_core.reproduce import EW_DIM_FAMILIES, EW_SPACES, HEAT_PAPER_SETUPS, HEAT_SPACES, KNG_PAPER_N
 from geodp_core.scenario import LABELLED_DATA, data_classes_for

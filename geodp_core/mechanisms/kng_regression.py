@@ -73,10 +73,6 @@ __all__ = [
     "predict",
     "mean_squared_prediction_error",
     "OPTION_DEFAULTS",
-    "RegressionDemo",
-    "regression_demo",
-    "REGRESSION_PRESETS",
-    "REGRESSION_SPACES",
 ]
 
 SOURCE = "Differentially private geodesic regression (KNG), §2.3, §3, appendices A, C, D, F"
@@ -1498,14 +1494,3 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
     return _release(manifold, x_scaled, y, calibration.options["state"], fit, max_residual, warns, owner,
                     opts["n_releases"], rng)
 
-
-_MOVED_TO_LAB = ("RegressionDemo", "regression_demo", "REGRESSION_PRESETS", "REGRESSION_SPACES")
-
-
-def __getattr__(name):
-    """Backward-compatible lazy re-exports of the regression demo (now in :mod:`geodp_core.regression_lab`)."""
-    if name in _MOVED_TO_LAB:
-        from geodp_core import regression_lab
-
-        return getattr(regression_lab, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
