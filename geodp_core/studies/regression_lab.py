@@ -1,9 +1,9 @@
-r"""The regression page's laboratory: synthetic geodesic-regression data, the true geodesic, private KNG releases
-and prediction errors (moved out of :mod:`geodp_core.mechanisms.kng_regression`, which keeps lazy re-exports).
+r"""The geodesic-regression study: synthetic data, the true geodesic, private KNG releases and prediction errors.
 
 The mechanism itself is :class:`geodp_core.mechanisms.kng_regression.KNGGeodesicRegression` (and its function
-form :func:`~geodp_core.mechanisms.kng_regression.kng_geodesic_regression`); this module only builds the demo
-around it.
+form :func:`~geodp_core.mechanisms.kng_regression.kng_geodesic_regression`); this module builds the demo around it
+(:func:`regression_demo`) and gives it the studies' shape: :class:`Settings`, :func:`run`, :func:`figures`. The
+mechanism never imports this module; :mod:`geodp_core.regression_lab` re-exports it.
 """
 
 import warnings
@@ -19,9 +19,10 @@ from geodp_core.mechanisms.kng_regression import (
     kng_geodesic_regression,
 )
 from geodp_core.regression import mean_squared_prediction_error
+from geodp_core.studies.settings import StudySettings, setting
 
 __all__ = ["RegressionDemo", "regression_demo", "REGRESSION_PRESETS", "REGRESSION_SPACES", "KENDALL_DEMO_LANDMARKS",
-           "NOISE_IS_A_SCALE", "template_shapes"]
+           "NOISE_IS_A_SCALE", "template_shapes", "Settings", "run", "figures"]
 
 REGRESSION_SPACES = {
     "sphere": ("sphere", 2),
@@ -176,3 +177,62 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
         mspe_private=np.atleast_1d(mean_squared_prediction_error(manifold, result.footpoints,
                                                                  result.shooting_vectors, x, y)),
     )
+
+
+@dataclass(frozen=True)
+class Settings(StudySettings):
+    """The regression demo's settings (the demo makes its own data; see :func:`regression_demo`)."""
+
+    space: str = setting("sphere", choices=tuple(REGRESSION_SPACES), doc="S², SPD(2), H² or Kendall shapes Σ¹²₂")
+    n: int = setting(50, low=5, high=2000, integer=True, doc="records")
+    noise_std: float = setting(0.05, low=0.0, high=1.0, doc="tangent noise of the data")
+    preset: str = setting("short arc", text=True, doc="the true geodesic: a key of REGRESSION_PRESETS[space]")
+    eps_total: float = setting(2.0, low=0.0, high=1000.0, low_closed=False, doc="ε = ε_p + ε_v")
+    footpoint_share: float = setting(0.5, low=0.0, high=1.0, low_closed=False, high_closed=False,
+                                     doc="ε_p / ε")
+    tau: float = setting(0.2, low=0.0, high=3.0, low_closed=False, doc="public residual bound")
+    data_radius: float = setting(1.0, low=0.0, high=3.0, low_closed=False, doc="public data-ball radius")
+    chain_length: int = setting(None, low=1, high=1_000_000, integer=True, optional=True,
+                                doc="Metropolis steps per chain (None: chosen by the public convergence check)")
+    n_fits: int = setting(3, low=1, high=20, integer=True, doc="independent private fits")
+    seed: int = setting(0, low=0, high=2**32 - 1, integer=True, doc="seed of the data and the releases")
+
+    def __post_init__(self):
+        super().__post_init__()
+        presets = tuple(REGRESSION_PRESETS[self.space])
+        if self.preset not in presets:
+            object.__setattr__(self, "preset", check_option(self.preset, "preset", presets))
+
+
+def run(scenario=None, settings=Settings()):
+    """:func:`regression_demo` with ``settings``. The demo makes its own data, so ``scenario`` must be ``None``.
+
+    Returns
+    -------
+    RegressionDemo
+    """
+    if scenario is not None:
+        raise InvalidParameterError("the regression demo makes its own data from its settings; pass scenario=None",
+                                    param="scenario")
+    return regression_demo(settings.space, settings.n, settings.noise_std, settings.preset, settings.eps_total,
+                           settings.footpoint_share, settings.tau, settings.data_radius,
+                           "auto" if settings.chain_length is None else settings.chain_length, settings.n_fits,
+                           settings.seed)
+
+
+def figures(result):
+    """The data with the true, non-private and private geodesics, and the prediction error of each fit."""
+    from geodp_core.viz.regression import FIT_COLORS, mspe_figure, private_fit_colors, regression_figure  # noqa: PLC0415
+
+    release = result.result
+    colors = private_fit_colors(len(release.footpoints))
+    fits = [dict(name="true geodesic (teaching view)", footpoint=result.true_footpoint,
+                 shooting_vector=result.true_shooting_vector, color=FIT_COLORS["truth"], dash="dash", width=3),
+            dict(name="non-private fit (teaching view)", footpoint=release.nonprivate_footpoint,
+                 shooting_vector=release.nonprivate_shooting_vector, color=FIT_COLORS["nonprivate"], width=6)]
+    fits += [dict(name=f"private fit {i + 1}", footpoint=p, shooting_vector=v, color=c, width=3)
+             for i, (p, v, c) in enumerate(zip(release.footpoints, release.shooting_vectors, colors))]
+    names = ["true geodesic", "non-private fit"] + [f"private fit {i + 1}" for i in range(len(release.footpoints))]
+    values = [result.mspe_truth, result.mspe_nonprivate] + [float(v) for v in result.mspe_private]
+    return [regression_figure(result.manifold, result.x, result.y, fits),
+            mspe_figure(names, values, colors=["black", "goldenrod"] + colors, reference=result.mspe_nonprivate)]

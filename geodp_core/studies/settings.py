@@ -41,6 +41,8 @@ class Constraint:
         The field is a non-empty sequence; each element is checked (``max_len`` elements at most).
     optional : bool
         ``None`` is also accepted.
+    text : bool
+        The value is a non-empty string (checked further by the study, e.g. against another field).
     doc : str
         What the field means (shown beside a control).
     """
@@ -54,12 +56,15 @@ class Constraint:
     sequence: bool = False
     max_len: int = None
     optional: bool = False
+    text: bool = False
     doc: str = ""
 
     def describe(self):
         """The valid range in words, e.g. ``an integer in [2, 200000]`` or ``one of ('a', 'b')``."""
         if self.choices is not None:
             text = f"one of {tuple(self.choices)!r}"
+        elif self.text:
+            text = "a non-empty string"
         else:
             kind = "an integer" if self.integer else "a number"
             if self.low is None and self.high is None:
@@ -76,6 +81,10 @@ class Constraint:
         raise InvalidParameterError(f"{name} must be {self.describe()}; got {value!r}", param=name)
 
     def _scalar(self, name, value, whole):
+        if self.text:
+            if not isinstance(value, str) or not value:
+                self._fail(name, whole)
+            return value
         if self.choices is not None:
             if isinstance(value, str) or not isinstance(value, (list, dict, set)):
                 try:
@@ -84,18 +93,16 @@ class Constraint:
                 except TypeError:
                     pass
             self._fail(name, whole)
-        if isinstance(value, bool) or not isinstance(value, Real):
+        if isinstance(value, bool) or not isinstance(value, Integral if self.integer else Real):
             self._fail(name, whole)
         number = float(value)
         if not math.isfinite(number):
-            self._fail(name, whole)
-        if self.integer and number != round(number):
             self._fail(name, whole)
         if self.low is not None and (number < self.low or (number == self.low and not self.low_closed)):
             self._fail(name, whole)
         if self.high is not None and (number > self.high or (number == self.high and not self.high_closed)):
             self._fail(name, whole)
-        return int(round(number)) if self.integer else (value if isinstance(value, Integral) else number)
+        return int(value) if self.integer else number
 
     def check(self, name, value):
         """``value`` normalised (a tuple for a sequence; an int for an integer), or a named ``InvalidParameterError``."""
@@ -112,11 +119,11 @@ class Constraint:
 
 
 def setting(default, *, low=None, high=None, low_closed=True, high_closed=True, choices=None, integer=False,
-            sequence=False, max_len=None, optional=False, doc=""):
+            sequence=False, max_len=None, optional=False, text=False, doc=""):
     """A dataclass field with a declared :class:`Constraint` (its ``metadata["constraint"]``)."""
     constraint = Constraint(low=low, high=high, low_closed=low_closed, high_closed=high_closed,
                             choices=None if choices is None else tuple(choices), integer=integer, sequence=sequence,
-                            max_len=max_len, optional=optional, doc=doc)
+                            max_len=max_len, optional=optional, text=text, doc=doc)
     if isinstance(default, (list, dict, set)):
         raise InvalidParameterError("a setting's default must be immutable (use a tuple)", param="default")
     return field(default=default, metadata={"constraint": constraint})
