@@ -155,7 +155,7 @@ GOOD = dict(
     mu_exact=1.11, mu_paper=1.116, gauss_better=4, n_budgets=4, gain_small_mu=0.3, gain_large_mu=0.03,
     circle_gap_small=1e-6, circle_gap_large=0.6, circle_below_flat_large=True, bias_larger_small_sigma=True,
     n_mc_above=6, n_points=8,
-    better_than_riemannian_laplace=3, worse_than_riemannian_laplace=3, n_common_riemannian_laplace=4,
+    better_than_riemannian_laplace=2, worse_than_riemannian_laplace=2, n_common_riemannian_laplace=4,
     langevin_beats_ewg_at_smallest_eps=True, n=10, unavailable_riemannian_laplace=0, better_than_ew_gaussian=4,
     n_common_ew_gaussian=4,
     rate_hyperbolic_linear=True, rate_hyperbolic_faster=True, escaped_fraction=0.9,
@@ -174,7 +174,7 @@ GOOD = dict(
 BAD = dict(
     GOOD, mu_exact=0.9975, gauss_better=3, gain_small_mu=0.02, gain_large_mu=0.03,
     circle_gap_small=0.02, circle_below_flat_large=False, bias_larger_small_sigma=False, n_mc_above=3,
-    better_than_riemannian_laplace=2, worse_than_riemannian_laplace=1, langevin_beats_ewg_at_smallest_eps=False,
+    better_than_riemannian_laplace=1, worse_than_riemannian_laplace=0, langevin_beats_ewg_at_smallest_eps=False,
     unavailable_riemannian_laplace=2, better_than_ew_gaussian=3,
     rate_hyperbolic_linear=False, rate_hyperbolic_faster=False, escaped_fraction=0.49,
     ewg_worse_high=0, ewg_better=3,
