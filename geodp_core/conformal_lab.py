@@ -6,6 +6,9 @@ public ball radius, total ε, seed) and a frozen :class:`LabSettings` (budget sp
 υ, smoothing, Laplacian, sampler, meshed domain, releases). Data are made by :func:`geodp_core.pipeline.prepare`
 (the same words give the same data as on the Explorer) and both mechanisms are run by
 :func:`geodp_core.pipeline.evaluate`. No Streamlit here.
+
+The study's shape (``Settings`` with declared constraints, ``run``, ``figures``) is
+:mod:`geodp_core.studies.conformal`, which calls this module.
 """
 
 from dataclasses import asdict, dataclass

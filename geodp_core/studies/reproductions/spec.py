@@ -157,23 +157,6 @@ class ReproductionSpec:
     sizes: dict = field(default_factory=dict)
     kind: str = "reproduction"
 
-    # the names of the former command record, kept for callers of ``COMMANDS``
-    @property
-    def function(self):
-        return self.runner
-
-    @property
-    def default(self):
-        return self.sizes.get("default", {})
-
-    @property
-    def quick(self):
-        return self.sizes.get("quick", {})
-
-    @property
-    def full(self):
-        return self.sizes.get("full", {})
-
 
 #: Every reproduction, by id, in the order the paper modules declare them.
 REPRODUCTIONS = {}
