@@ -212,6 +212,10 @@ def test_command_line_writes_tables_and_verdicts(tmp_path, capsys):
     assert main(["ew", "heat_sphere", "--quick", "--out", str(tmp_path)]) == 0
     printed = capsys.readouterr().out
     assert "ew:" in printed and "heat_sphere:" in printed
+    # every clause is printed with its outcome, and a --quick verdict is labelled a smoke run
+    assert "clause [fails] SPDM · Affine-invariant" in printed and "clause [not tested]" in printed
+    assert "[differs, smoke run] ew: Smoke run" in printed
+    assert "Smoke run" in (tmp_path / "ew.html").read_text(encoding="utf-8")
     import pandas as pd
 
     table = pd.read_csv(tmp_path / "ew.csv")

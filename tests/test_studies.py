@@ -231,3 +231,15 @@ def test_every_spec_declares_its_paper_figure_and_sizes():
     assert all(spec.kind == "reproduction" for key, spec in REPRODUCTIONS.items() if key != "heat_escape")
     with pytest.raises(InvalidParameterError, match="size"):
         run_reproduction("gdp", "huge")
+
+
+@pytest.mark.parametrize("id", ["heat_hyperbolic", "ew", "kng_sensitivity"])
+def test_the_runner_and_its_spec_judge_with_the_same_clauses(id):
+    """A runner picks its claim from its arguments; at the spec's sizes it is the spec's claim, so the verdict of a
+    direct call and of the registry agree (the registry only adds the size label)."""
+    spec = REPRODUCTIONS[id]
+    direct = spec.runner(**spec.sizes["quick"], seed=0)
+    registered = run_reproduction(id, "quick", 0)
+    assert [c.text for c in direct.clauses] == [c.text for c in spec.claim]
+    assert (direct.status, direct.clauses) == (registered.status, registered.clauses)
+    assert direct.size == "custom" and registered.size == "quick" and registered.verdict.startswith("Smoke run")
