@@ -42,6 +42,8 @@ VERDICT_BADGES = {
     "reproduced": ":green-badge[:material/check_circle: reproduced]",
     "partly reproduced": ":orange-badge[:material/rule: partly reproduced]",
     "differs": ":red-badge[:material/difference: differs]",
+    "inconclusive": ":gray-badge[:material/help: inconclusive]",
+    "illustration": ":blue-badge[:material/insights: quantitative illustration]",
 }
 TABS = REPRODUCE_TABS
 _BIND = dict(bind="query-params")

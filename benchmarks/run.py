@@ -151,7 +151,8 @@ def _calibration_cells(quick):
     dims = (1, 2, 3, 10, 100, 1000) if not quick else (2, 10, 1000)
     ks = (3, 4, 6, 8, 12, 16, 20, 50, 100) if not quick else (4, 12, 20)
     mus = (0.5, 2.0, 10.0) if not quick else (0.5, 2.0)
-    cells = [((space, d), mu, 0.1) for space in ("sphere", "hyperbolic") for d in dims for mu in mus]
+    curved = ("sphere", "hyperbolic")  # the constant-curvature model spaces of the grid
+    cells = [((space, d), mu, 0.1) for space in curved for d in dims for mu in mus]
     cells += [(("kendall", k), mu, delta) for k in ks for mu in mus for delta in (math.pi / 2, 0.05)]
     return cells
 
@@ -208,11 +209,11 @@ def bench_explorer_kendall(quick):
     """The Explorer's server work after an ε change: Kendall shapes Σ¹²₂ against S² (alternately, fresh budgets;
     process CPU time, the wall clock in the details)."""
     repeats = 3 if quick else 5
-    times = {"sphere": [], "kendall": []}
-    scenarios = {"sphere": Scenario(), "kendall": EXPLORER_KENDALL}
+    scenarios = dict(zip(("sphere", "kendall"), (Scenario(), EXPLORER_KENDALL)))
+    times = {key: [] for key in scenarios}
     for scenario in scenarios.values():
         _explorer_page_work(scenario.with_changes(eps=fresh_budget()))  # data, mesh and laws of this shape built
-    walls = {"sphere": [], "kendall": []}
+    walls = {key: [] for key in scenarios}
     for _ in range(repeats):
         for key, scenario in scenarios.items():
             start, wall = time.process_time(), time.perf_counter()

@@ -27,6 +27,9 @@ If the bound exceeds the claimed :math:`\varepsilon`, the claim is refuted at co
 Public entry points: :func:`audit` (a private Fréchet mean), :func:`audit_kng_regression` (the footpoint of KNG
 geodesic regression, with a data-derived or a public residual bound) and :func:`audit_all`. See
 ``docs/derivations/audit.md``.
+
+The study's shape (``Settings`` with declared constraints, ``run``, ``figures``) is
+:mod:`geodp_core.studies.audit`, which calls this module.
 """
 
 import dataclasses

@@ -6,6 +6,9 @@ public ball radius, total ε, seed) and a frozen :class:`LabSettings` (budget sp
 υ, smoothing, Laplacian, sampler, meshed domain, releases). Data are made by :func:`geodp_core.pipeline.prepare`
 (the same words give the same data as on the Explorer) and both mechanisms are run by
 :func:`geodp_core.pipeline.evaluate`. No Streamlit here.
+
+The study's shape (``Settings`` with declared constraints, ``run``, ``figures``) is
+:mod:`geodp_core.studies.conformal`, which calls this module.
 """
 
 from dataclasses import asdict, dataclass
@@ -13,12 +16,13 @@ from dataclasses import asdict, dataclass
 import numpy as np
 
 from geodp_core import pipeline
-from geodp_core._validation import check_int, check_option, check_real
+from geodp_core._validation import check_option
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import get_mechanism
 from geodp_core.privacy import PureDP
 from geodp_core.scenario import Scenario
+from geodp_core.studies.settings import StudySettings, setting
 
 __all__ = ["DATA_KINDS", "LabRun", "LabSettings", "run_conformal_lab"]
 
@@ -30,29 +34,22 @@ DATA_KINDS = {
 
 
 @dataclass(frozen=True)
-class LabSettings:
-    """The Conformal lab's own (public) settings; the data and the total ε come from the Scenario."""
+class LabSettings(StudySettings):
+    """The Conformal lab's own (public) settings; the data and the total ε come from the Scenario.
 
-    eps_phi_share: float = 0.3
-    mesh_size: int = 600
-    bandwidth: float = 0.5
-    upsilon: float = 1.0
-    smoothing_time: float = 0.05
-    laplacian: str = "fem"
-    sampler: str = "continuous"
-    domain_radius: float = 2.0
-    n_releases: int = 100
+    Each field declares its valid range (:func:`geodp_core.studies.settings.setting`), checked on construction.
+    """
 
-    def __post_init__(self):
-        set_ = lambda k, v: object.__setattr__(self, k, v)  # noqa: E731
-        set_("eps_phi_share", check_real(self.eps_phi_share, "eps_phi_share", low=0.0, high=1.0))
-        set_("mesh_size", check_int(self.mesh_size, "mesh_size", low=20, high=20_000))
-        set_("n_releases", check_int(self.n_releases, "n_releases", low=1, high=10_000))
-        set_("laplacian", check_option(self.laplacian, "laplacian", ("fem", "knn_data")))
-        set_("sampler", check_option(self.sampler, "sampler", ("continuous", "vertex")))
-        for name in ("bandwidth", "upsilon", "domain_radius"):
-            set_(name, check_real(getattr(self, name), name, low=0.0))
-        set_("smoothing_time", check_real(self.smoothing_time, "smoothing_time", low=0.0, low_closed=True))
+    eps_phi_share: float = setting(0.3, low=0.0, high=1.0, low_closed=False, high_closed=False,
+                                   doc="share of ε spent on the density (ε_φ = share · ε)")
+    mesh_size: int = setting(600, low=20, high=20_000, integer=True, doc="vertices of the public mesh")
+    bandwidth: float = setting(0.5, low=0.0, low_closed=False, doc="kernel bandwidth of the density estimate")
+    upsilon: float = setting(1.0, low=0.0, low_closed=False, doc="density clipping level υ")
+    smoothing_time: float = setting(0.05, low=0.0, doc="heat smoothing time of the density")
+    laplacian: str = setting("fem", choices=("fem", "knn_data"), doc="Laplacian of the Helmholtz solve")
+    sampler: str = setting("continuous", choices=("continuous", "vertex"), doc="release sampler")
+    domain_radius: float = setting(2.0, low=0.0, low_closed=False, doc="radius of the public domain")
+    n_releases: int = setting(100, low=1, high=10_000, integer=True, doc="releases drawn")
 
     def to_dict(self):
         return asdict(self)

@@ -17,6 +17,9 @@ Two effects show:
   grows like :math:`\sin^{d-1}\rho`, :math:`\rho^{d-1}` or :math:`\sinh^{d-1}\rho`, so a release law
   :math:`\propto e^{-\rho/\sigma}` puts more mass far away on :math:`H^d` and less on :math:`S^d` (whose
   diameter is :math:`\pi`).
+
+The study's shape (``Settings`` with declared constraints, ``run``, ``figures``) is
+:mod:`geodp_core.studies.curvature`, which calls this module.
 """
 
 from dataclasses import dataclass

@@ -82,12 +82,18 @@ _SHARED_LOCK = threading.Lock()
 
 
 def _warm_worker():
-    """Worker initialiser: import the package and fill its caches with one small default study."""
-    from geodp_core.experiments import utility_curve  # noqa: PLC0415 - runs in the worker
+    """Worker initialiser: import the pipeline and fill its caches by evaluating the default scenario's mechanisms
+    once (two releases each). The executors sit below every study and never import one."""
+    import numpy as np  # noqa: PLC0415 - runs in the worker
+
+    from geodp_core.pipeline import evaluate, prepare  # noqa: PLC0415
     from geodp_core.scenario import Scenario  # noqa: PLC0415
 
     try:
-        utility_curve(Scenario(), [1.0], 2)
+        scenario = Scenario()
+        prepared = prepare(scenario)
+        for name in scenario.mechanisms:
+            evaluate(prepared, name, scenario.target, 2, np.random.default_rng(0))
     except Exception:  # noqa: BLE001 - warming is best effort; real calls report their own errors
         pass
 

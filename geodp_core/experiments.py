@@ -23,6 +23,9 @@ which other mechanisms are selected and the same scenario gives the same frame.
 Also here (plain computations used by the accounting page and by notebooks):
 :func:`gdp_mu_curves` (exact :math:`\mu(\sigma)` of the Riemannian Gaussian on
 :math:`S^1, S^2, \mathbb{R}`), :func:`conversion_table` and :func:`native_budget_table`.
+
+The study's shape (``Settings`` with declared constraints, ``run``, ``figures``) is
+:mod:`geodp_core.studies.curves`, which calls this module.
 """
 
 import math

@@ -4,7 +4,8 @@ This is the single computation behind the Explorer page (and the Python snippet 
 built on :mod:`geodp_core.pipeline`: :func:`~geodp_core.pipeline.prepare` makes the data and the summary,
 :func:`~geodp_core.pipeline.evaluate` calibrates and samples each mechanism (one error policy: a failure of
 one mechanism is reported in its outcome and never hides the others). Pure: the same scenario (and upload)
-gives the same result; randomness comes from ``scenario.seed`` through independent streams.
+gives the same result; randomness comes from ``scenario.seed`` through independent streams. The study's shape
+(``Settings``, ``run``, ``figures``) is :mod:`geodp_core.studies.explorer`.
 """
 
 from dataclasses import dataclass, field, replace

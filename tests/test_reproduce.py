@@ -54,7 +54,10 @@ def test_gdp_exact_mu_and_biased_monte_carlo():
     assert num["mu_mc_mean"] > num["mu_exact"]
     mu = result.tables["mu"]
     assert list(mu.columns) == ["method", "seed", "mu"] and len(mu) == 2 + 3
-    assert result.status == "differs" and "biased upward" in result.verdict
+    # the clause "μ = 1.116" fails, the two utility clauses hold: partly reproduced by the one rule
+    assert [c.outcome for c in result.clauses] == ["fails", "holds", "holds"]
+    assert result.status == "partly reproduced" and "biased upward" in result.verdict
+    assert "public code" in result.verdict and "public code" in result.claims[0].where
 
 
 def test_gdp_utility_gaussian_beats_laplace():
@@ -141,7 +144,7 @@ def test_kng_reproduction_small():
     result = rp.reproduce_kng_regression(eps_values=(0.5, 5.0), n=20, n_fits=2, chain_length=60, seed=0)
     table = result.table
     assert list(table.columns) == ["eps", "version", "label", "mspe_nonprivate", "mspe_mean", "mspe_se",
-                                   "log_mspe_mean", "n_fits", "tau_used", "warnings"]
+                                   "log_mspe_mean", "n_fits", "tau_used", "converged", "max_rhat", "warnings"]
     assert len(table) == 4 and set(table["version"]) == {"rigorous", "paper"}
     labels = table.set_index("version")["label"]
     # rigorous: "approximate sampler" only when its chain length passes the public convergence check (60 steps
@@ -215,6 +218,10 @@ def test_command_line_writes_tables_and_verdicts(tmp_path, capsys):
     assert main(["ew", "heat_sphere", "--quick", "--out", str(tmp_path)]) == 0
     printed = capsys.readouterr().out
     assert "ew:" in printed and "heat_sphere:" in printed
+    # every clause is printed with its outcome, and a --quick verdict is labelled a smoke run
+    assert "clause [fails] SPDM · Affine-invariant" in printed and "clause [not tested]" in printed
+    assert "[differs, smoke run] ew: Smoke run" in printed
+    assert "Smoke run" in (tmp_path / "ew.html").read_text(encoding="utf-8")
     import pandas as pd
 
     table = pd.read_csv(tmp_path / "ew.csv")
@@ -235,9 +242,10 @@ def test_command_line_checks_outputs_and_scheduler_before_any_work(tmp_path, cap
     """A file as --out, an unwritable --out and an unreachable scheduler fail at once (exit 2, naming the
     option), before any cell runs: no reproduction is computed."""
     import geodp_core.reproduce as rp
+    from geodp_core.studies.reproductions import cli
 
     ran = []
-    monkeypatch.setattr(rp, "_run_command", lambda *args: ran.append(args))
+    monkeypatch.setattr(cli, "_run_command", lambda *args: ran.append(args))
     a_file = tmp_path / "a_file"
     a_file.write_text("x")
     blocked = tmp_path / "out"
@@ -274,8 +282,8 @@ def test_gdp_curve_circle_matches_line_at_small_sigma_and_mc_is_biased():
     small = table[table["sigma"] == 0.25]
     assert np.all(small["overestimate"] > 4 * small["mu_mc_se"])
     assert result.numbers["circle_gap_small"] < 1e-6 and result.status in rp.VERDICTS
-    assert result.verdict.startswith({"reproduced": "Reproduced", "partly reproduced": "Partly", "differs": "Differs"}
-                                     [result.status])
+    assert result.verdict.startswith({"reproduced": "Reproduced", "partly reproduced": "Partly", "differs": "Differs",
+                                      "inconclusive": "Inconclusive"}[result.status])
 
 
 def test_heat_escape_paths_reach_the_rim_linearly():
@@ -288,7 +296,9 @@ def test_heat_escape_paths_reach_the_rim_linearly():
     assert num["mean_distance_hyperbolic"] > num["mean_distance_flat"] + 1.0
     paths = result.tables["paths"]
     assert np.all(np.hypot(paths["x"], paths["y"]) < 1.0) and paths["path"].nunique() == 12
-    assert num["escaped_fraction"] > 0.5 and result.status == "reproduced"
+    # a new quantitative illustration, not a reproduction: its checks are reported, its verdict says what it is
+    assert num["escaped_fraction"] > 0.5 and result.status == "illustration" and result.kind == "illustration"
+    assert [c.outcome for c in result.clauses] == ["holds", "holds", "holds"]
     flat = result.table[result.table["space"] == "euclidean"]
     late = flat[flat["t"] >= 2.5]
     assert np.all(np.abs(late["mean_distance"] - late["theory"]) < 5 * late["se"])  # E r_t = sqrt(pi t) on R^2
@@ -387,7 +397,9 @@ def test_kng_sensitivity_ratios_at_least_one():
     # median range has power against a bound off by a factor n (a missing 1/n: medians ~100x larger)
     assert (table[["r_p", "r_v"]] >= 1.0).all().all()
     assert 1.0 < result.numbers["r_p_median"] < 20.0 and 1.0 < result.numbers["r_v_median"] < 50.0
-    assert result.status == "reproduced" and result.numbers["n_below_one"] == 0
+    # the ratios are valid (≥ 1) but not concentrated near one (medians 3–10): partly reproduced, both clauses told
+    assert result.numbers["n_below_one"] == 0 and [c.outcome for c in result.clauses] == ["holds", "fails"]
+    assert result.status == "partly reproduced" and "concentrated near one" in result.verdict
     assert set(result.tables["summary"]["n"]) == {20, 50}
 
 
@@ -421,7 +433,7 @@ def test_kng_further_figures():
 
 
 _KNG_EQUAL_COLUMNS = ["eps", "version", "label", "mspe_nonprivate", "mspe_mean", "mspe_se", "log_mspe_mean",
-                      "n_fits", "tau_used", "warnings"]
+                      "n_fits", "tau_used", "converged", "max_rhat", "warnings"]
 
 
 def _check_mspe(table):
@@ -450,7 +462,7 @@ def test_kng_budget_split_on_kendall_small():
                                           chain_length=60, seed=0)
     table = split.table
     assert list(table.columns) == ["eps_p", "eps_v", "share", "version", "label", "mspe_nonprivate", "mspe_mean",
-                                   "mspe_se", "log_mspe_mean", "n_fits", "tau_used"]
+                                   "mspe_se", "log_mspe_mean", "n_fits", "tau_used", "converged", "max_rhat"]
     assert len(table) == 3 * 2 and np.allclose(table["eps_p"] + table["eps_v"], rp.KNG_PAPER_SPLIT_TOTAL)
     _check_mspe(table)
     assert split.status in rp.VERDICTS and "parabolic" in split.verdict and "Figure 2 top" in split.claims[0].where
@@ -477,7 +489,13 @@ def test_kng_shapes_small():
     _check_mspe(distances)
     assert len(result.tables["data"]) == 20 * k and result.status in rp.VERDICTS
     close = [result.numbers["rigorous_close"], result.numbers["paper_close"]]
-    assert result.status == ("reproduced" if all(close) else "partly reproduced" if any(close) else "differs")
+    outcomes = [c.outcome for c in result.clauses]
+    for outcome, ok, version in zip(outcomes, close, ("rigorous", "paper")):
+        assert outcome == ("inconclusive" if result.numbers[f"unconverged_{version}"] else
+                           "holds" if ok else "fails")
+    from geodp_core.studies.reproductions.spec import judge
+
+    assert result.status == judge(result.clauses)
     assert "not available offline" in result.setup
     fig, = reproduction_figures(result)
     # legend in the order given (the reference fit is drawn last, on top)
@@ -524,19 +542,24 @@ _CONF_MECHS = ("conformal", "riemannian_laplace", "tangent_gaussian")
 
 
 def _check_conformal_verdict(result, group):
-    """The status follows from the table: recount the clear wins (2 s.e.) over Riemannian Laplace per panel."""
+    """The first clause follows from the table: recount the clear wins (2 s.e.) over both baselines per panel; the
+    status is the one rule applied to the clauses."""
+    from geodp_core.studies.reproductions.common import _compare, _wins
+    from geodp_core.studies.reproductions.spec import judge
+
     table = result.table
     better = cells = 0
     for value in dict.fromkeys(table[group]):
         sub = table[table[group] == value]
         by = "x" if "x" in sub.columns else "budget"
-        _, diff, se = rp._compare(sub, "conformal", "riemannian_laplace", by=by)
-        better += rp._wins(diff, se)[0]
-        cells += len(diff)
-    assert result.status in rp.VERDICTS
-    assert (result.status == "reproduced") == (better == cells)
+        for base in ("riemannian_laplace", "tangent_gaussian"):
+            _, diff, se = _compare(sub, "conformal", base, by=by)
+            better += _wins(diff, se)[0]
+            cells += len(diff)
+    assert result.status in rp.VERDICTS and result.status == judge(result.clauses)
+    assert result.clauses[0].outcome == ("holds" if better == cells else "fails")
     lead = {"reproduced": "Reproduced", "partly reproduced": "Partly reproduced", "differs": "Differs"}[result.status]
-    assert result.verdict.startswith(lead + ":")
+    assert result.verdict.startswith(lead + ".")
     if result.status != "reproduced":
         assert "floor" in result.verdict  # the reason is given from the numbers
 

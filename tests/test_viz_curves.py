@@ -146,11 +146,15 @@ def test_gdp_mu_vs_sigma_figure():
     curves = pd.DataFrame(dict(label=["a", "a", "b", "b"], sigma=[1.0, 2.0, 1.0, 2.0], mu=[1.0, 0.5, 0.9, 0.4]))
     fig = gdp_mu_vs_sigma_figure(curves)
     assert len(fig.data) == 2 and [t.name for t in fig.data] == ["a", "b"]
-    fig = gdp_mu_vs_sigma_figure(sigmas=[1.0])  # computed: S^1, S^2, R
+    from geodp_core.experiments import gdp_mu_curves
+
+    fig = gdp_mu_vs_sigma_figure(gdp_mu_curves([1.0]))  # S^1, S^2, R
     assert len(fig.data) == 3
     assert fig.data[2].y[0] == pytest.approx(1.0)  # R: mu = Delta/sigma
     with pytest.raises(ValueError, match="curves"):
         gdp_mu_vs_sigma_figure(pd.DataFrame({"x": [1]}))
+    with pytest.raises(ValueError, match="curves"):
+        gdp_mu_vs_sigma_figure()
 
 
 def test_heat_eps_vs_t_figure_draws_the_floor():

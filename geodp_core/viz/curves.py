@@ -547,7 +547,7 @@ def tradeoff_figure(mu, eps=None, n_points=201):
 
 
 # =============================================================================== GDP mu vs sigma
-def gdp_mu_vs_sigma_figure(curves=None, sigmas=None, sensitivity=1.0):
+def gdp_mu_vs_sigma_figure(curves=None, sensitivity=1.0):
     r"""Exact :math:`\mu(\sigma)` of the Riemannian Gaussian on :math:`S^1`, :math:`S^2` and :math:`\mathbb{R}`.
 
     The GDP paper's Figure 1 (Δ = 1, σ = k/4, k = 1..16), with every point exact
@@ -556,24 +556,17 @@ def gdp_mu_vs_sigma_figure(curves=None, sigmas=None, sensitivity=1.0):
 
     Parameters
     ----------
-    curves : pandas.DataFrame, optional
-        Output of :func:`geodp_core.experiments.gdp_mu_curves` (computed here if omitted —
-        about 0.5 s per σ on S²; pass a cached frame in an app).
-    sigmas : array_like, optional
-        Used only when ``curves`` is omitted (default ``k/4``, ``k = 1..16``).
+    curves : pandas.DataFrame
+        Output of :func:`geodp_core.experiments.gdp_mu_curves` (about 0.5 s per σ on S²; pass a cached frame in
+        an app). The figures never compute a study's numbers themselves.
     sensitivity : float
-        Δ, used only when ``curves`` is omitted and for the title.
+        Δ, for the title.
 
     Returns
     -------
     plotly.graph_objects.Figure
         One trace per space.
     """
-    if curves is None:
-        from geodp_core.experiments import gdp_mu_curves
-
-        sigmas = np.arange(1, 17) / 4.0 if sigmas is None else sigmas
-        curves = gdp_mu_curves(sigmas, sensitivity)
     if not isinstance(curves, pd.DataFrame) or not {"label", "sigma", "mu"} <= set(curves.columns):
         raise InvalidParameterError("curves must be a frame of geodp_core.experiments.gdp_mu_curves "
                                     "(columns label, sigma, mu)", param="curves")

@@ -210,7 +210,7 @@ def kng_noise_figure(table, height=None):
     return fig
 
 
-def kng_sensitivity_figure(table, height=None):
+def kng_sensitivity_figure(table, height=None, labels=None):
     """Box plots of r_p and r_v (theory / observed sensitivity) by n and space; the line r = 1 dashed.
 
     Parameters
@@ -224,14 +224,12 @@ def kng_sensitivity_figure(table, height=None):
     plotly.graph_objects.Figure
     """
     _check_frame(table, ("space", "n", "r_p", "r_v"), "geodp_core.reproduce.reproduce_kng_sensitivity().table")
-    from geodp_core.reproduce import KNG_SPACES  # noqa: PLC0415 - reproduce imports this module
-
     fig = go.Figure()
     for index, space in enumerate(dict.fromkeys(table["space"])):
         rows = table[table["space"] == space]
         dark, light = _PAIRED_COLORS[index % len(_PAIRED_COLORS)]
         colors = {"r_p": dark, "r_v": light}
-        label = KNG_SPACES[space][1] if space in KNG_SPACES else space
+        label = (labels or {}).get(space, space)
         for ratio in ("r_p", "r_v"):
             fig.add_trace(go.Box(x=rows["n"].astype(str), y=rows[ratio], boxpoints="all", jitter=0.3, pointpos=0,
                                  name=f"{ratio} ({'footpoint' if ratio == 'r_p' else 'shooting vector'}), "
@@ -426,7 +424,7 @@ def heat_escape_growth_figure(table, height=None):
     return fig
 
 
-def ew_dimension_figure(table, mu=None, height=None):
+def ew_dimension_figure(table, mu=None, height=None, labels=None):
     """Mean distance (± s.e.) against the intrinsic dimension d, one panel per space family, at one μ.
 
     Parameters
@@ -443,8 +441,7 @@ def ew_dimension_figure(table, mu=None, height=None):
     """
     from plotly.subplots import make_subplots  # noqa: PLC0415
 
-    from geodp_core.reproduce import EW_DIM_FAMILIES  # noqa: PLC0415
-
+    labels = labels or {}
     _check_frame(table, ("family", "dim", "mechanism", "title", "budget", "mean", "se", "status"),
                  "geodp_core.reproduce.reproduce_ew_dimensions().table")
     budgets = sorted(dict.fromkeys(table["budget"]))
@@ -452,7 +449,7 @@ def ew_dimension_figure(table, mu=None, height=None):
         mu = budgets[len(budgets) // 2] if budgets else 1.0
     families = list(dict.fromkeys(table["family"]))
     fig = make_subplots(rows=max(1, len(families)), cols=1, shared_xaxes=True, vertical_spacing=0.12,
-                        subplot_titles=[EW_DIM_FAMILIES.get(f, str(f)) for f in families])
+                        subplot_titles=[labels.get(f, str(f)) for f in families])
     shown = set()
     for i, family in enumerate(families, start=1):
         sub = table[(table["family"] == family) & np.isclose(table["budget"], mu) & (table["status"] == "ok")]
@@ -476,7 +473,7 @@ def ew_dimension_figure(table, mu=None, height=None):
     return fig
 
 
-def ew_runtime_figure(runtime, height=None):
+def ew_runtime_figure(runtime, height=None, labels=None):
     """Milliseconds per release (log scale) against d, colour = sampler, dash = space family.
 
     Parameters
@@ -489,11 +486,10 @@ def ew_runtime_figure(runtime, height=None):
     -------
     plotly.graph_objects.Figure
     """
-    from geodp_core.reproduce import EW_DIM_FAMILIES  # noqa: PLC0415
-
+    labels = labels or {}
     _check_frame(runtime, ("family", "dim", "sampler", "label", "ms_per_release"),
                  "geodp_core.reproduce.reproduce_ew_dimensions().tables['runtime']")
-    dashes = dict(zip(EW_DIM_FAMILIES, _FAMILY_DASHES))
+    dashes = dict(zip(dict.fromkeys([*labels, *runtime["family"]]), _FAMILY_DASHES))
     fig = go.Figure()
     for sampler in dict.fromkeys(runtime["sampler"]):
         for family in dict.fromkeys(runtime["family"]):
@@ -503,7 +499,7 @@ def ew_runtime_figure(runtime, height=None):
                 continue
             fig.add_trace(go.Scatter(
                 x=rows["dim"], y=rows["ms_per_release"], mode="lines+markers",
-                name=f"{rows['label'].iloc[0]} · {EW_DIM_FAMILIES.get(family, family)}", legendgroup=sampler,
+                name=f"{rows['label'].iloc[0]} · {labels.get(family, family)}", legendgroup=sampler,
                 line=dict(color=_SAMPLER_COLORS.get(sampler, "#444"), dash=dashes.get(family, "solid")),
                 hovertemplate="d = %{x}<br>%{y:.3g} ms per release<extra></extra>"))
     chart_layout(fig, "Sampling time per release by dimension (this machine; an observation)", "intrinsic dimension d",
@@ -578,20 +574,9 @@ def conformal_panels_figure(table, floor, group, x, x_label, titles, log_x=False
 
 
 def _conformal_figure_panels(result):
-    from geodp_core.reproduce import CONFORMAL_FIGURES  # noqa: PLC0415
-
-    figure = result.key.split("_", 1)[1]
-    spec = CONFORMAL_FIGURES[figure]
-    titles = {}
-    for name, panel in zip("ab", spec["panels"]):
-        sub = result.table[result.table["panel"] == name]
-        dims = sorted(dict.fromkeys(int(d) for d in sub["dim"]))
-        parts = [f"d = {dims[0]} (S^{dims[0] - 1})" if len(dims) == 1 else None,
-                 None if panel["spread"] is None else f"std {panel['spread']:g}",
-                 None if panel["n"] is None else f"n = {panel['n']}"]
-        titles[name] = f"({name}) " + ", ".join(p for p in parts if p)
-    return [conformal_panels_figure(result.table, result.tables["floor"], "panel", "x", spec["label"], titles,
-                                    log_x=figure == "n")]
+    labels = result.labels
+    return [conformal_panels_figure(result.table, result.tables["floor"], "panel", "x", labels["x_label"],
+                                    labels["panel_titles"], log_x=labels.get("log_x", False))]
 
 
 def _utility_space(result):
@@ -638,17 +623,16 @@ def reproduction_figures(result):
     if key == "kng_noise":
         return [kng_noise_figure(result.table)]
     if key == "kng_sensitivity":
-        return [kng_sensitivity_figure(result.table)]
+        return [kng_sensitivity_figure(result.table, labels=result.labels.get("spaces"))]
     if key == "kng_shapes":
         return [kng_shapes_figure(result.tables["parameters"], result.tables["data"])]
     if key == "ew_dimensions":
-        return [ew_dimension_figure(result.table), ew_runtime_figure(result.tables["runtime"])]
+        families = result.labels.get("families")
+        return [ew_dimension_figure(result.table, labels=families),
+                ew_runtime_figure(result.tables["runtime"], labels=families)]
     if key in ("conformal_dimension", "conformal_n", "conformal_spread", "conformal_eps"):
         return _conformal_figure_panels(result)
     if key == "conformal_images":
-        from geodp_core.reproduce import CONFORMAL_IMAGE_DATASETS  # noqa: PLC0415
-
-        titles = {name: f"{info['figure']}: {info['name']} ({info['paper']} stand-in), class {info['label']}"
-                  for name, info in CONFORMAL_IMAGE_DATASETS.items()}
-        return [conformal_panels_figure(result.table, result.tables["floor"], "dataset", "budget", "total ε", titles)]
+        return [conformal_panels_figure(result.table, result.tables["floor"], "dataset", "budget", "total ε",
+                                        result.labels["titles"])]
     raise InvalidParameterError(f"no figure for the reproduction {key!r}", param="result")

@@ -139,12 +139,14 @@ def test_composition_equals_function(options):
     assert direct.options == composed.options
 
 
-def test_regression_lab_demo():
+def test_regression_lab_demo_lives_in_the_studies():
     from geodp_core import regression_lab
     from geodp_core.mechanisms import kng_regression
+    from geodp_core.studies import regression_lab as lab
 
-    assert not hasattr(kng_regression, "regression_demo")  # the mechanism does not reach up to the study
-    assert set(kng_regression.__all__) <= set(dir(kng_regression))  # every exported name is defined
+    for name in ("regression_demo", "RegressionDemo", "REGRESSION_PRESETS", "REGRESSION_SPACES"):
+        assert getattr(regression_lab, name) is getattr(lab, name)
+        assert not hasattr(kng_regression, name)  # a mechanism never reaches up into a study
     demo = regression_lab.regression_demo("sphere", 10, 0.05, "short arc", 2.0, 0.5, 0.3, 1.0, 20, 2, 0)
     assert isinstance(demo, regression_lab.RegressionDemo)
     assert demo.result.footpoints.shape == (2, 3) and demo.mspe_private.shape == (2,)
