@@ -15,8 +15,8 @@ from geodp_app.url_params import (
 )
 from geodp_app.urlstate import url_note
 from geodp_core.constraints import REGRESSION_EPS_GRID as EPS_GRID
-from geodp_core.mechanisms.kng_regression import OWNER_ONLY
 from geodp_core.geometry import get_manifold
+from geodp_core.mechanisms.kng_regression import OWNER_ONLY
 from geodp_core.regression_lab import KENDALL_DEMO_LANDMARKS as K_LANDMARKS
 from geodp_core.regression_lab import REGRESSION_PRESETS, regression_demo
 from geodp_core.regression_lab import REGRESSION_SPACES as SPACE_ARGS

@@ -25,7 +25,7 @@ import sys
 import time
 
 import numpy as np
-from _common import REPO_ROOT, fmt_seconds, machine_info, print_machine, time_call  # noqa: I001 - sets sys.path
+from _common import REPO_ROOT, fmt_seconds, machine_info, print_machine, time_call
 
 from geodp_core.executors import parallel_executor, warm_up_processes
 from geodp_core.experiments import utility_curve
@@ -193,10 +193,10 @@ EXPLORER_KENDALL = Scenario(manifold="kendall", dim=12, data="shape_perturbation
 def _explorer_page_work(scenario):
     """What the Explorer page computes after an ε change: the run (a cache miss), its figures and the curvature
     lesson (its own cache also misses: it depends on the budget)."""
-    from geodp_core.curvature_lesson import curvature_lesson  # noqa: PLC0415
-    from geodp_core.viz import scene_figure  # noqa: PLC0415
-    from geodp_core.viz.distances import release_distance_figure  # noqa: PLC0415
-    from geodp_core.viz.lesson import curvature_figure  # noqa: PLC0415
+    from geodp_core.curvature_lesson import curvature_lesson
+    from geodp_core.viz import scene_figure
+    from geodp_core.viz.distances import release_distance_figure
+    from geodp_core.viz.lesson import curvature_figure
 
     result = run_scenario(scenario)
     scene_figure(result).to_json()
@@ -566,9 +566,9 @@ def bench_cost_growth(quick):
 # ------------------------------------------------------------------------------------------------ browser
 def bench_browser():
     """The Explorer's redraw time after an ε change in headless Chromium, per manifold (Playwright)."""
-    import subprocess  # noqa: PLC0415
+    import subprocess
 
-    from playwright.sync_api import sync_playwright  # noqa: PLC0415
+    from playwright.sync_api import sync_playwright
 
     port = 8599
     server = subprocess.Popen([sys.executable, "-m", "geodp_app.serve", "--server.headless", "true", "--server.port",

@@ -116,7 +116,7 @@ def labelled(key, labels):
     that spelling; otherwise the value itself is shown (with the label in a caption below), so that a link never
     breaks.
     """
-    from geodp_app.url_params import URL_PARAMS  # noqa: PLC0415 - url_params imports this module
+    from geodp_app.url_params import URL_PARAMS  # url_params imports this module
 
     spec = URL_PARAMS.get(key)
     if spec is not None and (spec.coded or set(labels.values()) <= set(spec.choices)):
@@ -752,7 +752,7 @@ def _load_scenario_file():
     except Exception as exc:  # noqa: BLE001 - a file we cannot read never crashes the page
         st.session_state["scenario_file_error"] = f"{uploaded.name}: could not be read ({type(exc).__name__})"
         return
-    from geodp_app.url_params import load_page_settings  # noqa: PLC0415 - url_params imports this module
+    from geodp_app.url_params import load_page_settings  # url_params imports this module
 
     changes = apply_scenario_to_widgets(scenario) + load_page_settings(settings)
     if changes:

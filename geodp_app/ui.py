@@ -70,7 +70,7 @@ def scenario_files(scenario, page, study=None):
 
     ``study`` is the page's computation as code using ``scenario`` (default: the Explorer's run).
     """
-    from geodp_app.url_params import page_settings, remember_page  # noqa: PLC0415 - url_params imports the sidebar
+    from geodp_app.url_params import page_settings, remember_page  # url_params imports the sidebar
 
     remember_page(page)  # this page's controls, as they are now
     settings = page_settings()

@@ -84,10 +84,10 @@ _SHARED_LOCK = threading.Lock()
 def _warm_worker():
     """Worker initialiser: import the pipeline and fill its caches by evaluating the default scenario's mechanisms
     once (two releases each). The executors sit below every study and never import one."""
-    import numpy as np  # noqa: PLC0415 - runs in the worker
+    import numpy as np  # runs in the worker
 
-    from geodp_core.pipeline import evaluate, prepare  # noqa: PLC0415
-    from geodp_core.scenario import Scenario  # noqa: PLC0415
+    from geodp_core.pipeline import evaluate, prepare
+    from geodp_core.scenario import Scenario
 
     try:
         scenario = Scenario()
@@ -155,7 +155,7 @@ def _pool(executor):
         yield _shared_pool()
         return
     if isinstance(executor, str):
-        from distributed import Client  # noqa: PLC0415 - optional dependency, only for a scheduler address
+        from distributed import Client  # optional dependency, only for a scheduler address
 
         with Client(executor) as client:
             yield client.get_executor()

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from geodp_core._validation import check_int, check_rng
 from geodp_core.constraints import MAX_RECORD_COORDINATES, largest_count
 from geodp_core.data import (
     DESCRIPTOR_SIZES,
@@ -28,7 +29,6 @@ from geodp_core.data import (
     data_kinds,
     descriptor_public_center,
 )
-from geodp_core._validation import check_int, check_rng
 from geodp_core.exceptions import GeoDPError, InvalidParameterError, UnavailableError
 from geodp_core.mechanisms import get_mechanism, mechanism_spec
 from geodp_core.privacy import Guarantee
@@ -125,7 +125,7 @@ class Outcome:
 
 
 def _check_scenario(scenario):
-    from geodp_core.scenario import Scenario  # noqa: PLC0415 - the scenario module imports this package's data
+    from geodp_core.scenario import Scenario  # the scenario module imports this package's data
 
     if not isinstance(scenario, Scenario):
         raise InvalidParameterError(

@@ -371,7 +371,10 @@ def records_for_error(mechanism, manifold, target_error, budget, radius, quantil
         delta_max = sigma * pure_dp_budget(budget).value / factor
     else:
         mu_b = gdp_budget(budget).value
-        mu_at = lambda d: _gaussian_mu(mech, manifold, sigma, d)[0]
+
+        def mu_at(d):
+            return _gaussian_mu(mech, manifold, sigma, d)[0]
+
         if mu_at(constant / 2.0) <= mu_b:
             delta_max = constant / 2.0
         else:

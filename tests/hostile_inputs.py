@@ -138,7 +138,7 @@ def _json(fields):
 _CACHE = {}
 
 
-def _PREPARED():  # noqa: N802 - a cached constant
+def _PREPARED():  # a cached constant
     if "prepared" not in _CACHE:
         _CACHE["prepared"] = pipeline.prepare(Scenario(n=20))
     return _CACHE["prepared"]

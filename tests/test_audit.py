@@ -335,7 +335,7 @@ def test_understated_noise_scales_the_noise_and_keeps_the_claim():
     broken = audit("riemannian_laplace", R1, PureDP(1.0), n_releases=2000, seed=3, variant="understated_noise")
     assert broken.claimed_eps == honest.claimed_eps and broken.achieved == honest.achieved
     # same random stream, noise x 1/2 around the same mean: the releases' offsets are exactly halved
-    offsets = lambda r: r.releases_D - r.mean_D  # noqa: E731
+    offsets = lambda r: r.releases_D - r.mean_D
     np.testing.assert_allclose(offsets(broken), 0.5 * offsets(honest), rtol=1e-9, atol=1e-12)
     # diffusion time t x s^2 for Brownian motion: spread x s
     bm = audit("brownian_motion", R1, ApproxDP(1.0, 1e-5), n_releases=2000, seed=3)

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from geodp_core import privacy as P
 from geodp_core.exceptions import GeoDPError
 from geodp_core.geometry import get_manifold
-from geodp_core.mechanisms import bm_diffusion_time, get_mechanism, gdp_mu, langevin_diffusion_time
+from geodp_core.mechanisms import bm_diffusion_time, gdp_mu, get_mechanism, langevin_diffusion_time
 
 EXTREMES = [1e-320, 1e-300, 1e-12, 0.3, 1.0, 7.0, 1e3, 1e12, 1e300, 1.7e308]
 SETTINGS = dict(deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])

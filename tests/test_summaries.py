@@ -211,7 +211,7 @@ def test_geometric_median_closed_forms():
 def test_euclidean_p_mean_against_scipy(p):
     manifold = get_manifold("euclidean", 2)
     points = np.random.default_rng(9).normal(size=(25, 2))
-    objective = lambda y: np.sum(np.linalg.norm(points - y, axis=1) ** p) / p  # noqa: E731
+    objective = lambda y: np.sum(np.linalg.norm(points - y, axis=1) ** p) / p
     reference = minimize(objective, points.mean(0), method="Nelder-Mead", options=dict(xatol=1e-12, fatol=1e-15)).x
     ours = p_mean(manifold, points, p)
     assert objective(ours) <= objective(reference) + 1e-12
@@ -250,7 +250,7 @@ def test_p_close_to_one_with_minimiser_pinned_to_a_data_point():
     offsets = np.array([0 * frame[0], 0.3 * frame[0], -0.25 * frame[0], 0.2 * frame[1], -0.3 * frame[1]])
     points = manifold.exp(north, offsets)
     mean = p_mean(manifold, points, 1.05)
-    objective = lambda y: np.sum(manifold.dist(np.broadcast_to(y, points.shape), points) ** 1.05)  # noqa: E731
+    objective = lambda y: np.sum(manifold.dist(np.broadcast_to(y, points.shape), points) ** 1.05)
     for step in (1e-4, 1e-7):
         shifts = manifold.exp(mean, step * manifold.random_unit_tangent(mean, 50, np.random.default_rng(11)))
         assert all(objective(mean) <= objective(s) for s in shifts)
@@ -402,7 +402,7 @@ def test_empirical_sensitivity_validation():
     manifold = get_manifold("hyperbolic", 2)
     center = manifold.default_center()
     points = ball_points(manifold, 5, 1.0, np.random.default_rng(15))
-    summary = lambda x: frechet_mean(manifold, x)  # noqa: E731
+    summary = lambda x: frechet_mean(manifold, x)
     with pytest.raises(OutsideBallError, match="points"):
         empirical_sensitivity(manifold, summary, points, center, 0.5 * manifold.dist(center, points).max(), 10, 0)
     with pytest.raises(InvalidParameterError, match="summary"):

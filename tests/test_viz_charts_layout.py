@@ -182,8 +182,8 @@ def _figures():
 
 def _further_reproduce_figures():
     """app_pages/reproduce.py, the 'More paper figures' tab (small, fast reproductions)."""
-    from geodp_core import reproduce as rp  # noqa: PLC0415
-    from geodp_core.viz.reproduce import reproduction_figures  # noqa: PLC0415
+    from geodp_core import reproduce as rp
+    from geodp_core.viz.reproduce import reproduction_figures
 
     results = {
         "GDP μ(σ) curve": rp.reproduce_gdp_curve(sigmas=(0.5, 2.0), n_seeds=2, n_samples=2000, seed=0),

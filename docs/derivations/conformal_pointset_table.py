@@ -21,12 +21,12 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
 
-from geodp_core.data.clipping import clip_to_ball  # noqa: E402
-from geodp_core.geometry import get_manifold  # noqa: E402
-from geodp_core.geometry.point_sets import pairwise_distances, point_set_kind  # noqa: E402
-from geodp_core.mechanisms import get_mechanism  # noqa: E402
-from geodp_core.privacy import PureDP  # noqa: E402
-from geodp_core.summaries import frechet_mean, frechet_mean_sensitivity  # noqa: E402
+from geodp_core.data.clipping import clip_to_ball
+from geodp_core.geometry import get_manifold
+from geodp_core.geometry.point_sets import pairwise_distances, point_set_kind
+from geodp_core.mechanisms import get_mechanism
+from geodp_core.privacy import PureDP
+from geodp_core.summaries import frechet_mean, frechet_mean_sensitivity
 
 N_RECORDS, RADIUS, SPREAD, EPS = 500, 0.7, 0.3, 1.0
 CALIBRATIONS, RELEASES = 4, 250

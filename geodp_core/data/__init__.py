@@ -61,6 +61,7 @@ from geodp_core.data.shapes import (
     sample_landmark_perturbation,
 )
 from geodp_core.data.uploads import MAX_UPLOAD_BYTES, InvalidUploadError, parse_points
+
 from geodp_core.data.kinds import DataKind, data_kind, data_kinds, data_kinds_for, register_data_kind  # isort: skip
 from geodp_core.exceptions import DataFileError
 

@@ -163,7 +163,7 @@ def _read_npy(content, label):
                 "save a plain numeric array"
             ) from None
         raise InvalidUploadError(f"{label}: not a valid .npy file ({exc})") from None
-    except Exception as exc:  # truncated/corrupt files raise various errors
+    except Exception as exc:  # noqa: BLE001 - truncated/corrupt files raise various errors, each reported by name
         raise InvalidUploadError(f"{label}: not a valid .npy file ({type(exc).__name__}: {exc})") from None
     if not isinstance(array, np.ndarray):
         raise InvalidUploadError(f"{label}: expected a single .npy array, not an archive of several arrays")

@@ -11,9 +11,9 @@ from geodp_core.geometry.euclidean import Euclidean
 from geodp_core.geometry.hyperbolic import Hyperbolic, minkowski_inner
 from geodp_core.geometry.kendall import KendallShapeSpace
 from geodp_core.geometry.radial import RadialLaw, get_radial_law, laplace_scale_limit
+from geodp_core.geometry.so3 import SpecialOrthogonal3
 from geodp_core.geometry.spd import SPDAffine, SPDLogCholesky, SPDLogEuclidean
 from geodp_core.geometry.spd_polar import sample_spd_polar, spd_laplace_scale_limit
-from geodp_core.geometry.so3 import SpecialOrthogonal3
 from geodp_core.geometry.sphere import Sphere
 
 __all__ = [

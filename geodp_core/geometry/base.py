@@ -8,8 +8,6 @@ the curvature facts that the sensitivity bounds and mechanisms need.
 import math
 from abc import ABC, abstractmethod
 
-import math
-
 import numpy as np
 
 from geodp_core._validation import check_finite_array, check_int, check_real, check_rng

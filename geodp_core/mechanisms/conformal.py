@@ -56,8 +56,8 @@ from geodp_core.mechanisms.conformal_pointset import (
     normalised_probabilities,
 )
 from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
-from geodp_core.mechanisms.riemannian_laplace import length_text
 from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechanism
+from geodp_core.mechanisms.riemannian_laplace import length_text
 from geodp_core.privacy import PureDP, pure_dp_budget
 
 __all__ = [

@@ -35,8 +35,8 @@ from geodp_core.mechanisms.base import (
     chi_tail_quantile,
     gamma_tail_quantile,
 )
-from geodp_core.mechanisms.tangent_gaussian import chi_mean, gaussian_sigma_for_target
 from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechanism
+from geodp_core.mechanisms.tangent_gaussian import chi_mean, gaussian_sigma_for_target
 from geodp_core.privacy import (
     GDP,
     RDP,

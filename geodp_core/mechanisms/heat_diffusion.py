@@ -39,9 +39,9 @@ from geodp_core.exceptions import InvalidParameterError, NumericalOverflowError,
 from geodp_core.mechanisms.base import (
     LABEL_APPROXIMATE,
     LABEL_EXACT,
+    TAIL_PROBABILITY,
     Availability,
     Mechanism,
-    TAIL_PROBABILITY,
     chi_tail_quantile,
 )
 from geodp_core.mechanisms.heat_kernel import (
@@ -58,6 +58,7 @@ from geodp_core.mechanisms.heat_kernel import (
     sphere2_series_terms,
 )
 from geodp_core.mechanisms.hyperbolic_heat_kernel import hyperbolic3_heat_kernel, sample_hyperbolic3_brownian
+from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechanism
 from geodp_core.mechanisms.sphere_heat_kernel import (
     SPHERE3_IMAGE_MAX_T,
     SPHERE_CDF_TOL,
@@ -71,7 +72,6 @@ from geodp_core.mechanisms.sphere_heat_kernel import (
     sphere_sampler_method,
     sphere_series_plan,
 )
-from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechanism
 from geodp_core.privacy import ZCDP, zcdp_budget
 
 __all__ = [
@@ -531,7 +531,7 @@ class _HeatLaw:
         raise NotImplementedError
 
     def log_density(self, M, center, points, t):
-        raise NotImplementedError(f"brownian_motion has a closed-form density only on S^d, H^3 and flat spaces "
+        raise NotImplementedError("brownian_motion has a closed-form density only on S^d, H^3 and flat spaces "
                                   "with the exact sampler")
 
 

@@ -52,11 +52,11 @@ from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechani
 from geodp_core.privacy import Guarantee, PureDP, pure_dp_budget
 from geodp_core.regression import (
     GeodesicFit,
-    _Geodesic,
     _check_manifold,
     _energy,
-    _initial_guess,
+    _Geodesic,
     _gradients,
+    _initial_guess,
     _npt,
     _project_tangent,
     _validate_data,

@@ -52,13 +52,13 @@ from geodp_core.mechanisms.kendall_gdp import (
     complex_projective_landmarks,
     kendall_gaussian_calibration,
 )
+from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechanism
 from geodp_core.mechanisms.riemannian_laplace import (
     IsotropicDistanceMechanism,
     diameter_capped_sensitivity,
     length_text,
     noise_geometry,
 )
-from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechanism
 from geodp_core.privacy import GDP, PureDP, gdp_budget, pure_dp_budget
 
 __all__ = ["RiemannianGaussian"]

@@ -41,8 +41,8 @@ from geodp_core.geometry.spd_polar import sample_eigen_logs, sample_spd_polar, s
 from geodp_core.mechanisms.base import (
     LABEL_APPROXIMATE,
     LABEL_EXACT,
-    Availability,
     TAIL_PROBABILITY,
+    Availability,
     Mechanism,
     gamma_tail_quantile,
     log_concave_gaussian_tail_quantile,

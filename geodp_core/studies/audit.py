@@ -55,6 +55,6 @@ def run(scenario, settings=Settings()):
 
 def figures(result):
     """The claimed ε beside the empirical lower bound, and the statistic's histograms under D and D′."""
-    from geodp_core.viz.audit import audit_claim_figure, audit_statistic_figure  # noqa: PLC0415 - rendering only
+    from geodp_core.viz.audit import audit_claim_figure, audit_statistic_figure  # rendering only
 
     return [audit_claim_figure(result), audit_statistic_figure(result)]

@@ -24,7 +24,7 @@ def run(scenario, settings=Settings()):
 def figures(result):
     r"""The density estimate :math:`f`, the conformal factor :math:`\phi` and the distance :math:`\rho^*` from the
     true mean (the Conformal lab's panels)."""
-    from geodp_core.viz.heatmaps import conformal_field_figure  # noqa: PLC0415 - rendering only
+    from geodp_core.viz.heatmaps import conformal_field_figure  # rendering only
 
     return [conformal_field_figure(result.fields, "f"), conformal_field_figure(result.fields, "phi"),
             conformal_field_figure(result.fields, "rho_star", center=result.true_mean)]

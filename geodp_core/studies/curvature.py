@@ -34,6 +34,6 @@ def run(scenario, settings=Settings()):
 
 def figures(result):
     """Histograms of the releases' distances to the true mean, one panel per space."""
-    from geodp_core.viz.lesson import curvature_figure  # noqa: PLC0415 - rendering only
+    from geodp_core.viz.lesson import curvature_figure  # rendering only
 
     return [curvature_figure(result)]

@@ -62,7 +62,7 @@ def run(scenario, settings=Settings(), points=None, executor=None):
 
 def figures(result):
     """One line per mechanism with a mean ± s.e. band."""
-    from geodp_core.viz.curves import utility_curve_figure  # noqa: PLC0415 - rendering only
+    from geodp_core.viz.curves import utility_curve_figure  # rendering only
 
     x = None if result.axis == "budget" else "value"
     return [utility_curve_figure(result.frame, _AXIS_LABELS[result.axis], log_x=result.axis in ("budget", "n"), x=x,

@@ -34,7 +34,7 @@ def run(scenario, settings=Settings(), points=None):
 
 def figures(result):
     """The scene (data, public ball, releases) and the histogram of the releases' distances to the true mean."""
-    from geodp_core.viz.distances import release_distance_figure  # noqa: PLC0415 - rendering only
-    from geodp_core.viz.scene import scene_figure  # noqa: PLC0415
+    from geodp_core.viz.distances import release_distance_figure  # rendering only
+    from geodp_core.viz.scene import scene_figure
 
     return [scene_figure(result), release_distance_figure(result)]

@@ -222,7 +222,7 @@ def run(scenario=None, settings=Settings()):
 
 def figures(result):
     """The data with the true, non-private and private geodesics, and the prediction error of each fit."""
-    from geodp_core.viz.regression import FIT_COLORS, mspe_figure, private_fit_colors, regression_figure  # noqa: PLC0415
+    from geodp_core.viz.regression import FIT_COLORS, mspe_figure, private_fit_colors, regression_figure
 
     release = result.result
     colors = private_fit_colors(len(release.footpoints))

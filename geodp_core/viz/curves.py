@@ -778,7 +778,7 @@ def p_mean_sensitivity_figure(radius=0.5, p_values=(1.5, 2.0, 3.0, 4.0), n_max=1
     curvature_upper : float
         Upper curvature bound :math:`\kappa` (0: flat or Hadamard; 1: the unit sphere).
     """
-    from geodp_core.summaries import p_mean_sensitivity  # noqa: PLC0415 - viz stays importable without summaries
+    from geodp_core.summaries import p_mean_sensitivity  # viz stays importable without summaries
 
     ps = [check_real(p, "p_values", low=1.0, high=8.0) for p in p_values]
     if not ps:

@@ -261,8 +261,8 @@ def kng_shapes_figure(parameters, data, height=None):
     -------
     plotly.graph_objects.Figure
     """
-    from geodp_core.geometry import get_manifold  # noqa: PLC0415
-    from geodp_core.viz.regression import regression_figure  # noqa: PLC0415
+    from geodp_core.geometry import get_manifold
+    from geodp_core.viz.regression import regression_figure
 
     _check_frame(parameters, ("fit", "version", "fit_index", "landmark", "footpoint_x", "footpoint_y", "shooting_x",
                               "shooting_y"), "geodp_core.reproduce.reproduce_kng_shapes().tables['parameters']")
@@ -315,7 +315,7 @@ def gdp_curve_figure(table, height=None):
     -------
     plotly.graph_objects.Figure
     """
-    from plotly.subplots import make_subplots  # noqa: PLC0415
+    from plotly.subplots import make_subplots
 
     _check_frame(table, ("space", "sigma", "mu_exact", "mu_flat", "mu_mc_mean", "mu_mc_min", "mu_mc_max"),
                  "geodp_core.reproduce.reproduce_gdp_curve().table")
@@ -439,7 +439,7 @@ def ew_dimension_figure(table, mu=None, height=None, labels=None):
     -------
     plotly.graph_objects.Figure
     """
-    from plotly.subplots import make_subplots  # noqa: PLC0415
+    from plotly.subplots import make_subplots
 
     labels = labels or {}
     _check_frame(table, ("family", "dim", "mechanism", "title", "budget", "mean", "se", "status"),
@@ -537,7 +537,7 @@ def conformal_panels_figure(table, floor, group, x, x_label, titles, log_x=False
     -------
     plotly.graph_objects.Figure
     """
-    from plotly.subplots import make_subplots  # noqa: PLC0415
+    from plotly.subplots import make_subplots
 
     _check_frame(table, (group, x, "dim", "mechanism", "title", "mean", "se", "status"), "a conformal reproduction table")
     groups = list(dict.fromkeys(table[group]))
@@ -595,7 +595,7 @@ def reproduction_figures(result):
     -------
     list of plotly.graph_objects.Figure
     """
-    from geodp_core.viz.curves import utility_curve_figure  # noqa: PLC0415
+    from geodp_core.viz.curves import utility_curve_figure
 
     key = getattr(result, "key", None)
     if key is None or not hasattr(result, "table"):

@@ -22,7 +22,6 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from geodp_core.geometry.base import unicode_powers
-
 from geodp_core.mechanisms import registry
 
 __all__ = [

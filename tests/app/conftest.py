@@ -42,7 +42,7 @@ def _serve(log_name, ledger_path=None):
     ARTIFACTS.parent.mkdir(parents=True, exist_ok=True)
     # The server's output goes to a file: an unread pipe fills up (64 kB of logs and warnings) and then blocks
     # the server, which stops answering (seen as page loads timing out late in a run).
-    log = open(ARTIFACTS.parent / log_name, "w", encoding="utf-8")  # noqa: SIM115 - closed by _stop
+    log = open(ARTIFACTS.parent / log_name, "w", encoding="utf-8")  # closed by _stop
     proc = subprocess.Popen(
         [sys.executable, "-m", "geodp_app.serve", "--server.headless", "true",
          "--server.port", str(port), "--server.address", "127.0.0.1"],

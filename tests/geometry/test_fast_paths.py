@@ -3,7 +3,6 @@
 Statistical tests: alpha = 1e-6 per statistic, fixed seeds.
 """
 
-import math
 
 import numpy as np
 import pytest

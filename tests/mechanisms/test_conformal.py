@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 from scipy import optimize, stats
 
-from geodp_core.data import sample_von_mises_fisher, sample_uniform_ball, sample_wrapped_normal_mixture
+from geodp_core.data import sample_uniform_ball, sample_von_mises_fisher, sample_wrapped_normal_mixture
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
 from geodp_core.geometry import get_manifold
 from geodp_core.geometry.mesh import fibonacci_sphere, hyperbolic_ball_mesh, sphere_mesh

@@ -15,7 +15,7 @@ from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import get_mechanism
 from geodp_core.mechanisms.registry import MECHANISM_NAMES
 from geodp_core.pipeline import evaluate, prepare
-from geodp_core.privacy import ApproxDP, GDP
+from geodp_core.privacy import GDP, ApproxDP
 from geodp_core.scenario import Scenario
 from geodp_core.summaries import p_mean_sensitivity
 

@@ -16,6 +16,7 @@ from geodp_core.exceptions import InvalidParameterError, OffManifoldError, Unava
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import LABEL_APPROXIMATE, LABEL_EXACT, get_mechanism
 from geodp_core.mechanisms import bm_diffusion_time as lazy_bm_diffusion_time
+from geodp_core.mechanisms import heat_kernel as hk
 from geodp_core.mechanisms import langevin_diffusion_time as lazy_langevin_diffusion_time
 from geodp_core.mechanisms.heat_diffusion import (
     bm_diffusion_time,
@@ -26,7 +27,6 @@ from geodp_core.mechanisms.heat_diffusion import (
     langevin_rdp_eps,
     langevin_zcdp_rho,
 )
-from geodp_core.mechanisms import heat_kernel as hk
 from geodp_core.privacy import GDP, RDP, ZCDP, ApproxDP, PureDP, implies
 from tests.mechanisms.contract import MechanismContract
 

@@ -49,7 +49,7 @@ def test_sphere_von_mises_fisher_target_with_wrapping_proposals():
         burn_in=0,
     )
     w = result.samples @ center
-    cdf = lambda t: (np.exp(kappa * t) - np.exp(-kappa)) / (np.exp(kappa) - np.exp(-kappa))  # noqa: E731
+    cdf = lambda t: (np.exp(kappa * t) - np.exp(-kappa)) / (np.exp(kappa) - np.exp(-kappa))
     assert stats.kstest(w, cdf).pvalue > ALPHA
     assert 0.0 < result.acceptance_rate < 1.0
 

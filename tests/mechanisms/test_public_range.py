@@ -13,7 +13,7 @@ from geodp_core.exceptions import UnavailableError
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import get_mechanism
 from geodp_core.mechanisms.base import representable_radius
-from geodp_core.privacy import GDP, PureDP, ZCDP
+from geodp_core.privacy import GDP, ZCDP, PureDP
 
 SPACES = [("hyperbolic", 2, None), ("hyperbolic", 5, None), ("spd", 2, "affine"), ("spd", 2, "log_euclidean"),
           ("spd", 2, "log_cholesky"), ("euclidean", 1, None)]

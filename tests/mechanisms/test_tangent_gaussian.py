@@ -6,7 +6,7 @@ from scipy import stats
 
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
 from geodp_core.geometry import get_manifold
-from geodp_core.geometry.spd import symmetric_basis, sym_function
+from geodp_core.geometry.spd import sym_function, symmetric_basis
 from geodp_core.mechanisms import LABEL_EXACT, LABEL_NO_GUARANTEE, get_mechanism
 from geodp_core.mechanisms.tangent_gaussian import chi_mean, gaussian_sigma_for_target
 from geodp_core.privacy import (
@@ -118,7 +118,7 @@ def test_sphere_baseline_wraps_and_stays_on_sphere():
 def test_sigma_formulas_per_target():
     delta_s = 0.25
     mech = get_mechanism("tangent_gaussian", get_manifold("spd", 2, "log_euclidean"))
-    sig = lambda t, **o: mech.calibrate(t, delta_s, **o).noise["sigma"]  # noqa: E731
+    sig = lambda t, **o: mech.calibrate(t, delta_s, **o).noise["sigma"]
     np.testing.assert_allclose(sig(GDP(0.5)), delta_s / 0.5, rtol=1e-10)
     np.testing.assert_allclose(sig(RDP(3.0, 0.4)), delta_s * np.sqrt(3.0 / 0.8), rtol=1e-10)
     np.testing.assert_allclose(sig(ZCDP(0.2)), delta_s / np.sqrt(0.4), rtol=1e-10)

@@ -26,12 +26,15 @@ docs/derivations/reproductions.md.
 from dataclasses import dataclass, replace
 
 from geodp_core.exceptions import InvalidParameterError
+
 # each paper module registers its ids on import, in the papers' order
-from geodp_core.studies.reproductions import gdp  # noqa: F401, I001
-from geodp_core.studies.reproductions import heat  # noqa: F401
-from geodp_core.studies.reproductions import ew  # noqa: F401
-from geodp_core.studies.reproductions import conformal  # noqa: F401
-from geodp_core.studies.reproductions import kng  # noqa: F401
+from geodp_core.studies.reproductions import (
+    conformal,  # noqa: F401
+    ew,  # noqa: F401
+    gdp,  # noqa: F401
+    heat,  # noqa: F401
+    kng,  # noqa: F401
+)
 from geodp_core.studies.reproductions.common import UTILITY_COLUMNS, PaperClaim, Reproduction
 from geodp_core.studies.reproductions.spec import (
     OUTCOMES,
@@ -91,6 +94,6 @@ def run(scenario=None, settings=Settings()):
 
 def figures(result):
     """Every figure of a :class:`Reproduction` (drawn by :func:`geodp_core.viz.reproduce.reproduction_figures`)."""
-    from geodp_core.viz.reproduce import reproduction_figures  # noqa: PLC0415 - rendering only, never at import
+    from geodp_core.viz.reproduce import reproduction_figures  # rendering only, never at import
 
     return reproduction_figures(result)

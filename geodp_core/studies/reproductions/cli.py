@@ -18,7 +18,7 @@ __all__ = ["main", "SCHEDULER_TIMEOUT"]
 
 def _run_command(key, mode, seed):
     """One reproduction of the command line (module level: runs on any executor); returns (result, seconds)."""
-    import time  # noqa: PLC0415
+    import time
 
     mode = {True: "quick", False: "default"}.get(mode, mode)  # older callers passed quick=True/False
     start = time.perf_counter()
@@ -46,7 +46,7 @@ def _write_outputs(key, result, out):
 def _check_output_folder(out, keys):
     """``None`` if ``out`` is (or can be made) a writable folder where every output of ``keys`` can be written,
     else a message naming ``--out``. Creates the folder (as the run would)."""
-    import tempfile  # noqa: PLC0415
+    import tempfile
 
     if out.exists() and not out.is_dir():
         return f"--out must be a folder; {str(out)!r} exists and is not a folder"
@@ -70,9 +70,9 @@ SCHEDULER_TIMEOUT = 3.0
 def _check_scheduler(address, timeout=SCHEDULER_TIMEOUT):
     """``None`` if the Dask scheduler at ``address`` accepts a TCP connection within ``timeout`` seconds (and the
     ``distributed`` package is installed), else a message naming ``--scheduler`` and what is accepted."""
-    import importlib.util  # noqa: PLC0415
-    import socket  # noqa: PLC0415
-    from urllib.parse import urlsplit  # noqa: PLC0415
+    import importlib.util
+    import socket
+    from urllib.parse import urlsplit
 
     try:
         check_executor(address)
@@ -104,10 +104,10 @@ def main(argv=None):
     ``--scheduler tcp://host:8786`` (a Dask cluster) or ``--workers N`` (local processes) gives the same tables
     as a plain run.
     """
-    import argparse  # noqa: PLC0415
-    import concurrent.futures  # noqa: PLC0415
-    import contextlib  # noqa: PLC0415
-    import pathlib  # noqa: PLC0415
+    import argparse
+    import concurrent.futures
+    import contextlib
+    import pathlib
 
     parser = argparse.ArgumentParser(prog="python -m geodp_core.reproduce",
                                      description="Rerun the source papers' experiments with geodp_core: for each id a "

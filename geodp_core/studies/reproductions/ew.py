@@ -210,7 +210,7 @@ def _ew_space_args(family, dim):
 
 def _timed_release(manifold, mechanism, true_mean, calibration, n, rng):
     """Seconds to draw ``n`` releases with the mechanism's own sampler, and their mean distance."""
-    import time  # noqa: PLC0415
+    import time
 
     start = time.perf_counter()
     releases = mechanism.sample(true_mean, calibration, n, rng)
@@ -220,9 +220,9 @@ def _timed_release(manifold, mechanism, true_mean, calibration, n, rng):
 
 def _timed_mcmc(manifold, true_mean, sigma, n, n_steps, rng):
     r"""Seconds for ``n`` Metropolis chains targeting :math:`\exp(-d(\hat\eta, y)/\sigma)`, burn-in = n_steps."""
-    import time  # noqa: PLC0415
+    import time
 
-    from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings  # noqa: PLC0415
+    from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
 
     def log_target(points):
         return -manifold.dist(true_mean, points, check=False) / sigma

@@ -302,7 +302,7 @@ def reproduce_heat_escape(t_max=5.0, n_paths=200, n_steps=400, seed=0):
         NaN); ``tables["paths"]``: the Poincaré-disk coordinates of the first paths (``path``, ``step``,
         ``t``, ``x``, ``y``); ``numbers``: growth rates, escape fraction (|z| > 0.9 at T).
     """
-    from geodp_core.mechanisms.heat_kernel import geodesic_random_walk_paths  # noqa: PLC0415
+    from geodp_core.mechanisms.heat_kernel import geodesic_random_walk_paths
 
     t_max = check_real(t_max, "t_max", low=0.5, high=6.0, low_closed=True, high_closed=True)
     n_paths = check_int(n_paths, "n_paths", low=10, high=5000)

@@ -15,7 +15,7 @@ import warnings
 import numpy as np
 import pandas as pd
 
-from geodp_core import regression as R  # noqa: N812
+from geodp_core import regression as R
 from geodp_core._validation import check_int, check_option, check_real
 from geodp_core.data import sample_geodesic_regression
 from geodp_core.exceptions import InvalidParameterError
@@ -24,7 +24,14 @@ from geodp_core.mechanisms.kng_regression import RegressionPrivacyWarning
 from geodp_core.pipeline import mean_and_standard_error
 from geodp_core.regression import predict
 from geodp_core.studies.regression_lab import NOISE_IS_A_SCALE, REGRESSION_SPACES, regression_demo
-from geodp_core.studies.reproductions.common import PaperClaim, Reproduction, _check_grid, _check_seed, _fmt_budgets, finish
+from geodp_core.studies.reproductions.common import (
+    PaperClaim,
+    Reproduction,
+    _check_grid,
+    _check_seed,
+    _fmt_budgets,
+    finish,
+)
 from geodp_core.studies.reproductions.spec import Clause, reproduction
 
 __all__ = ["KNG_PAPER_NOISE_VARIANCE", "KNG_PAPER_N", "KNG_PAPER_EPS", "KNG_PAPER_SPLIT_TOTAL", "KNG_PAPER_SPLIT_EPS_P",
