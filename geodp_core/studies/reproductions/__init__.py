@@ -23,18 +23,17 @@ sampler cell that failed its public convergence check is inconclusive. The study
 docs/derivations/reproductions.md.
 """
 
+# ruff: noqa: I001 - the import order below is the registration (menu) order
+
 from dataclasses import dataclass, replace
 
 from geodp_core.exceptions import InvalidParameterError
-
 # each paper module registers its ids on import, in the papers' order
-from geodp_core.studies.reproductions import (
-    conformal,  # noqa: F401
-    ew,  # noqa: F401
-    gdp,  # noqa: F401
-    heat,  # noqa: F401
-    kng,  # noqa: F401
-)
+from geodp_core.studies.reproductions import gdp  # noqa: F401
+from geodp_core.studies.reproductions import heat  # noqa: F401
+from geodp_core.studies.reproductions import ew  # noqa: F401
+from geodp_core.studies.reproductions import conformal  # noqa: F401
+from geodp_core.studies.reproductions import kng  # noqa: F401
 from geodp_core.studies.reproductions.common import UTILITY_COLUMNS, PaperClaim, Reproduction
 from geodp_core.studies.reproductions.spec import (
     OUTCOMES,
