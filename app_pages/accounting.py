@@ -3,7 +3,8 @@
 import pandas as pd
 import streamlit as st
 
-from geodp_app.cache import CACHE_TTL
+from geodp_app.cache import cached_conversion_tables, cached_gdp_curves, guarantee_from_values
+from geodp_app.pages import this_page
 from geodp_app.sidebar import NOTION_LABELS
 from geodp_app.ui import errors_shown_here, teach
 from geodp_app.url_params import (
@@ -17,14 +18,7 @@ from geodp_app.url_params import (
     remember_page,
 )
 from geodp_app.urlstate import url_note
-from geodp_core.experiments import (
-    GDP_FIGURE_SPACES,
-    conversion_table,
-    gdp_mu_curves,
-    native_budget_table,
-)
-from geodp_core.geometry import get_manifold
-from geodp_core.privacy import GDP, Guarantee, PureDP
+from geodp_core.privacy import GDP, PureDP
 from geodp_core.viz.curves import (
     gdp_mu_vs_sigma_figure,
     heat_eps_vs_t_figure,
@@ -34,26 +28,10 @@ from geodp_core.viz.curves import (
     tradeoff_figure,
 )
 
-clean_url("accounting")  # bad URL values are reported beside their controls, never crash the page
+PAGE = this_page(__file__)
+clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
 _BIND = dict(bind="query-params")
-
-
-@st.cache_data(show_spinner="Computing the exact μ(σ) (deterministic quadrature)…", max_entries=16, ttl=CACHE_TTL)
-def _gdp_curves(sigmas, sensitivity, include_s2):
-    s2 = get_manifold("sphere", 2)
-    spaces = [s for s in GDP_FIGURE_SPACES if include_s2 or get_manifold(*s[:2]) != s2]
-    return gdp_mu_curves(list(sigmas), sensitivity, spaces)
-
-
-@st.cache_data(show_spinner=False, max_entries=64, ttl=CACHE_TTL)
-def _tables(notion, values, at_delta, at_alpha, at_eps):
-    guarantee = _build(notion, dict(values))
-    return guarantee, conversion_table(guarantee, at_delta, at_alpha, at_eps), native_budget_table(guarantee)
-
-
-def _build(notion, v):
-    return Guarantee.from_notion(notion, **v)
 
 
 st.title("Privacy accounting")
@@ -106,11 +84,11 @@ with tab_convert:
 
     guarantee = conversions = budgets = None
     with errors_shown_here(source_slot):
-        guarantee = _build(notion, values)
+        guarantee = guarantee_from_values(notion, values)
     if guarantee is not None:
         with errors_shown_here(at_slot):
-            guarantee, conversions, budgets = _tables(notion, tuple(sorted(values.items())), at_delta, at_alpha,
-                                                      at_eps)
+            guarantee, conversions, budgets = cached_conversion_tables(notion, tuple(sorted(values.items())),
+                                                                       at_delta, at_alpha, at_eps)
     if conversions is not None:
         st.subheader(f"{guarantee.describe()} implies")
         with st.container(border=True):
@@ -187,7 +165,7 @@ with tab_gdp:
     curves = None
     with errors_shown_here(gdp_slot):
         sigmas = tuple(float(k) / 4.0 for k in range(1, int(k_max) + 1))
-        curves = _gdp_curves(sigmas, gdp_sensitivity, bool(include_s2))
+        curves = cached_gdp_curves(sigmas, gdp_sensitivity, bool(include_s2))
     if curves is not None:
         st.plotly_chart(gdp_mu_vs_sigma_figure(curves, sensitivity=gdp_sensitivity), key="accounting_gdp_figure",
                         width="stretch")
@@ -279,4 +257,4 @@ with tab_heat:
     else:
         pmean_slot.info("Pick at least one exponent p.")
 
-remember_page("accounting")  # this page's settings survive a visit to another page
+remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

@@ -3,7 +3,8 @@
 import pandas as pd
 import streamlit as st
 
-from geodp_app.cache import CACHE_TTL
+from geodp_app.cache import cached_audit, cached_audit_all
+from geodp_app.pages import this_page
 from geodp_app.ui import errors_shown_here, honesty_badge, teach
 from geodp_app.url_params import (
     AUDIT_CONFIDENCES,
@@ -24,23 +25,19 @@ from geodp_core.audit import (
     SLOW_RELEASES,
     VARIANT_INFO,
     VARIANTS,
-    audit,
-    audit_all,
     audit_space_manifold,
-    control_noise_scale,
     variant_applies,
 )
 from geodp_core.constraints import AUDIT_EPS_GRID as EPS_GRID
-from geodp_core.executors import parallel_executor
 from geodp_core.mechanisms import MECHANISM_NAMES, availability_table, mechanism_class
-from geodp_core.privacy import Guarantee
 from geodp_core.viz.audit import (
     audit_claim_figure,
     audit_comparison_figure,
     audit_statistic_figure,
 )
 
-clean_url("audit")  # bad URL values are reported beside their controls, never crash the page
+PAGE = this_page(__file__)
+clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Empirical privacy audit")
 st.caption(
@@ -60,29 +57,6 @@ DEFAULTS = {"audit_space": "sphere", "audit_mechanism": "riemannian_laplace", "a
 for _key, _value in DEFAULTS.items():  # defaults through the Session State (presets overwrite them); a link wins
     if _key not in st.query_params:
         st.session_state.setdefault(_key, _value)
-
-
-def _manifold(space):
-    return audit_space_manifold(space)
-
-
-def _target(notion, eps, delta):
-    return Guarantee.from_notion(notion, eps=eps, delta=delta)
-
-
-@st.cache_data(show_spinner="Auditing: releases under D and D′…", max_entries=64, ttl=CACHE_TTL)
-def _cached_audit(space, mechanism, variant, notion, eps, delta, n, radius, n_releases, alpha, seed):
-    manifold = _manifold(space)
-    extra = ({"noise_scale": control_noise_scale(manifold, n=n, radius=radius, seed=seed)}
-             if variant == "understated_noise" else {})
-    return audit(mechanism, manifold, _target(notion, eps, delta), n_releases=n_releases, n=n,
-                 radius=radius, alpha=alpha, seed=seed, variant=variant, **extra)
-
-
-@st.cache_data(show_spinner="Auditing every mechanism and the negative controls…", max_entries=16, ttl=CACHE_TTL)
-def _cached_audit_all(space, notion, eps, delta, n, radius, n_releases, alpha, seed, include_slow):
-    return audit_all(_manifold(space), _target(notion, eps, delta), n_releases=n_releases, n=n, radius=radius,
-                     alpha=alpha, seed=seed, include_slow=include_slow, executor=parallel_executor())
 
 
 def _apply_preset():
@@ -121,7 +95,7 @@ with controls:
     space = st.radio("Manifold", list(SPACES), format_func=SPACES.get, key="audit_space", **_BIND,
                      help="m₀ (the PUBLIC ball centre) is the north pole, the origin of H², the identity matrix, 0 on R¹. "
                           "On the circle and the line the audit's bound can come close to the claim.")
-    manifold = _manifold(space)
+    manifold = audit_space_manifold(space)
     availability = availability_table(manifold)
     mechanism = st.selectbox(
         "Mechanism", list(MECHANISM_NAMES), key="audit_mechanism", **_BIND,
@@ -175,9 +149,9 @@ with controls:
 result = None
 if availability[mechanism].ok:
     with errors_shown_here(error_slot):
-        result = _cached_audit(space, mechanism, None if variant == NO_VARIANT else variant, notion, float(eps),
-                               float(delta), int(n), float(radius), int(n_releases), round(1.0 - confidence, 6),
-                               int(seed))
+        result = cached_audit(space, mechanism, None if variant == NO_VARIANT else variant, notion, float(eps),
+                              float(delta), int(n), float(radius), int(n_releases), round(1.0 - confidence, 6),
+                              int(seed))
 
 with main:
     title = mechanism_class(mechanism).title
@@ -256,9 +230,9 @@ with main:
     if st.session_state.get("audit_show_all"):
         rows = None
         with errors_shown_here():
-            rows = _cached_audit_all(space, notion, float(eps), float(delta), int(n), float(radius),
-                                     int(min(n_releases, 4000)), round(1.0 - confidence, 6), int(seed),
-                                     bool(include_slow))
+            rows = cached_audit_all(space, notion, float(eps), float(delta), int(n), float(radius),
+                                    int(min(n_releases, 4000)), round(1.0 - confidence, 6), int(seed),
+                                    bool(include_slow))
         if rows is not None:
             if any(r["status"] == "ok" for r in rows):
                 st.plotly_chart(audit_comparison_figure(rows), key="audit_all_chart", width="stretch")
@@ -282,4 +256,4 @@ with main:
                            "(a claim of ε ≥ 3 is out of its reach), and the data-point graph hides behind the "
                            "density sanitisation noise.")
 
-remember_page("audit")  # this page's settings survive a visit to another page
+remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

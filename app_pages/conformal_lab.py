@@ -2,7 +2,9 @@
 
 import streamlit as st
 
-from geodp_app.conformal import DATA_KINDS, LabSettings, cached_conformal_lab
+from geodp_app.cache import cached_conformal_lab
+from geodp_app.conformal import DATA_KINDS, LabSettings
+from geodp_app.pages import this_page
 from geodp_app.ui import (
     download_buttons,
     errors_shown_here,
@@ -26,7 +28,8 @@ from geodp_core.scenario import Scenario
 from geodp_core.viz import CAMERA_PRESETS, MECHANISM_COLORS
 from geodp_core.viz.heatmaps import Overlay, conformal_field_figure
 
-clean_url("conformal")  # bad URL values are reported beside their controls, never crash the page
+PAGE = this_page(__file__)
+clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Conformal lab")
 st.caption(
@@ -197,11 +200,11 @@ with main:
     with st.expander("How was this calibrated?"):
         for note in cal.notes:
             st.markdown(f"- {note}")
-    download_buttons(scenario_files(scenario, "conformal", study=(
+    download_buttons(scenario_files(scenario, PAGE.settings_key, study=(
         "from geodp_core.conformal_lab import LabSettings, run_conformal_lab\n\n"
         f"settings = LabSettings(**{settings.to_dict()!r})\n"
         "run = run_conformal_lab(scenario, settings)\n"
         "print(run.calibration.label, run.calibration.noise)\n"
     )), key_prefix="conformal_dl")
 
-remember_page("conformal")  # this page's settings survive a visit to another page
+remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

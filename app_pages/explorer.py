@@ -6,6 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from geodp_app.cache import cached_curvature_lesson, cached_run
+from geodp_app.pages import this_page
 from geodp_app.sidebar import scenario_sidebar, upload_digest
 from geodp_app.ui import (
     download_buttons,
@@ -30,7 +31,8 @@ from geodp_core.viz.curves import unicode_powers
 from geodp_core.viz.distances import release_distance_figure
 from geodp_core.viz.lesson import curvature_figure
 
-clean_url("explorer")  # bad URL values are reported beside their controls, never crash the page
+PAGE = this_page(__file__)
+clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Explorer")
 st.caption(
@@ -181,7 +183,7 @@ download_buttons(
     [
         ("Results CSV", lambda: pd.DataFrame(results_table(result)).to_csv(index=False), "geodp_results.csv",
          "text/csv"),
-        *scenario_files(scenario, "explorer"),
+        *scenario_files(scenario, PAGE.settings_key),
         ("Figure HTML", lambda: fig.to_html(include_plotlyjs=True), "geodp_figure.html", "text/html"),  # offline
     ],
     key_prefix="explorer_dl",
@@ -189,4 +191,4 @@ download_buttons(
 with st.expander("Calibrations as JSON"):
     st.code(json.dumps([o.calibration.to_dict() for o in result.outcomes if o.calibration], indent=2), language="json")
 
-remember_page("explorer")  # this page's settings survive a visit to another page
+remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

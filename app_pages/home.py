@@ -2,10 +2,12 @@
 
 import streamlit as st
 
+from geodp_app.pages import this_page
 from geodp_app.ui import LABEL_STYLE, honesty_badge, teach
 from geodp_app.url_params import clean_url
 
-clean_url("home")  # bad URL values are reported beside their controls, never crash the page
+PAGE = this_page(__file__)
+clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
 st.title("GeoDP Explorer")
 st.markdown(

@@ -3,8 +3,9 @@
 import pandas as pd
 import streamlit as st
 
-from geodp_app.cache import cached_run
-from geodp_app.ledger import cached_plan, ledger_store, record_release
+from geodp_app.cache import cached_plan, cached_run
+from geodp_app.ledger import ledger_store, record_release
+from geodp_app.pages import this_page
 from geodp_app.sidebar import scenario_sidebar, upload_digest
 from geodp_app.ui import errors_shown_here, teach
 from geodp_app.url_params import LEDGER_MECHANISMS, bounds, clean_url, remember_page
@@ -13,7 +14,8 @@ from geodp_core.constraints import EPS_GRID
 from geodp_core.privacy import ApproxDP
 from geodp_core.privacy.ledger import PrivacyLedger, default_ledger_path
 
-clean_url("ledger")
+PAGE = this_page(__file__)
+clean_url(PAGE.settings_key)
 _BIND = dict(bind="query-params")
 
 st.title("Privacy ledger")
@@ -107,4 +109,4 @@ if len(ledger):
                                                                 if isinstance(v, (int, float))),
         "charged": ", ".join(f"{k} = {v:.4g}" for k, v in record["cost"].items()), "time (UTC)": record["time"],
     } for i, record in enumerate(ledger.records)]), hide_index=True, width="stretch")
-remember_page("ledger")
+remember_page(PAGE.settings_key)

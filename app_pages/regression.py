@@ -3,7 +3,8 @@
 import pandas as pd
 import streamlit as st
 
-from geodp_app.cache import CACHE_TTL
+from geodp_app.cache import cached_regression_demo
+from geodp_app.pages import this_page
 from geodp_app.ui import errors_shown_here, honesty_badge, teach
 from geodp_app.url_params import (
     REGRESSION_CHAIN_LENGTHS,
@@ -18,7 +19,7 @@ from geodp_core.constraints import REGRESSION_EPS_GRID as EPS_GRID
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms.kng_regression import OWNER_ONLY
 from geodp_core.regression_lab import KENDALL_DEMO_LANDMARKS as K_LANDMARKS
-from geodp_core.regression_lab import REGRESSION_PRESETS, regression_demo
+from geodp_core.regression_lab import REGRESSION_PRESETS
 from geodp_core.regression_lab import REGRESSION_SPACES as SPACE_ARGS
 from geodp_core.viz import CAMERA_PRESETS
 from geodp_core.viz.regression import (
@@ -28,7 +29,8 @@ from geodp_core.viz.regression import (
     regression_figure,
 )
 
-clean_url("regression")  # bad URL values are reported beside their controls, never crash the page
+PAGE = this_page(__file__)
+clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Geodesic regression")
 st.caption(
@@ -38,14 +40,6 @@ st.caption(
 )
 
 _BIND = dict(bind="query-params")
-
-
-@st.cache_data(show_spinner="Sampling private fits…", max_entries=32, ttl=CACHE_TTL)
-def _cached_demo(space, n, noise_std, preset, eps_total, share, tau, data_radius, chain_length, n_fits, seed,
-                 footpoint_velocity, scale_convention, tau_from_data, nonprivate_start):
-    return regression_demo(space, n, noise_std, preset, eps_total, share, tau, data_radius, chain_length, n_fits,
-                           seed, footpoint_velocity=footpoint_velocity, scale_convention=scale_convention,
-                           tau_from_data=tau_from_data, init="nonprivate" if nonprivate_start else "public")
 
 
 controls, main = st.columns([1, 3], gap="large")
@@ -123,7 +117,7 @@ with controls:
 
 demo = None
 with errors_shown_here(error_slot):
-    demo = _cached_demo(
+    demo = cached_regression_demo(
         space, int(n), float(noise), preset, float(eps_total), float(share), float(tau), float(data_radius),
         chain_length if chain_length == "auto" else int(chain_length), int(n_fits), int(seed),
         "nonprivate" if paper_footpoint else "joint", "paper" if paper_scale else "rigorous", bool(tau_from_data),
@@ -219,4 +213,4 @@ with main:
     for note in result.owner_notes:
         owner_box.markdown(f"- {note.removeprefix(OWNER_ONLY)}")
 
-remember_page("regression")  # this page's settings survive a visit to another page
+remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

@@ -1,11 +1,17 @@
 """Reproduce: each source paper's headline experiment rerun with geodp_core, beside the paper's claim."""
 
-import functools
-
 import pandas as pd
 import streamlit as st
 
-from geodp_app.cache import CACHE_TTL
+from geodp_app.cache import (
+    cached_reproduce_conformal,
+    cached_reproduce_ew,
+    cached_reproduce_gdp,
+    cached_reproduce_heat,
+    cached_reproduce_kng,
+    cached_reproduce_more,
+)
+from geodp_app.pages import this_page
 from geodp_app.ui import download_buttons, errors_shown_here, teach
 from geodp_app.url_params import (
     REPRODUCE_CHOICES,
@@ -26,7 +32,8 @@ from geodp_core.viz.reproduce import (
     reproduction_figures,
 )
 
-clean_url("reproduce")  # bad URL values are reported beside their controls, never crash the page
+PAGE = this_page(__file__)
+clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Reproduce the papers")
 st.caption(
@@ -68,60 +75,8 @@ UTILITY_VIEW = {"title": "mechanism", "budget": "budget", "mean": "mean distance
                 "dim": "dimension d", "n": "records n"}
 
 
-# ------------------------------------------------------------------------------------------- cached core calls
-@st.cache_data(show_spinner="Rerunning the GDP paper's experiment…", max_entries=16, ttl=CACHE_TTL)
-def _gdp(n_seeds, n_samples, multiples, n_reps, seed):
-    return rp.reproduce_gdp(n_seeds=n_seeds, n_samples=n_samples, sigma_multiples=multiples, n_reps=n_reps, seed=seed)
-
-
-@st.cache_data(show_spinner="Rerunning the heat-diffusion paper's experiment…", max_entries=16, ttl=CACHE_TTL)
-def _heat(space, n, eps_values, n_reps, anchor, seed):
-    return rp.reproduce_heat_diffusion(space=space, n=n, eps_values=eps_values, n_reps=n_reps, anchor=anchor, seed=seed)
-
-
-@st.cache_data(show_spinner="Rerunning the exponential-wrapped paper's experiment…", max_entries=16, ttl=CACHE_TTL)
-def _ew(space, mu_values, n_reps, offset, seed):
-    return rp.reproduce_exponential_wrapped(space=space, mu_values=mu_values, n_reps=n_reps, footpoint_offset=offset,
-                                            seed=seed)
-
-
-@st.cache_data(show_spinner="Rerunning the conformal paper's experiment…", max_entries=16, ttl=CACHE_TTL)
-def _conformal(eps_values, spread, n_calibrations, n_reps, seed):
-    return rp.reproduce_conformal(eps_values=eps_values, spread=spread, n_calibrations=n_calibrations, n_reps=n_reps,
-                                  seed=seed)
-
-
-@st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16, ttl=CACHE_TTL)
-def _kng(eps_values, n, n_fits, chain_length, tau, seed):
-    return rp.reproduce_kng_regression(eps_values=eps_values, n=n, n_fits=n_fits, chain_length=chain_length, tau=tau,
-                                       seed=seed)
-
-
-#: The further figures of the last tab: id -> the reproduction with its fixed arguments (the controls add the rest).
-_MORE_RUNS = {
-    "gdp_curve": rp.reproduce_gdp_curve,
-    "heat_escape": rp.reproduce_heat_escape,
-    "ew_dimensions": rp.reproduce_ew_dimensions,
-    "kng_split": functools.partial(rp.reproduce_kng_budget_split, space="sphere"),
-    "kng_spd": functools.partial(rp.reproduce_kng_budget_split, space="spd"),
-    "kng_kendall_split": functools.partial(rp.reproduce_kng_budget_split, space="kendall"),
-    "kng_spd_equal": functools.partial(rp.reproduce_kng_regression, space="spd"),
-    "kng_kendall": functools.partial(rp.reproduce_kng_regression, space="kendall"),
-    "kng_shapes": rp.reproduce_kng_shapes,
-    "kng_noise": rp.reproduce_kng_noise,
-    "kng_sensitivity": rp.reproduce_kng_sensitivity,
-    "conformal_images": rp.reproduce_conformal_images,
-    **{f"conformal_{name}": functools.partial(rp.reproduce_conformal_figure, name)
-       for name in ("dimension", "n", "spread", "eps")},
-}
 #: The regression figures of the last tab (they share the n / fits / chain controls).
 _KNG_MORE = ("kng_split", "kng_spd", "kng_kendall_split", "kng_spd_equal", "kng_kendall", "kng_shapes", "kng_noise")
-
-
-@st.cache_data(show_spinner="Rerunning the paper's figure…", max_entries=16, ttl=CACHE_TTL)
-def _run_more(figure, settings):
-    """One further figure with the controls' keyword arguments ``settings`` (sorted pairs)."""
-    return _MORE_RUNS[figure](**dict(settings))
 
 
 # ------------------------------------------------------------------------------------------------ rendering
@@ -219,7 +174,7 @@ with tab["gdp"]:
         multiples = (0.5, 1.0, 2.0, 3.0) if grid == "4 values" else rp.GDP_PAPER_SIGMA_MULTIPLES
         result = None
         with errors_shown_here(slot):
-            result = _gdp(int(n_seeds), 100_000, tuple(multiples), int(n_reps), int(seed))
+            result = cached_reproduce_gdp(int(n_seeds), 100_000, tuple(multiples), int(n_reps), int(seed))
         with main:
             if result is not None:
                 _header(result)
@@ -267,7 +222,7 @@ with tab["heat"]:
         eps_values = (0.1, 0.5, 1.0, 3.0) if grid == "4 values" else rp.HEAT_PAPER_EPS
         result = None
         with errors_shown_here(slot):
-            result = _heat(space, int(n), tuple(eps_values), int(n_reps), anchor, int(seed))
+            result = cached_reproduce_heat(space, int(n), tuple(eps_values), int(n_reps), anchor, int(seed))
         with main:
             if result is not None:
                 _utility_card(result, "heat", "ε of the (α = 2, ε)-RDP target", "ε (RDP)",
@@ -295,7 +250,7 @@ with tab["ew"]:
         mu_values = rp.EW_PAPER_MU if grid == "4 values" else (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
         result = None
         with errors_shown_here(slot):
-            result = _ew(space, tuple(mu_values), int(n_reps), float(offset), int(seed))
+            result = cached_reproduce_ew(space, tuple(mu_values), int(n_reps), float(offset), int(seed))
         with main:
             if result is not None:
                 _utility_card(result, "ew", "μ of the μ-GDP target", "μ",
@@ -323,7 +278,8 @@ with tab["conformal"]:
             slot = st.container()
         result = None
         with errors_shown_here(slot):
-            result = _conformal(tuple(rp.CONFORMAL_PAPER_EPS), float(spread), int(n_cal), int(n_reps), int(seed))
+            result = cached_reproduce_conformal(tuple(rp.CONFORMAL_PAPER_EPS), float(spread), int(n_cal), int(n_reps),
+                                                int(seed))
         with main:
             if result is not None:
                 _utility_card(result, "conformal", "total ε", "ε",
@@ -346,7 +302,7 @@ with tab["kng"]:
         eps_values = rp.KNG_PAPER_EPS if grid.startswith("ε = 0.2, 2") else (0.2, 0.5, 1.0, 2.0)
         result = None
         with errors_shown_here(slot):
-            result = _kng(tuple(eps_values), int(n), int(n_fits), int(chain), float(tau), int(seed))
+            result = cached_reproduce_kng(tuple(eps_values), int(n), int(n_fits), int(chain), float(tau), int(seed))
         with main:
             if result is not None:
                 _header(result)
@@ -455,7 +411,7 @@ with tab["more"]:
         result = None
         if st.session_state.get("_reproduce_more_ran") == settings:
             with errors_shown_here(slot):
-                result = _run_more(*settings)
+                result = cached_reproduce_more(*settings)
         with main:
             if result is None:
                 st.info("Choose a figure and its settings, then press **Run**.", icon=":material/play_arrow:")
@@ -498,4 +454,4 @@ with tab["more"]:
                 _verdict(result)
                 _downloads(result, figure)
 
-remember_page("reproduce")  # this page's settings survive a visit to another page
+remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

@@ -3,7 +3,8 @@
 import numpy as np
 import streamlit as st
 
-from geodp_app.cache import CACHE_TTL
+from geodp_app.cache import cached_utility_curve
+from geodp_app.pages import this_page
 from geodp_app.sidebar import NOTION_LABELS, SIZE_TITLES, scenario_sidebar, upload_digest
 from geodp_app.ui import (
     download_buttons,
@@ -15,45 +16,19 @@ from geodp_app.ui import (
 from geodp_app.url_params import X_AXES, clean_url, remember_page
 from geodp_app.urlstate import url_note
 from geodp_core.constraints import curve_dim_range
-from geodp_core.executors import parallel_executor
 from geodp_core.experiments import (
     BUDGET_SYMBOLS,
     budget_parameter,
     grid_values,
-    sweep,
-    utility_curve,
 )
 from geodp_core.geometry import manifold_class
-from geodp_core.scenario import Scenario
 from geodp_core.viz.curves import utility_curve_figure
 
-clean_url("curves")  # bad URL values are reported beside their controls, never crash the page
+PAGE = this_page(__file__)
+clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
 BUDGET_DEFAULTS = {"eps": (0.1, 10.0), "mu": (0.1, 5.0), "rho": (0.01, 5.0)}
 _BIND = dict(bind="query-params")
-
-
-@st.cache_data(show_spinner=False, max_entries=32, ttl=CACHE_TTL)
-def _curve(scenario_json, upload_digest, x_axis, values, n_reps, _points=None):
-    """Cached curve keyed by plain values (scenario JSON, the upload's digest, axis, grid, repetitions).
-
-    The progress bar is created inside (cache_data replays elements created inside the
-    function) and removed when the sweep is done.
-    """
-    slot = st.empty()
-    bar = slot.progress(0.0, text="Computing utility curves…")
-
-    def advance(fraction):
-        bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"Computing utility curves… {fraction:.0%}")
-
-    scenario = Scenario.from_json(scenario_json)
-    try:
-        if x_axis == "budget":
-            return utility_curve(scenario, list(values), n_reps, progress=advance, points=_points,
-                                 executor=parallel_executor())
-        return sweep(scenario, x_axis, list(values), n_reps, progress=advance, executor=parallel_executor())
-    finally:
-        slot.empty()
 
 
 st.title("Utility curves")
@@ -157,7 +132,7 @@ if values is None:
 
 frame = None
 with errors_shown_here(grid_slot):
-    frame = _curve(scenario.to_json(), upload_digest(points), x_axis, values, int(n_reps), _points=points)
+    frame = cached_utility_curve(scenario.to_json(), upload_digest(points), x_axis, values, int(n_reps), _points=points)
 if frame is None:
     st.stop()
 
@@ -200,7 +175,7 @@ for name in dict.fromkeys(frame["mechanism"]):
 download_buttons(
     [
         ("Results CSV", frame.to_csv(index=False), "geodp_utility_curves.csv", "text/csv"),
-        *scenario_files(scenario, "curves", study=(
+        *scenario_files(scenario, PAGE.settings_key, study=(
             "from geodp_core.experiments import sweep, utility_curve\n\n"
             + (f"frame = utility_curve(scenario, {list(values)!r}, {int(n_reps)})\n" if x_axis == "budget" else
                f"frame = sweep(scenario, {x_axis!r}, {list(values)!r}, {int(n_reps)})\n")
@@ -213,4 +188,4 @@ download_buttons(
 with st.expander("Results table"):
     st.dataframe(frame, hide_index=True, key="curves_table")
 
-remember_page("curves")  # this page's settings survive a visit to another page
+remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

@@ -1,4 +1,6 @@
-"""Cached entry points into geodp_core, keyed by plain values (Scenario JSON, an upload's hash).
+"""Every cache of the app: the cached entry points into geodp_core, keyed by plain values (Scenario JSON, an
+upload's hash, sorted settings items). Pages and the sidebar import them from here; no other module of the app
+decorates a function with ``st.cache_data`` or ``st.cache_resource`` (a test checks it).
 
 Every cache is bounded (``max_entries``) and expires (``ttl``): results may be computed from private
 uploads, which must not stay in server memory indefinitely. The Explorer's results are also bounded in bytes:
@@ -7,11 +9,33 @@ in :mod:`geodp_core.constraints`) sends it to a cache of 32 small results or to 
 two together never hold more than :data:`~geodp_core.constraints.MAX_CACHED_BYTES`.
 """
 
+import functools
+
 import streamlit as st
 
+from geodp_core import reproduce as rp
+from geodp_core.audit import audit, audit_all, audit_space_manifold, control_noise_scale
+from geodp_core.conformal_lab import LabSettings, run_conformal_lab
 from geodp_core.constraints import MAX_CACHED_BYTES, MAX_RESULT_BYTES, SMALL_RESULT_BYTES
 from geodp_core.curvature_lesson import curvature_lesson
+from geodp_core.data import clip_to_ball
+from geodp_core.exceptions import GeoDPError
+from geodp_core.executors import parallel_executor
+from geodp_core.experiments import (
+    GDP_FIGURE_SPACES,
+    conversion_table,
+    gdp_mu_curves,
+    native_budget_table,
+    sweep,
+    utility_curve,
+)
 from geodp_core.explorer import run_scenario
+from geodp_core.geometry import get_manifold
+from geodp_core.mechanisms import availability_table
+from geodp_core.pipeline import public_center
+from geodp_core.planner import plan_series
+from geodp_core.privacy import ApproxDP, Guarantee
+from geodp_core.regression_lab import regression_demo
 from geodp_core.scenario import Scenario
 
 #: Lifetime of every cached result in the app (seconds).
@@ -28,11 +52,13 @@ def _run(scenario_json, points):
 
 @st.cache_data(show_spinner="Computing releases…", max_entries=SMALL_ENTRIES, ttl=CACHE_TTL)
 def _cached_small_run(scenario_json, upload_digest=None, _points=None):
+    """The Explorer's run of a scenario whose public result bound is small (see :func:`cache_for`)."""
     return _run(scenario_json, _points)
 
 
 @st.cache_data(show_spinner="Computing releases…", max_entries=LARGE_ENTRIES, ttl=CACHE_TTL)
 def _cached_large_run(scenario_json, upload_digest=None, _points=None):
+    """The Explorer's run of a scenario whose public result bound is large (see :func:`cache_for`)."""
     return _run(scenario_json, _points)
 
 
@@ -52,3 +78,176 @@ def cached_run(scenario_json, upload_digest=None, _points=None):
 def cached_curvature_lesson(scenario_json):
     """The curvature lesson of a scenario (synthetic data only: nothing private is used)."""
     return curvature_lesson(Scenario.from_json(scenario_json))
+
+
+# ------------------------------------------------------------------------------------------------ sidebar
+@st.cache_data(show_spinner=False, max_entries=32, ttl=CACHE_TTL)
+def cached_count_clipped(scenario_json, digest, _points):
+    """How many uploaded points ``_points`` (identified by ``digest``) lie outside the scenario's public ball."""
+    scenario = Scenario.from_json(scenario_json)
+    manifold = scenario.build_manifold()
+    return clip_to_ball(manifold, _points, public_center(scenario, manifold), scenario.radius)[1]
+
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl=CACHE_TTL)
+def cached_availability(manifold, dim, metric):
+    """``{mechanism: (ok, reason)}`` on a manifold given by name, dimension and metric (``{}`` if it is invalid)."""
+    try:
+        table = availability_table(get_manifold(manifold, dim, metric or None))
+    except (ValueError, GeoDPError):
+        return {}
+    return {name: (a.ok, a.reason) for name, a in table.items()}
+
+
+# ------------------------------------------------------------------------------------------ utility curves
+@st.cache_data(show_spinner=False, max_entries=32, ttl=CACHE_TTL)
+def cached_utility_curve(scenario_json, upload_digest, x_axis, values, n_reps, _points=None):
+    """A utility curve (or sweep) keyed by plain values: scenario JSON, upload digest, axis, grid, repetitions.
+
+    The progress bar is created inside (cache_data replays elements created inside the
+    function) and removed when the sweep is done.
+    """
+    slot = st.empty()
+    bar = slot.progress(0.0, text="Computing utility curves…")
+
+    def advance(fraction):
+        bar.progress(min(max(float(fraction), 0.0), 1.0), text=f"Computing utility curves… {fraction:.0%}")
+
+    scenario = Scenario.from_json(scenario_json)
+    try:
+        if x_axis == "budget":
+            return utility_curve(scenario, list(values), n_reps, progress=advance, points=_points,
+                                 executor=parallel_executor())
+        return sweep(scenario, x_axis, list(values), n_reps, progress=advance, executor=parallel_executor())
+    finally:
+        slot.empty()
+
+
+# ----------------------------------------------------------------------------------------- conformal lab
+@st.cache_data(show_spinner="Building the conformal metric and releasing…", max_entries=24, ttl=CACHE_TTL)
+def cached_conformal_lab(scenario_json, settings_items):
+    """The conformal lab's run of a Scenario (as JSON) with the lab's settings (as sorted items)."""
+    return run_conformal_lab(Scenario.from_json(scenario_json), LabSettings(**dict(settings_items)))
+
+
+# -------------------------------------------------------------------------------------- geodesic regression
+@st.cache_data(show_spinner="Sampling private fits…", max_entries=32, ttl=CACHE_TTL)
+def cached_regression_demo(space, n, noise_std, preset, eps_total, share, tau, data_radius, chain_length, n_fits,
+                           seed, footpoint_velocity, scale_convention, tau_from_data, nonprivate_start):
+    """:func:`~geodp_core.regression_lab.regression_demo` with the page's controls (a non-private or public start)."""
+    return regression_demo(space, n, noise_std, preset, eps_total, share, tau, data_radius, chain_length, n_fits,
+                           seed, footpoint_velocity=footpoint_velocity, scale_convention=scale_convention,
+                           tau_from_data=tau_from_data, init="nonprivate" if nonprivate_start else "public")
+
+
+# ---------------------------------------------------------------------------------------- privacy accounting
+def guarantee_from_values(notion, values):
+    """The guarantee of a notion with its parameters ``values`` (a dict)."""
+    return Guarantee.from_notion(notion, **values)
+
+
+@st.cache_data(show_spinner="Computing the exact μ(σ) (deterministic quadrature)…", max_entries=16, ttl=CACHE_TTL)
+def cached_gdp_curves(sigmas, sensitivity, include_s2):
+    """The exact μ(σ) of the GDP figure's spaces (S² left out unless ``include_s2``)."""
+    s2 = get_manifold("sphere", 2)
+    spaces = [s for s in GDP_FIGURE_SPACES if include_s2 or get_manifold(*s[:2]) != s2]
+    return gdp_mu_curves(list(sigmas), sensitivity, spaces)
+
+
+@st.cache_data(show_spinner=False, max_entries=64, ttl=CACHE_TTL)
+def cached_conversion_tables(notion, values, at_delta, at_alpha, at_eps):
+    """The guarantee of ``notion`` with ``values`` (sorted items), its conversion table and its native budgets."""
+    guarantee = guarantee_from_values(notion, dict(values))
+    return guarantee, conversion_table(guarantee, at_delta, at_alpha, at_eps), native_budget_table(guarantee)
+
+
+# ------------------------------------------------------------------------------------------------- ledger
+@st.cache_data(show_spinner="Planning the series (composing privacy-loss distributions)…", max_entries=32,
+               ttl=CACHE_TTL)
+def cached_plan(mechanism, scenario_json, sensitivity, eps, delta, k):
+    """:func:`~geodp_core.planner.plan_series` on the scenario's space (public inputs only: Δ is public)."""
+    manifold = Scenario.from_json(scenario_json).build_manifold()
+    return plan_series(mechanism, manifold, sensitivity, ApproxDP(eps, delta), k)
+
+
+# -------------------------------------------------------------------------------------------------- audit
+def audit_target(notion, eps, delta):
+    """The claimed guarantee an audit tests: ε-DP or (ε, δ)-DP."""
+    return Guarantee.from_notion(notion, eps=eps, delta=delta)
+
+
+@st.cache_data(show_spinner="Auditing: releases under D and D′…", max_entries=64, ttl=CACHE_TTL)
+def cached_audit(space, mechanism, variant, notion, eps, delta, n, radius, n_releases, alpha, seed):
+    """:func:`~geodp_core.audit.audit` of one mechanism (or its labelled variant) on an audit space."""
+    manifold = audit_space_manifold(space)
+    extra = ({"noise_scale": control_noise_scale(manifold, n=n, radius=radius, seed=seed)}
+             if variant == "understated_noise" else {})
+    return audit(mechanism, manifold, audit_target(notion, eps, delta), n_releases=n_releases, n=n,
+                 radius=radius, alpha=alpha, seed=seed, variant=variant, **extra)
+
+
+@st.cache_data(show_spinner="Auditing every mechanism and the negative controls…", max_entries=16, ttl=CACHE_TTL)
+def cached_audit_all(space, notion, eps, delta, n, radius, n_releases, alpha, seed, include_slow):
+    """:func:`~geodp_core.audit.audit_all`: every mechanism and the negative controls on an audit space."""
+    return audit_all(audit_space_manifold(space), audit_target(notion, eps, delta), n_releases=n_releases, n=n,
+                     radius=radius, alpha=alpha, seed=seed, include_slow=include_slow, executor=parallel_executor())
+
+
+# ---------------------------------------------------------------------------------------------- reproduce
+@st.cache_data(show_spinner="Rerunning the GDP paper's experiment…", max_entries=16, ttl=CACHE_TTL)
+def cached_reproduce_gdp(n_seeds, n_samples, multiples, n_reps, seed):
+    """The GDP paper's headline experiment."""
+    return rp.reproduce_gdp(n_seeds=n_seeds, n_samples=n_samples, sigma_multiples=multiples, n_reps=n_reps, seed=seed)
+
+
+@st.cache_data(show_spinner="Rerunning the heat-diffusion paper's experiment…", max_entries=16, ttl=CACHE_TTL)
+def cached_reproduce_heat(space, n, eps_values, n_reps, anchor, seed):
+    """The heat-diffusion paper's headline experiment."""
+    return rp.reproduce_heat_diffusion(space=space, n=n, eps_values=eps_values, n_reps=n_reps, anchor=anchor, seed=seed)
+
+
+@st.cache_data(show_spinner="Rerunning the exponential-wrapped paper's experiment…", max_entries=16, ttl=CACHE_TTL)
+def cached_reproduce_ew(space, mu_values, n_reps, offset, seed):
+    """The exponential-wrapped paper's headline experiment."""
+    return rp.reproduce_exponential_wrapped(space=space, mu_values=mu_values, n_reps=n_reps, footpoint_offset=offset,
+                                            seed=seed)
+
+
+@st.cache_data(show_spinner="Rerunning the conformal paper's experiment…", max_entries=16, ttl=CACHE_TTL)
+def cached_reproduce_conformal(eps_values, spread, n_calibrations, n_reps, seed):
+    """The conformal paper's headline experiment."""
+    return rp.reproduce_conformal(eps_values=eps_values, spread=spread, n_calibrations=n_calibrations, n_reps=n_reps,
+                                  seed=seed)
+
+
+@st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16, ttl=CACHE_TTL)
+def cached_reproduce_kng(eps_values, n, n_fits, chain_length, tau, seed):
+    """The geodesic-regression (KNG) paper's headline experiment."""
+    return rp.reproduce_kng_regression(eps_values=eps_values, n=n, n_fits=n_fits, chain_length=chain_length, tau=tau,
+                                       seed=seed)
+
+
+#: The further figures of the Reproduce page's last tab: id -> the reproduction with its fixed arguments (the
+#: page's controls add the rest).
+MORE_REPRODUCTIONS = {
+    "gdp_curve": rp.reproduce_gdp_curve,
+    "heat_escape": rp.reproduce_heat_escape,
+    "ew_dimensions": rp.reproduce_ew_dimensions,
+    "kng_split": functools.partial(rp.reproduce_kng_budget_split, space="sphere"),
+    "kng_spd": functools.partial(rp.reproduce_kng_budget_split, space="spd"),
+    "kng_kendall_split": functools.partial(rp.reproduce_kng_budget_split, space="kendall"),
+    "kng_spd_equal": functools.partial(rp.reproduce_kng_regression, space="spd"),
+    "kng_kendall": functools.partial(rp.reproduce_kng_regression, space="kendall"),
+    "kng_shapes": rp.reproduce_kng_shapes,
+    "kng_noise": rp.reproduce_kng_noise,
+    "kng_sensitivity": rp.reproduce_kng_sensitivity,
+    "conformal_images": rp.reproduce_conformal_images,
+    **{f"conformal_{name}": functools.partial(rp.reproduce_conformal_figure, name)
+       for name in ("dimension", "n", "spread", "eps")},
+}
+
+
+@st.cache_data(show_spinner="Rerunning the paper's figure…", max_entries=16, ttl=CACHE_TTL)
+def cached_reproduce_more(figure, settings):
+    """One further figure with the controls' keyword arguments ``settings`` (sorted pairs)."""
+    return MORE_REPRODUCTIONS[figure](**dict(settings))

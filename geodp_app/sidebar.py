@@ -10,6 +10,7 @@ import hashlib
 import numpy as np
 import streamlit as st
 
+from geodp_app.cache import cached_availability, cached_count_clipped
 from geodp_app.ui import teach
 from geodp_app.urlstate import url_note
 from geodp_core.constraints import (
@@ -23,13 +24,12 @@ from geodp_core.constraints import (
 from geodp_core.data import (
     DESCRIPTOR_BALL_RADIUS,
     DESCRIPTOR_SIZES,
-    clip_to_ball,
     data_kinds,
     parse_points,
 )
 from geodp_core.exceptions import GeoDPError
 from geodp_core.geometry import MANIFOLD_NAMES, get_manifold, manifold_class
-from geodp_core.mechanisms import MECHANISM_NAMES, availability_table, mechanism_class
+from geodp_core.mechanisms import MECHANISM_NAMES, mechanism_class
 from geodp_core.pipeline import public_center
 from geodp_core.scenario import (
     MAX_SCENARIO_JSON_CHARS,
@@ -270,7 +270,7 @@ def scenario_sidebar():
     slots["p"] = sb.empty()
 
     sb.subheader("Mechanisms")
-    table = _availability(manifold, int(dim), metric)
+    table = cached_availability(manifold, int(dim), metric)
     mechanisms = sb.multiselect(
         "Compare", list(MECHANISM_NAMES), default=list(DEFAULT.mechanisms), key="mechanisms",
         format_func=_mechanism_title,
@@ -496,17 +496,10 @@ def _lat_lon_center(box, center_text):
         box.error(state[_CENTER_ERROR], icon=":material/error:")
 
 
-@st.cache_data(show_spinner=False, max_entries=32, ttl=3600)
-def _count_clipped(scenario_json, digest, _points):
-    scenario = Scenario.from_json(scenario_json)
-    manifold = scenario.build_manifold()
-    return clip_to_ball(manifold, _points, public_center(scenario, manifold), scenario.radius)[1]
-
-
 def _clipped_note(slot, scenario, points):
     """How many uploaded points lie outside the public ball (from private data: for the data owner only)."""
     try:
-        n_out = int(_count_clipped(scenario.to_json(), upload_digest(points), points))
+        n_out = int(cached_count_clipped(scenario.to_json(), upload_digest(points), points))
     except (ValueError, GeoDPError):
         return  # the page reports the problem beside the control
     if n_out:
@@ -547,15 +540,6 @@ def show_error_beside(exc, slots):
     else:
         slot.error(f"Internal error ({type(exc).__name__}) while computing this scenario; your settings are kept.",
                    icon=":material/error:")
-
-
-@st.cache_data(show_spinner=False, max_entries=64, ttl=3600)
-def _availability(manifold, dim, metric):
-    try:
-        table = availability_table(get_manifold(manifold, dim, metric or None))
-    except (ValueError, GeoDPError):
-        return {}
-    return {name: (a.ok, a.reason) for name, a in table.items()}
 
 
 _UPLOADS = "geodp_uploads"

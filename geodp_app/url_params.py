@@ -3,6 +3,7 @@
 Pages read their widgets' bounds from here (:func:`limits`), so the URL check and the control agree.
 """
 
+from geodp_app.pages import PAGES
 from geodp_app.sidebar import (
     ALL_CLASSES,
     DATA_LABELS,
@@ -356,20 +357,13 @@ def bounds(key):
     return dict(min_value=low, max_value=high)
 
 
-#: The app's pages by URL path (``None``: pages without settings of their own).
-PAGE_OF_PATH = {"home": None, "explorer": "explorer", "utility": "curves", "conformal": "conformal",
-                "regression": "regression", "accounting": "accounting", "audit": "audit", "reproduce": "reproduce",
-                "learn": "learn", "ledger": "ledger"}
-#: Each page's own URL-bound controls (besides the sidebar's scenario), by page.
+#: The app's pages by URL path -> the key their settings are remembered under (from :data:`~geodp_app.pages.PAGES`).
+PAGE_OF_PATH = {page.url_path: page.settings_key for page in PAGES}
+#: Each page's own URL-bound controls (besides the sidebar's scenario), by settings key: the URL parameters
+#: named ``<settings_key>_…``.
 PAGE_URL_KEYS = {
-    "explorer": ("explorer_camera",),
-    "curves": tuple(_CURVES),
-    "accounting": tuple(_ACCOUNTING),
-    "conformal": (*_CONFORMAL, "conformal_camera"),
-    "regression": (*_REGRESSION, "regression_camera"),
-    "audit": tuple(_AUDIT),
-    "reproduce": tuple(_REPRODUCE),
-    "ledger": tuple(_LEDGER),
+    page.settings_key: keys for page in PAGES
+    if (keys := tuple(key for key in URL_PARAMS if key.startswith(f"{page.settings_key}_")))
 }
 
 
