@@ -10,9 +10,12 @@ from pathlib import Path
 
 import pytest
 
+from geodp_app.pages import PAGES as _DECLARED
+
 pytestmark = pytest.mark.browser
 
-PAGES = ["", "explorer", "utility", "conformal", "regression", "accounting", "audit", "reproduce", "learn"]
+#: Every page of the navigation by URL path ("" is Home), from the app's one page registry.
+PAGES = ["" if spec.default else spec.url_path for spec in _DECLARED]
 
 
 def _wait_for_app(page, timeout=120_000):
