@@ -52,13 +52,15 @@ plan = None
 with errors_shown_here():
     plan = cached_plan(mechanism, scenario.to_json(), float(result.sensitivity), float(total_eps), 1e-5, int(k))
 if plan is not None:
+    short = {"basic": "basic composition", "gdp": "GDP (the ledger's filter)", "tight": "tight, fixed plan"}
     table = pd.DataFrame([{
-        "counting": row.explanation,
+        "counting": short.get(row.accountant, row.accountant),
         "per release": row.per_release.describe(),
         "noise scale σ": f"{row.scale:.4g}",
         "expected error (rad)": f"{row.expected_error:.4g}",
     } for row in plan])
     st.dataframe(table, hide_index=True, width="stretch")
+    st.caption(" · ".join(row.explanation for row in plan))
     teach(f"On {result.manifold.symbol} with sensitivity Δ = {result.sensitivity:.4g}: basic composition splits "
           "ε and δ evenly and wastes most of the budget; GDP composition (what the ledger below enforces, valid even "
           "when later releases are chosen after seeing earlier ones) and tight composition of a fixed plan give "
