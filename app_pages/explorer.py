@@ -5,7 +5,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from geodp_app.cache import cached_curvature_lesson, cached_run
+from geodp_app.cache import cached_budget_plan, cached_curvature_lesson, cached_run
 from geodp_app.pages import this_page
 from geodp_app.sidebar import scenario_sidebar, upload_digest
 from geodp_app.ui import (
@@ -15,7 +15,7 @@ from geodp_app.ui import (
     scenario_files,
     teach,
 )
-from geodp_app.url_params import clean_url, remember_page
+from geodp_app.url_params import LEDGER_MECHANISMS, PLAN_SHARES, bounds, clean_url, remember_page
 from geodp_app.urlstate import url_note
 from geodp_core.explorer import resample_releases, results_table
 from geodp_core.pipeline import typical_spread_distance
@@ -154,6 +154,36 @@ st.caption(
     "randomness (e.g. `numpy.random.default_rng()` without a seed); anyone who knows a seed can recompute and "
     "subtract the noise, and every guarantee shown here assumes the noise is secret."
 )
+
+st.subheader("What budget gives this error?")
+st.caption("The inverse question, answered exactly from the noise's law (no simulation): the budget a mechanism needs "
+           "on this space, at this public sensitivity, for its releases to land within a target distance of the mean.")
+q1, q2, q3 = st.columns(3)
+plan_mechanism = q1.radio("Mechanism", list(LEDGER_MECHANISMS), format_func=LEDGER_MECHANISMS.get,
+                          key="explorer_plan_mechanism", bind="query-params")
+url_note("explorer_plan_mechanism", plan_mechanism, q1)
+plan_error = q2.number_input("Target error (radians)", **bounds("explorer_plan_error"), value=0.1, step=0.01,
+                             format="%.3f", key="explorer_plan_error", bind="query-params",
+                             help="The geodesic distance of a release from the true mean you can accept.")
+url_note("explorer_plan_error", plan_error, q2)
+plan_share = q3.select_slider("Releases within it", options=PLAN_SHARES, value=PLAN_SHARES[0], key="explorer_plan_share",
+                              bind="query-params",
+                              help="'on average': the mean error equals the target; 95%: 95% of releases are within it.")
+quantile = None if plan_share == PLAN_SHARES[0] else float(plan_share.rstrip("%")) / 100.0
+url_note("explorer_plan_share", plan_share, q3)
+notion = scenario.notion if scenario.notion in ("pure_dp", "approx_dp", "gdp", "zcdp") else "gdp"
+plan = None
+with errors_shown_here():
+    plan = cached_budget_plan(plan_mechanism, scenario.to_json(), float(result.sensitivity), float(plan_error), notion,
+                              quantile, scenario.delta)
+if plan is not None:
+    needed, compared = plan
+    within = "on average" if quantile is None else f"for {plan_share} of the releases"
+    st.markdown(f"{LEDGER_MECHANISMS[plan_mechanism]} on {result.manifold.symbol} (Δ = {result.sensitivity:.4g}) needs "
+                f"**{needed.describe()}** to release within {plan_error:g} rad {within}.")
+    if compared:
+        st.caption("The same question in dimension " + str(result.manifold.dim) + ": " + " · ".join(
+            f"{unicode_powers(label)}: {guarantee.describe()}" for label, guarantee in compared.items()))
 
 st.subheader("What curvature does")
 st.caption("The same data scale, number of records and budget on the sphere, flat space and hyperbolic space, "

@@ -251,3 +251,19 @@ MORE_REPRODUCTIONS = {
 def cached_reproduce_more(figure, settings):
     """One further figure with the controls' keyword arguments ``settings`` (sorted pairs)."""
     return MORE_REPRODUCTIONS[figure](**dict(settings))
+
+
+@st.cache_data(show_spinner="Solving for the budget (exact error laws)…", max_entries=64, ttl=CACHE_TTL)
+def cached_budget_plan(mechanism, scenario_json, sensitivity, target_error, notion, quantile, delta):
+    """The budget ``mechanism`` needs on the scenario's space for the target error, and the same question on S^d,
+    R^d and H^d (:func:`~geodp_core.planner.budget_for_error`, :func:`~geodp_core.planner.curvature_comparison`;
+    public inputs only)."""
+    from geodp_core.planner import budget_for_error, curvature_comparison
+
+    manifold = Scenario.from_json(scenario_json).build_manifold()
+    here = budget_for_error(mechanism, manifold, sensitivity, target_error, notion, quantile, delta)
+    try:
+        compared = curvature_comparison(mechanism, manifold.dim, sensitivity, target_error, notion, quantile, delta)
+    except ValueError:  # e.g. no Laplace law on H^d at this scale: the comparison is left out, the answer stays
+        compared = {}
+    return here, compared

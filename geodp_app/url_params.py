@@ -338,11 +338,19 @@ _LEDGER = {
     "ledger_k": UrlParam("int", 1, 1000),
 }
 
+#: The Explorer's budget planner: the share of releases asked to be within the target ("on average": the mean error).
+PLAN_SHARES = ("on average", "50%", "90%", "95%", "99%")
+_PLANNER = {
+    "explorer_plan_mechanism": _choice(LEDGER_MECHANISMS, LEDGER_MECHANISMS),
+    "explorer_plan_error": UrlParam("float", 0.001, 3.0),
+    "explorer_plan_share": _choice({share: "" for share in PLAN_SHARES}),
+}
+
 _GLOBAL = {"teach": _choice({"true": "", "false": ""})}
 
 #: Every control bound to the URL, by widget key.
 URL_PARAMS = {**_GLOBAL, **_SIDEBAR, **_CURVES, **_ACCOUNTING, **_CONFORMAL, **_REGRESSION, **_AUDIT, **_REPRODUCE, **_CAMERAS,
-              **_LEDGER}
+              **_LEDGER, **_PLANNER}
 
 
 def limits(key):

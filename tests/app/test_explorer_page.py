@@ -267,3 +267,19 @@ def test_a_costly_link_is_refused_before_any_work():
     errors = "\n".join(e.value for e in at.error)
     assert "the largest n allowed at dim = 1000" in errors
     assert not any(m.label == "Sensitivity Δ" for m in at.metric)  # nothing was computed
+
+
+def test_the_budget_planner_answers_by_link_and_follows_the_target():
+    """The Explorer's "what budget gives this error?" reads its inputs from a link and answers exactly (the
+    planner's own round trip is tested in tests/test_planner.py); a tighter target needs a larger budget."""
+    at = _explorer({"explorer_plan_error": "0.2", "explorer_plan_share": "95%", "n_releases": "20"})
+    at.run()
+    assert not at.exception
+    assert at.number_input(key="explorer_plan_error").value == pytest.approx(0.2)
+    answers = [m.value for m in at.markdown if " needs **" in m.value]
+    assert answers and "within 0.2 rad for 95% of the releases" in answers[0]
+    loose = float(answers[0].split("ε=")[1].split(",")[0])
+    at.number_input(key="explorer_plan_error").set_value(0.05).run()
+    tight = float([m.value for m in at.markdown if " needs **" in m.value][0].split("ε=")[1].split(",")[0])
+    assert tight > loose
+    assert any("The same question in dimension 2" in c.value for c in at.caption)

@@ -112,7 +112,7 @@ def test_every_url_parameter_belongs_to_the_scenario_or_exactly_one_page():
             assert len(owners.get(key, [])) == 1, f"URL parameter {key!r} belongs to pages {owners.get(key)}"
     assert set(owners) <= set(URL_PARAMS)
     assert PAGE_URL_KEYS["curves"] and all(key.startswith("curves_") for key in PAGE_URL_KEYS["curves"])
-    assert "conformal_camera" in PAGE_URL_KEYS["conformal"] and PAGE_URL_KEYS["explorer"] == ("explorer_camera",)
+    assert "conformal_camera" in PAGE_URL_KEYS["conformal"] and PAGE_URL_KEYS["explorer"][0] == "explorer_camera"
 
 
 def test_pages_find_their_declaration_instead_of_naming_themselves():
