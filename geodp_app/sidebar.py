@@ -11,6 +11,18 @@ import numpy as np
 import streamlit as st
 
 from geodp_app.cache import cached_availability, cached_count_clipped
+from geodp_app.labels import (  # declared there, shared with the URL checker
+    ALL_CLASSES,
+    DATA_LABELS,
+    DATA_WHERE,
+    METRIC_LABELS,
+    NOTION_LABELS,
+    SPACE_LABELS,
+    as_code,
+    mechanism_titles,
+    radius_max,
+    radius_note,
+)
 from geodp_app.ui import teach
 from geodp_app.urlstate import url_note
 from geodp_core.constraints import (
@@ -24,12 +36,11 @@ from geodp_core.constraints import (
 from geodp_core.data import (
     DESCRIPTOR_BALL_RADIUS,
     DESCRIPTOR_SIZES,
-    data_kinds,
     parse_points,
 )
 from geodp_core.exceptions import GeoDPError
 from geodp_core.geometry import MANIFOLD_NAMES, get_manifold, manifold_class
-from geodp_core.mechanisms import MECHANISM_NAMES, mechanism_class
+from geodp_core.mechanisms import MECHANISM_NAMES
 from geodp_core.pipeline import public_center
 from geodp_core.scenario import (
     MAX_SCENARIO_JSON_CHARS,
@@ -41,15 +52,6 @@ from geodp_core.scenario import (
     preset_scenario,
 )
 
-
-def _typical(code):
-    """The space with code ``code`` at its default size (what the chooser shows before a size is picked)."""
-    cls = manifold_class(code)
-    return get_manifold(code, cls.default_size)
-
-
-#: The chooser's label of each registered space (``Sphere Sᵈ``, ...), in menu order: a new space appears here.
-SPACE_LABELS = {code: _typical(code).menu_label for code in MANIFOLD_NAMES}
 #: The widget title of the size of a space, by what the size counts (``size_symbol``).
 SIZE_TITLES = {"d": "Dimension d", "m": "Matrix size m", "k": "Landmarks k"}
 #: Help of the size control, by what the size counts.
@@ -68,20 +70,8 @@ def _space_help():
             + ".")
 
 
-METRIC_LABELS = {"affine": "affine-invariant", "log_euclidean": "log-Euclidean", "log_cholesky": "log-Cholesky"}
-#: The chooser's label of each data kind, as declared in :mod:`geodp_core.data.kinds`.
-DATA_LABELS = {code: kind.label for code, kind in data_kinds().items()}
-NOTION_LABELS = {
-    "pure_dp": "ε-DP",
-    "approx_dp": "(ε, δ)-DP",
-    "gdp": "μ-GDP",
-    "rdp": "(α, ε)-Rényi DP",
-    "zcdp": "ρ-zCDP",
-}
 DEFAULT = Scenario()
 
-#: Why a data kind is not offered on another manifold (said when a manifold change replaces it), as declared.
-DATA_WHERE = {code: kind.where for code, kind in data_kinds().items() if kind.where}
 #: Budgets at which the sidebar warns: (very small, very large) per budget parameter.
 BUDGET_WARNINGS = {"eps": (0.05, 10.0), "mu": (0.1, 5.0), "rho": (0.01, 2.0)}
 _SYMBOLS = {"eps": "ε", "mu": "μ", "rho": "ρ"}
@@ -92,21 +82,6 @@ _CENTER_SYNCED = "geodp_sidebar_center_synced"
 _CENTER_ERROR = "geodp_sidebar_center_error"
 
 _BIND = dict(bind="query-params")
-#: Spelling of "every class" in the class control (and in the URL).
-ALL_CLASSES = "all"
-#: The sidebar's URL-bound controls (one per Scenario field shown).
-SCENARIO_KEYS = ("manifold", "dim", "metric", "data", "data_class", "spread", "n", "radius", "center_offset", "p",
-                 "mechanisms", "notion", "eps", "delta", "mu", "alpha", "rho", "seed", "n_releases")
-
-
-def _mechanism_title(name):
-    return mechanism_class(name).title or name
-
-
-def mechanism_titles():
-    """``{registry name: title}`` of every mechanism (shown by the multiselect; accepted in links)."""
-    return {name: _mechanism_title(name) for name in MECHANISM_NAMES}
-
 
 def labelled(key, labels):
     """``format_func`` of the URL choice ``key``: its human label from ``labels``.
@@ -122,14 +97,6 @@ def labelled(key, labels):
     if spec is not None and (spec.coded or set(labels.values()) <= set(spec.choices)):
         return labels.__getitem__
     return str
-
-
-def as_code(value, labels, default=None):
-    """The option behind a URL or state value spelled as the option or as its label (older links hold labels);
-    ``default`` if neither."""
-    if value in labels:
-        return value
-    return next((code for code, label in labels.items() if label == value), default)
 
 
 def budget_warning(param, value, notion=None):
@@ -273,11 +240,11 @@ def scenario_sidebar():
     table = cached_availability(manifold, int(dim), metric)
     mechanisms = sb.multiselect(
         "Compare", list(MECHANISM_NAMES), default=list(DEFAULT.mechanisms), key="mechanisms",
-        format_func=_mechanism_title,
+        format_func=mechanism_titles().__getitem__,
         help="Unavailable mechanisms stay listed; the result panel gives the reason.",
     )
     url_note("mechanisms", mechanisms, sb)
-    unavailable = [_mechanism_title(m) for m in MECHANISM_NAMES if not table.get(m, (True,))[0]]
+    unavailable = [mechanism_titles()[m] for m in MECHANISM_NAMES if not table.get(m, (True,))[0]]
     if unavailable:
         sb.caption("Unavailable on this manifold: " + ", ".join(unavailable) + " (reasons in the result panel).")
     slots["mechanisms"] = sb.empty()
@@ -694,30 +661,6 @@ def _view(manifold, dim, metric):
         return get_manifold(manifold, int(dim), metric or None).view
     except (ValueError, GeoDPError):
         return None
-
-
-def _ball_radius_limit(manifold, dim, metric):
-    """r* of the manifold (infinite on Hadamard spaces or when the manifold is invalid)."""
-    try:
-        return get_manifold(manifold, int(dim), metric or None).ball_radius_limit
-    except (ValueError, GeoDPError):
-        return np.inf
-
-
-def radius_note(manifold, dim, metric):
-    """Why the public radius is bounded, for the help and the link checker ("" when r* is infinite)."""
-    rstar = _ball_radius_limit(manifold, dim, metric)
-    if not np.isfinite(rstar):
-        return ""
-    return f"on {SPACE_LABELS[manifold]} r must stay below r* = {rstar:.3g} (convexity of the Fréchet mean)"
-
-
-def radius_max(manifold, dim, metric):
-    """Largest value of the radius slider: just below r*, at most the space's ``app_radius_max`` (10 on SPD, whose
-    image descriptors lie up to about 8 from their public centre, 3 elsewhere; 3 when the manifold is invalid)."""
-    rstar = _ball_radius_limit(manifold, dim, metric)
-    top = manifold_class(manifold).app_radius_max if manifold in SPACE_LABELS else 3.0
-    return round(float(min(rstar - 1e-3, top)), 3) if np.isfinite(rstar) else top
 
 
 def _load_scenario_file():

@@ -3,8 +3,7 @@
 Pages read their widgets' bounds from here (:func:`limits`), so the URL check and the control agree.
 """
 
-from geodp_app.pages import PAGES
-from geodp_app.sidebar import (
+from geodp_app.labels import (
     ALL_CLASSES,
     DATA_LABELS,
     METRIC_LABELS,
@@ -16,6 +15,7 @@ from geodp_app.sidebar import (
     radius_max,
     radius_note,
 )
+from geodp_app.pages import PAGES
 from geodp_app.urlstate import (
     UrlParam,
     carry_url_state,

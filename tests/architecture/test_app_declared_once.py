@@ -98,7 +98,7 @@ def test_links_and_remembered_settings_keep_their_names():
 
 
 def test_every_url_parameter_belongs_to_the_scenario_or_exactly_one_page():
-    from geodp_app.sidebar import SCENARIO_KEYS
+    from geodp_app.labels import SCENARIO_KEYS
     from geodp_app.url_params import GLOBAL_KEYS, PAGE_URL_KEYS, URL_PARAMS
 
     owners = {}
@@ -132,3 +132,24 @@ def test_this_page_resolves_a_script_path():
     assert this_page(str(ROOT / "app_pages" / ".." / "app_pages" / "ledger.py")).url_path == "ledger"
     with pytest.raises(KeyError, match="app.py"):
         this_page(str(ROOT / "app.py"))
+
+
+def test_the_app_package_has_no_import_circle():
+    """geodp_app's modules import each other one way only (module level and inside functions): the labels and
+    limits the sidebar and the URL checker share live in geodp_app.labels."""
+
+
+    root = Path(__file__).resolve().parents[2] / "geodp_app"
+    graph = {}
+    for path in root.glob("*.py"):
+        deps = set()
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if isinstance(node, ast.ImportFrom) and node.module and node.module.startswith("geodp_app."):
+                deps.add(node.module.split(".")[1])
+        graph[path.stem] = deps
+
+    def reaches(start, goal, seen=()):
+        return any(dep == goal or (dep not in seen and reaches(dep, goal, (*seen, dep))) for dep in graph.get(start, ()))
+
+    circles = sorted(name for name in graph if reaches(name, name))
+    assert not circles, f"import circles through {circles}"
