@@ -5,7 +5,7 @@ import json
 import pandas as pd
 import streamlit as st
 
-from geodp_app.cache import cached_budget_plan, cached_curvature_lesson, cached_run
+from geodp_app.cache import cached_budget_plan, cached_curvature_lesson, cached_run, warm_neighbouring_budgets
 from geodp_app.pages import this_page
 from geodp_app.sidebar import scenario_sidebar, upload_digest
 from geodp_app.ui import (
@@ -53,6 +53,7 @@ except Exception as exc:  # noqa: BLE001 - shown beside the control that caused 
     st.info("This scenario's data could not be prepared: the message is beside the control in the sidebar.")
     st.stop()
 
+warm_neighbouring_budgets(scenario, result.manifold, result.sensitivity)  # the next ε step's slow calibrations
 draw = st.session_state.get("explorer_draw", 0)
 if draw:
     with errors_shown_here():

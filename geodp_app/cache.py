@@ -10,6 +10,7 @@ two together never hold more than :data:`~geodp_core.constraints.MAX_CACHED_BYTE
 """
 
 import functools
+import threading
 
 import streamlit as st
 
@@ -267,3 +268,40 @@ def cached_budget_plan(mechanism, scenario_json, sensitivity, target_error, noti
     except ValueError:  # e.g. no Laplace law on H^d at this scale: the comparison is left out, the answer stays
         compared = {}
     return here, compared
+
+
+#: Warm-ups under way (by scenario and sensitivity): one thread each, never two for the same key.
+_WARMING = set()
+_WARMING_LOCK = threading.Lock()
+#: The mechanisms whose calibration is slow enough to warm up (an exact quadrature per budget) and depends on public
+#: inputs only (the space, the public sensitivity and the target).
+_WARMED_MECHANISMS = ("riemannian_gaussian",)
+
+
+def warm_neighbouring_budgets(scenario, manifold, sensitivity):
+    """Calibrate the slow mechanisms of ``scenario`` at the budgets one slider step either side, in a background
+    thread, so that the next ε change finds them in the calibration caches (the Explorer's ε change on Kendall
+    shapes then costs about what it costs on the sphere). Public inputs only: the space, the public sensitivity
+    and the targets; nothing here reads the data."""
+    from geodp_core.mechanisms import get_mechanism
+
+    names = [name for name in scenario.mechanisms if name in _WARMED_MECHANISMS]
+    targets = scenario.neighbouring_targets()
+    key = (scenario.manifold, scenario.dim, scenario.metric, round(float(sensitivity), 12), tuple(names),
+           tuple(str(t) for t in targets))
+    if not names or not targets:
+        return
+    with _WARMING_LOCK:
+        if key in _WARMING:
+            return
+        _WARMING.add(key)
+
+    def work():
+        for target in targets:
+            for name in names:
+                try:
+                    get_mechanism(name, manifold).calibrate(target, sensitivity)
+                except ValueError:  # unavailable at that budget: nothing to warm
+                    pass
+
+    threading.Thread(target=work, name="geodp-warm-budgets", daemon=True).start()

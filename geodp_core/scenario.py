@@ -432,6 +432,21 @@ class Scenario:
         """A validated copy with some fields changed."""
         return replace(self, **changes)
 
+    def neighbouring_targets(self):
+        """The targets one step either side of this budget on its control's grid (ε, μ or ρ; none for a Rényi
+        target): what a user reaches next by moving the budget slider. Public: a function of the controls only."""
+        from geodp_core.constraints import EPS_GRID, MU_GRID, RHO_GRID
+
+        field, grid = {"pure_dp": ("eps", EPS_GRID), "approx_dp": ("eps", EPS_GRID), "gdp": ("mu", MU_GRID),
+                       "zcdp": ("rho", RHO_GRID)}.get(self.notion, (None, ()))
+        if field is None:
+            return ()
+        value = getattr(self, field)
+        below = [v for v in grid if v < value]
+        above = [v for v in grid if v > value]
+        steps = ([below[-1]] if below else []) + ([above[0]] if above else [])
+        return tuple(self.with_changes(**{field: v}).target for v in steps)
+
     # --------------------------------------------------------------- round trip
     def to_dict(self):
         """Plain dictionary (tuples become lists)."""
