@@ -229,3 +229,12 @@ def test_metric_default_and_choices_are_the_manifold_classes():
     assert Scenario(manifold="spd", dim=2, data="wishart").metric == manifold_class("spd").metric_choices[0]
     with pytest.raises(InvalidParameterError, match="metric applies only to SPD matrices; got 'affine'"):
         Scenario(manifold="sphere", metric="affine")
+
+
+def test_neighbouring_targets_are_one_grid_step_either_side():
+    from geodp_core.privacy import GDP, ApproxDP, PureDP
+
+    assert Scenario(notion="approx_dp", eps=1.0).neighbouring_targets() == (ApproxDP(0.5, 1e-5), ApproxDP(2.0, 1e-5))
+    assert Scenario(notion="pure_dp", eps=0.01).neighbouring_targets() == (PureDP(0.02),)  # the grid's first value
+    assert Scenario(notion="gdp", mu=10.0).neighbouring_targets() == (GDP(5.0),)
+    assert Scenario(notion="rdp").neighbouring_targets() == ()

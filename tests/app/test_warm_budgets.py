@@ -1,0 +1,22 @@
+"""The Explorer warms the next slider step's slow calibrations in the background, from public inputs only."""
+
+import threading
+
+from geodp_app.cache import warm_neighbouring_budgets
+from geodp_core.mechanisms.kendall_gdp import _calibrate
+from geodp_core.pipeline import prepare
+from geodp_core.scenario import Scenario
+
+
+def test_the_neighbouring_budgets_are_calibrated_in_the_background():
+    scenario = Scenario(manifold="kendall", dim=6, data="shape_perturbation", spread=0.05, radius=0.3, n=30,
+                        mechanisms=("riemannian_gaussian",), eps=2.0)
+    prepared = prepare(scenario)
+    before = _calibrate.cache_info().currsize
+    warm_neighbouring_budgets(scenario, prepared.manifold, prepared.sensitivity)
+    for thread in threading.enumerate():
+        if thread.name == "geodp-warm-budgets":
+            thread.join(timeout=120)
+    assert _calibrate.cache_info().currsize >= before + 2  # ε = 1 and ε = 5, one quadrature each
+    warm_neighbouring_budgets(scenario, prepared.manifold, prepared.sensitivity)  # the same key: no second thread
+    assert not any(t.name == "geodp-warm-budgets" and t.is_alive() for t in threading.enumerate())
