@@ -181,7 +181,7 @@ download_buttons(
                f"frame = sweep(scenario, {x_axis!r}, {list(values)!r}, {int(n_reps)})\n")
             + "print(frame)\n"
         )),
-        ("Figure HTML", fig.to_html(include_plotlyjs="cdn"), "geodp_utility_curves.html", "text/html"),
+        ("Figure HTML", lambda: fig.to_html(include_plotlyjs=True), "geodp_utility_curves.html", "text/html"),  # offline
     ],
     key_prefix="curves_dl",
 )

@@ -19,7 +19,7 @@ fi
 stamp=".venv/.installed-$(basename "$req")"
 digest=$(cat requirements.txt "$req" | sha256sum | cut -d' ' -f1)
 if [ ! -f "$stamp" ] || [ "$(cat "$stamp")" != "$digest" ]; then
-  echo "bootstrap: installing $req into .venv" >&2
+  echo "bootstrap: installing $req into .venv (about a minute the first time; later runs skip this)" >&2
   .venv/bin/python -m pip install --quiet --disable-pip-version-check --upgrade pip
   .venv/bin/python -m pip install --quiet --disable-pip-version-check -r "$req"
   echo "$digest" > "$stamp"

@@ -187,3 +187,20 @@ def test_langevin_t_vs_lam_figure():
         langevin_t_vs_lam_figure(K=2.0, lam_max=1.0)
     with pytest.raises(ValueError, match="K"):
         langevin_t_vs_lam_figure(K=-1.0)
+
+
+def test_log_axes_label_their_ticks_in_full():
+    """A log axis shows 0.2, not the '2' of a minor tick that reads as two (1-2-5 ticks inside the data's range)."""
+    import pandas as pd
+
+    from geodp_core.viz.curves import log_ticks, utility_curve_figure
+
+    values, text = log_ticks(0.05, 3.0)
+    assert values == [0.05, 0.1, 0.2, 0.5, 1.0, 2.0] and text == ["0.05", "0.1", "0.2", "0.5", "1", "2"]
+    assert log_ticks(1e-4, 1e4)[1] == ["0.0001", "0.001", "0.01", "0.1", "1", "10", "100", "1000", "10000"]
+    assert log_ticks(0.3, 0.4) == ([0.3, 0.4], ["0.3", "0.4"])  # no 1-2-5 value inside: the ends
+    df = pd.DataFrame({"mechanism": ["riemannian_laplace"] * 3, "title": ["Riemannian Laplace"] * 3,
+                       "budget": [0.1, 1.0, 10.0], "mean": [1.0, 0.3, 0.05], "se": [0.01] * 3,
+                       "status": ["ok"] * 3, "label": ["exact"] * 3, "reason": [""] * 3, "bound": [float("nan")] * 3})
+    fig = utility_curve_figure(df, "ε", x="budget")
+    assert list(fig.layout.xaxis.ticktext) == ["0.1", "0.2", "0.5", "1", "2", "5", "10"]

@@ -42,6 +42,8 @@ __all__ = [
     "utility_curve_figure",
     "manifold_diameter",
     "chart_layout",
+    "label_log_axes",
+    "log_ticks",
     "wrap_text",
     "RANDOM_GUESS_LABEL",
     "UNINFORMATIVE_LABEL",
@@ -109,6 +111,50 @@ def _legend_rows(names, width_px=_PHONE_LEGEND_PX):
             rows, used = rows + max(1, len(lines)), 0
         used += item
     return rows
+
+
+def log_ticks(low, high, max_ticks=10):
+    r"""Tick values :math:`\{1, 2, 5\} \times 10^k` within ``[low, high]`` (only :math:`10^k` when there would be more
+    than ``max_ticks``, and the ends themselves when none falls inside), with labels written in full (``0.2``, not the
+    ``2`` of a minor log tick that reads as two)."""
+    low, high = float(low), float(high)
+    if not (math.isfinite(low) and math.isfinite(high) and 0 < low <= high):
+        return [], []
+    first, last = math.floor(math.log10(low)), math.ceil(math.log10(high))
+    values = [m * 10.0**k for k in range(first, last + 1) for m in (1, 2, 5)]
+    values = [v for v in values if low * (1 - 1e-9) <= v <= high * (1 + 1e-9)]
+    if len(values) > max_ticks:
+        values = [v for v in values if round(v / 10.0 ** math.floor(math.log10(v) + 1e-12)) == 1]
+    if not values:
+        values = sorted({low, high})
+    return values, [f"{v:g}" for v in values]
+
+
+def label_log_axes(fig):
+    """Give every log axis of ``fig`` without explicit ticks the :func:`log_ticks` of its traces' positive data."""
+    for axis_name in [name for name in fig.layout.to_plotly_json() if name.startswith(("xaxis", "yaxis"))]:
+        axis = fig.layout[axis_name]
+        if axis.type != "log" or axis.tickvals is not None:
+            continue
+        letter, suffix = axis_name[0], axis_name[5:]
+        ref = letter + suffix  # "x", "x2", ...
+        values = []
+        for trace in fig.data:
+            if (getattr(trace, f"{letter}axis", None) or letter) != ref:
+                continue
+            data = getattr(trace, letter, None)
+            if data is None:
+                continue
+            try:
+                array = np.asarray(data, dtype=float).ravel()
+            except (TypeError, ValueError):
+                continue  # categories (box plots): nothing to place
+            values.extend(array[np.isfinite(array) & (array > 0)])
+        if values:
+            ticks, text = log_ticks(min(values), max(values))
+            if ticks:
+                fig.layout[axis_name].update(tickvals=ticks, ticktext=text)
+    return fig
 
 
 def chart_layout(fig, title, x_title=None, y_title=None, *, height=None, notes=(), legend_title=None,
@@ -370,7 +416,7 @@ def utility_curve_figure(df, x_label, log_x=True, x=None, y_label=None, title=No
                  legend_title=legend_title, plot_px=300)
     fig.update_xaxes(type="log" if log_x else "linear")
     fig.update_yaxes(rangemode="tozero")
-    return fig
+    return label_log_axes(fig)
 
 
 # =============================================================================== privacy profiles

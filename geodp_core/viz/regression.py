@@ -18,7 +18,7 @@ import plotly.graph_objects as go
 
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.regression import predict
-from geodp_core.viz.curves import chart_layout
+from geodp_core.viz.curves import chart_layout, label_log_axes
 from geodp_core.viz.scene import CAMERA_PRESETS, DATA_COLOR
 from geodp_core.viz.scene import ellipse_outline as _ellipse
 from geodp_core.viz.shapes import shape_space_title
@@ -229,4 +229,4 @@ def mspe_figure(names, values, colors=None, reference=None, height=None):
     fig.update_xaxes(type="log")
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(showlegend=False, margin=dict(t=fig.layout.margin.t + 18))  # room for the label above
-    return fig
+    return label_log_axes(fig)

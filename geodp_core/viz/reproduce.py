@@ -23,7 +23,7 @@ import plotly.graph_objects as go
 
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.geometry import MANIFOLD_NAMES, get_manifold
-from geodp_core.viz.curves import chart_layout
+from geodp_core.viz.curves import chart_layout, label_log_axes
 
 __all__ = ["gdp_mu_figure", "kng_mspe_figure", "gdp_curve_figure", "heat_escape_disk_figure", "heat_escape_growth_figure",
            "ew_dimension_figure", "ew_runtime_figure", "kng_split_figure", "kng_noise_figure",
@@ -506,7 +506,7 @@ def ew_runtime_figure(runtime, height=None, labels=None):
                  "milliseconds per release (log)", height=height, legend_title="sampler · space (line style)")
     fig.update_yaxes(type="log")
     fig.update_xaxes(tickvals=sorted(dict.fromkeys(int(d) for d in runtime["dim"])))
-    return fig
+    return label_log_axes(fig)
 
 
 _CONFORMAL_COLORS = {"conformal": "#2ca02c", "riemannian_laplace": "#d62728", "tangent_gaussian": "#ff7f0e"}
@@ -584,7 +584,7 @@ def _utility_space(result):
     return "spd" if setup.startswith("SPD") else "sphere" if setup.startswith("S") else "hyperbolic"
 
 
-def reproduction_figures(result):
+def _reproduction_figures(result):
     """Every figure of one reproduction (a :class:`geodp_core.reproduce.Reproduction`), as a list.
 
     Parameters
@@ -636,3 +636,9 @@ def reproduction_figures(result):
         return [conformal_panels_figure(result.table, result.tables["floor"], "dataset", "budget", "total ε",
                                         result.labels["titles"])]
     raise InvalidParameterError(f"no figure for the reproduction {key!r}", param="result")
+
+
+def reproduction_figures(result):
+    """The figures of a :class:`~geodp_core.studies.reproductions.common.Reproduction`, every log axis labelled in full
+    (:func:`~geodp_core.viz.curves.label_log_axes`)."""
+    return [label_log_axes(fig) for fig in _reproduction_figures(result)]
