@@ -161,7 +161,9 @@ st.caption("The inverse question, answered exactly from the noise's law (no simu
            "on this space, at this public sensitivity, for its releases to land within a target distance of the mean.")
 q1, q2, q3 = st.columns(3)
 plan_mechanism = q1.radio("Mechanism", list(LEDGER_MECHANISMS), format_func=LEDGER_MECHANISMS.get,
-                          key="explorer_plan_mechanism", bind="query-params")
+                          index=list(LEDGER_MECHANISMS).index("riemannian_laplace") if scenario.notion == "pure_dp" else 0,
+                          key="explorer_plan_mechanism", bind="query-params",
+                          help="For an ε-DP target the Laplace is shown first: the Gaussian has no ε-DP budget.")
 url_note("explorer_plan_mechanism", plan_mechanism, q1)
 plan_error = q2.number_input("Target error (radians)", **bounds("explorer_plan_error"), value=0.1, step=0.01,
                              format="%.3f", key="explorer_plan_error", bind="query-params",

@@ -329,8 +329,8 @@ def budget_for_error(mechanism, manifold, sensitivity, target_error, notion="pur
     if notion == "approx_dp":
         return ApproxDP(_gdp_epsilon_for_delta(mu, delta), delta)
     raise UnavailableError(
-        f"the Riemannian Gaussian on {manifold.label} is not ε-DP for any ε (its privacy loss is unbounded); ask for "
-        "notion 'approx_dp', 'gdp' or 'zcdp'", param="notion")
+        f"the Riemannian Gaussian on {manifold.symbol} is not ε-DP for any ε (its privacy loss is unbounded): ask for "
+        "an (ε, δ)-DP, μ-GDP or ρ-zCDP budget, or plan the Riemannian Laplace", param="notion")
 
 
 def records_for_error(mechanism, manifold, target_error, budget, radius, quantile=None):
