@@ -1,10 +1,12 @@
 """Privacy ledger: plan a series of releases at one total budget, record them in a ledger that refuses an overrun."""
 
+import os
+
 import pandas as pd
 import streamlit as st
 
 from geodp_app.cache import cached_plan, cached_run
-from geodp_app.ledger import ledger_store, record_release
+from geodp_app.ledger import ledger_path_in, ledger_store, record_release
 from geodp_app.pages import this_page
 from geodp_app.sidebar import scenario_sidebar, upload_digest
 from geodp_app.ui import errors_shown_here, teach
@@ -68,12 +70,18 @@ if plan is not None:
           "mean, from the exact law of the noise.")
 
 st.subheader("2. Record releases")
-path = st.text_input("Ledger file on this server", value=default_ledger_path(), key="ledger_path",
-                     help="An SQLite database; every browser session of this server sees the same ledgers.")
+folder, default_file = os.path.split(default_ledger_path())
+file_name = st.text_input("Ledger file", value=default_file, key="ledger_file", max_chars=100,
+                          help=f"An SQLite database in the server's ledger folder ({folder}); every browser session of "
+                               "this server sees the same ledgers.")
+path = ledger_path_in(folder, file_name)
 name = st.text_input("Ledger name", value="monthly means", key="ledger_name", max_chars=200)
 store = None
 with errors_shown_here():
-    store = ledger_store(path)
+    store = ledger_store(path) if path is not None else None
+if path is None:
+    st.error("The ledger file must be a plain file name ending in .sqlite3 or .db (letters, digits, '-', '_', '.'), "
+             f"kept in the server's ledger folder; got {file_name!r}.")
 if store is None:
     st.stop()
 

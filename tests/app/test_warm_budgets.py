@@ -20,3 +20,12 @@ def test_the_neighbouring_budgets_are_calibrated_in_the_background():
     assert _calibrate.cache_info().currsize >= before + 2  # ε = 1 and ε = 5, one quadrature each
     warm_neighbouring_budgets(scenario, prepared.manifold, prepared.sensitivity)  # the same key: no second thread
     assert not any(t.name == "geodp-warm-budgets" and t.is_alive() for t in threading.enumerate())
+
+
+def test_a_ledger_file_is_a_plain_name_in_the_server_folder():
+    """The page never opens a path a user typed elsewhere on the server (no separators, no leading dot)."""
+    from geodp_app.ledger import ledger_path_in
+
+    assert ledger_path_in("/srv/ledgers", "monthly.sqlite3") == "/srv/ledgers/monthly.sqlite3"
+    for name in ("../x.sqlite3", "/etc/passwd", "a/b.db", "x.txt", ".hidden.db", "", None):
+        assert ledger_path_in("/srv/ledgers", name) is None, name
