@@ -53,8 +53,10 @@ __all__ = ["REPRODUCTIONS", "ReproductionSpec", "Clause", "ClauseOutcome", "OUTC
            "PaperClaim", "Reproduction", "UTILITY_COLUMNS", "judge", "run_reproduction", "Settings", "run", "figures"]
 
 
-def run_reproduction(id, size="default", seed=0):
+def run_reproduction(id, size="default", seed=0, panel=None):
     """Run the reproduction ``id`` at ``size`` (``"default"``, ``"quick"`` or ``"full"``) with ``seed``.
+
+    ``panel`` (a dict of runner keyword arguments, e.g. one of the spec's ``panels``) is merged over the size's.
 
     The verdict is recomputed from the spec's clauses on the run's numbers (the same numbers always give the same
     verdict); a ``"quick"`` run is labelled a smoke run.
@@ -68,7 +70,7 @@ def run_reproduction(id, size="default", seed=0):
     if size not in SIZES:
         raise InvalidParameterError(f"size must be one of {SIZES}; got {size!r}", param="size")
     spec = REPRODUCTIONS[id]
-    result = spec.runner(**spec.sizes[size], seed=seed)
+    result = spec.runner(**spec.panel_arguments(size, panel), seed=seed)
     status, outcomes = evaluate_claim(spec.claim, result.numbers, spec.kind)
     return replace(result, status=status, clauses=outcomes, kind=spec.kind, size=size,
                    verdict=verdict_text(status, outcomes, result.details, size))

@@ -145,6 +145,10 @@ class ReproductionSpec:
     sizes : dict
         Keyword arguments of the runner per size (``default``, ``quick``, ``full``).
     kind : {"reproduction", "illustration"}
+    panels : tuple of dict
+        The paper's own grid of panels for this id (e.g. ``dict(n=50, anchor="boundary")``): each panel is a dict
+        of runner keyword arguments merged over the size's. ``--all-panels`` runs every one of them; an empty
+        tuple means the id is one panel.
     """
 
     id: str
@@ -156,6 +160,13 @@ class ReproductionSpec:
     description: str
     sizes: dict = field(default_factory=dict)
     kind: str = "reproduction"
+    panels: tuple = ()
+
+    def panel_arguments(self, size="default", panel=None):
+        """The runner's keyword arguments at ``size`` with ``panel`` (a dict, or ``None``) merged over them."""
+        if size not in self.sizes:
+            raise InvalidParameterError(f"size must be one of {tuple(self.sizes)}; got {size!r}", param="size")
+        return {**self.sizes[size], **(panel or {})}
 
 
 #: Every reproduction, by id, in the order the paper modules declare them.
@@ -163,8 +174,11 @@ REPRODUCTIONS = {}
 
 
 def reproduction(id, paper, figure, space, claim, description, default=None, quick=None, full=None,
-                 kind="reproduction"):
-    """Decorator: declare the reproduction ``id`` run by the decorated function (stack one per id)."""
+                 kind="reproduction", panels=()):
+    """Decorator: declare the reproduction ``id`` run by the decorated function (stack one per id).
+
+    ``panels`` lists the paper's own grid (dicts of runner keyword arguments, see :class:`ReproductionSpec`).
+    """
     if kind not in ("reproduction", "illustration"):
         raise InvalidParameterError(f"kind must be 'reproduction' or 'illustration'; got {kind!r}", param="kind")
 
@@ -174,7 +188,8 @@ def reproduction(id, paper, figure, space, claim, description, default=None, qui
         REPRODUCTIONS[id] = ReproductionSpec(id=id, paper=paper, figure=figure, space=space, claim=tuple(claim),
                                              runner=runner, description=description,
                                              sizes=dict(default=dict(default or {}), quick=dict(quick or {}),
-                                                        full=dict(full or {})), kind=kind)
+                                                        full=dict(full or {})), kind=kind,
+                                             panels=tuple(dict(panel) for panel in panels))
         return runner
 
     return register
