@@ -5,11 +5,13 @@ test on the run's headline numbers (``Reproduction.numbers``): ``test(numbers)``
 holds), ``False`` (it fails) or ``None`` (the run's grid does not contain what the clause needs). A clause that
 rests on sampler cells may also name them: ``rests_on(numbers)`` returns the cells whose sampler FAILED its
 public convergence check (an empty sequence when every cell passed); such a clause is *inconclusive*, whatever
-its test says.
+its test says. A clause about one setting of the paper's grid (one anchor scenario, small n) names it in ``when``
+(``{"scenario": (2,)}``, ``{"n": slice(None, 50)}``: allowed values, or ``low <= value < high``); on a panel
+outside that setting it is *not applicable* and does not enter the verdict.
 
 **The rule** (:func:`judge`). With ``h`` clauses that hold, ``f`` that fail and ``u`` whose outcome is unknown
-(inconclusive or not measured); clauses without a machine test (``test=None``, a stated reason) are reported and
-do not enter the verdict:
+(inconclusive or not measured); clauses without a machine test (``test=None``, a stated reason) and clauses not
+applicable to the panel are reported and do not enter the verdict:
 
 * ``u = 0``: "reproduced" if ``f = 0 < h``, "differs" if ``h = 0 < f``, "partly reproduced" if both;
 * ``u > 0``: "partly reproduced" if ``h > 0`` and ``f > 0`` (no completion of the unknown clauses changes it),
@@ -20,17 +22,22 @@ The verdict is therefore a function of the numbers alone: the same numbers alway
 checks are reported the same way. A ``--quick`` run is labelled a smoke run (sizes for CI, not evidence).
 """
 
+import hashlib
+import inspect
 import math
+import re
 from dataclasses import dataclass, field
 from typing import Callable
 
 from geodp_core.exceptions import InvalidParameterError
 
 __all__ = ["OUTCOMES", "VERDICTS", "SIZES", "Clause", "ClauseOutcome", "ReproductionSpec", "REPRODUCTIONS",
-           "reproduction", "judge", "verdict_text", "evaluate_claim"]
+           "reproduction", "judge", "verdict_text", "evaluate_claim", "RealData"]
 
 #: Outcomes of a clause.
-OUTCOMES = ("holds", "fails", "inconclusive", "not measured", "not tested")
+OUTCOMES = ("holds", "fails", "inconclusive", "not measured", "not tested", "not applicable")
+#: Outcomes reported but never counted by :func:`judge`.
+_UNCOUNTED = ("not tested", "not applicable")
 #: Verdicts of a reproduction.
 VERDICTS = ("reproduced", "partly reproduced", "differs", "inconclusive", "illustration")
 #: Sizes of a run: the everyday size, the CI size (a smoke run) and the papers' repetition counts.
@@ -55,17 +62,60 @@ class Clause:
         convergence check (empty when all passed).
     note : str
         Why a clause has no machine test.
+    when : dict, optional
+        The setting the clause is about, as conditions on ``numbers``: ``key -> tuple`` of allowed values, or
+        ``key -> slice(low, high)`` for ``low <= value < high`` (``None`` = unbounded). Outside it the clause is
+        *not applicable*.
     """
 
     text: str
     test: Callable = None
     rests_on: Callable = None
     note: str = ""
+    when: tuple = ()
+
+    def __post_init__(self):
+        when = self.when.items() if isinstance(self.when, dict) else self.when
+        conditions = []
+        for key, allowed in when:
+            if not isinstance(allowed, (tuple, slice)):
+                raise InvalidParameterError(f"when[{key!r}] must be a tuple of values or a slice; got {allowed!r}",
+                                            param="when")
+            conditions.append((key, allowed))
+        object.__setattr__(self, "when", tuple(conditions))
+
+    def example_setting(self):
+        """Numbers (a dict) that put a run inside the clause's setting (``{}`` when the clause has none)."""
+        return {key: (allowed[0] if isinstance(allowed, tuple) else
+                      allowed.start if allowed.start is not None else allowed.stop - 1)
+                for key, allowed in self.when}
+
+    def _outside(self, numbers):
+        """``None`` if ``numbers`` lie in the clause's setting, else the reason (KeyError if a key is missing)."""
+        for key, allowed in self.when:
+            value = numbers[key]
+            if isinstance(allowed, tuple):
+                inside = value in allowed
+                about = f"{key} = {' or '.join(f'{v:g}' if isinstance(v, float) else str(v) for v in allowed)}"
+            else:
+                inside = ((allowed.start is None or value >= allowed.start)
+                          and (allowed.stop is None or value < allowed.stop))
+                about = " and ".join(([f"{key} ≥ {allowed.start}"] if allowed.start is not None else [])
+                                     + ([f"{key} < {allowed.stop}"] if allowed.stop is not None else []))
+            if not inside:
+                return f"the clause is about {about}; this run has {key} = {value}"
+        return None
 
     def evaluate(self, numbers):
         """The :class:`ClauseOutcome` of this clause on ``numbers``."""
         if self.test is None:
             return ClauseOutcome(self.text, "not tested", self.note)
+        try:
+            outside = self._outside(numbers)
+        except KeyError as exc:
+            return ClauseOutcome(self.text, "not measured", f"this run has no {exc.args[0]!r}")
+        if outside:
+            return ClauseOutcome(self.text, "not applicable", outside)
         failed = tuple(self.rests_on(numbers)) if self.rests_on is not None else ()
         if failed:
             return ClauseOutcome(self.text, "inconclusive",
@@ -96,7 +146,7 @@ def judge(outcomes, kind="reproduction"):
     """The verdict of a list of :class:`ClauseOutcome` by the rule of the module docstring."""
     if kind == "illustration":
         return "illustration"
-    counted = [o.outcome for o in outcomes if o.outcome != "not tested"]
+    counted = [o.outcome for o in outcomes if o.outcome not in _UNCOUNTED]
     holds, fails = counted.count("holds"), counted.count("fails")
     unknown = len(counted) - holds - fails
     if holds and fails:
@@ -149,6 +199,17 @@ class ReproductionSpec:
         The paper's own grid of panels for this id (e.g. ``dict(n=50, anchor="boundary")``): each panel is a dict
         of runner keyword arguments merged over the size's. ``--all-panels`` runs every one of them; an empty
         tuple means the id is one panel.
+    paper_setting : str
+        The paper's setting of the figure (its grid of n, d, ε, scenarios and repetitions), in words.
+    scenarios : dict
+        The paper's named scenarios for this id (e.g. ``{"1": dict(anchor="center"), "2": dict(anchor="random")}``):
+        the command line's ``--scenario S`` merges ``scenarios[S]`` over the arguments. Empty: no scenario.
+    n_range : tuple or None
+        ``(low, high)``: the records ``n`` the runner accepts (the command line's ``--n``); ``None`` when the runner
+        has no ``n`` (or does not declare its range).
+    real_data : callable or None
+        ``real_data(folder) -> RealData or None``: the runner's keyword arguments that use the paper's real files
+        found in ``folder`` (``None`` when they are not there). ``None``: the id has no real dataset.
     """
 
     id: str
@@ -161,6 +222,10 @@ class ReproductionSpec:
     sizes: dict = field(default_factory=dict)
     kind: str = "reproduction"
     panels: tuple = ()
+    paper_setting: str = ""
+    scenarios: dict = field(default_factory=dict)
+    n_range: tuple = None
+    real_data: Callable = None
 
     def panel_arguments(self, size="default", panel=None):
         """The runner's keyword arguments at ``size`` with ``panel`` (a dict, or ``None``) merged over them."""
@@ -168,16 +233,89 @@ class ReproductionSpec:
             raise InvalidParameterError(f"size must be one of {tuple(self.sizes)}; got {size!r}", param="size")
         return {**self.sizes[size], **(panel or {})}
 
+    def overrides(self, n=None, scenario=None):
+        """The runner arguments of ``--n n`` and ``--scenario scenario`` (a dict; empty when both are ``None``).
+
+        Raises
+        ------
+        InvalidParameterError
+            When this id has no ``n`` / no scenario, or the value is outside the valid ones (the message names the
+            command-line flag, the value and the valid values).
+        """
+        extra = {}
+        if n is not None:
+            if self.n_range is None:
+                raise InvalidParameterError(f"--n {n}: {self.id} has no number of records n to set (the ids that take "
+                                            f"--n: {', '.join(_ids_with('n_range')) or 'none'})", param="n")
+            low, high = self.n_range
+            if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
+                raise InvalidParameterError(f"--n must be an integer in [{low}, {high}] for {self.id}; got {n!r}",
+                                            param="n")
+            extra["n"] = n
+        if scenario is not None:
+            if not self.scenarios:
+                raise InvalidParameterError(f"--scenario {scenario}: {self.id} has no scenarios (the ids that take "
+                                            f"--scenario: {', '.join(_ids_with('scenarios')) or 'none'})",
+                                            param="scenario")
+            if str(scenario) not in self.scenarios:
+                raise InvalidParameterError(f"--scenario must be one of {', '.join(self.scenarios)} for {self.id}; "
+                                            f"got {scenario!r}", param="scenario")
+            extra.update(self.scenarios[str(scenario)])
+        return extra
+
+    def panel_slug(self, panel):
+        """A file-name-safe name of ``panel`` (``n50-scenario2``): a scenario's arguments become ``scenario<S>``,
+        every other argument ``<key><value>``; names longer than 60 characters end in a short hash."""
+        panel = dict(panel or {})
+        parts = []
+        for label, arguments in self.scenarios.items():
+            if arguments and all(panel.get(k, _MISSING) == v for k, v in arguments.items()):
+                parts.append(f"scenario{label}")
+                for k in arguments:
+                    panel.pop(k)
+                break
+        for key, value in panel.items():
+            text = "_".join(map(_plain, value)) if isinstance(value, (tuple, list)) else _plain(value)
+            parts.append(re.sub(r"[^A-Za-z0-9]", "", key) + text)
+        slug = re.sub(r"[^A-Za-z0-9._-]", "", "-".join(parts)) or "panel"
+        if len(slug) > 60:
+            slug = slug[:51] + "-" + hashlib.sha1(slug.encode()).hexdigest()[:8]
+        return slug
+
+    def takes(self, keyword):
+        """Whether the runner has a keyword argument ``keyword``."""
+        return keyword in inspect.signature(self.runner).parameters
+
+
+_MISSING = object()
+
+
+def _plain(value):
+    return f"{value:g}" if isinstance(value, float) else str(value)
+
+
+def _ids_with(attribute):
+    return [key for key, spec in REPRODUCTIONS.items() if getattr(spec, attribute)]
+
+
+@dataclass(frozen=True)
+class RealData:
+    """The runner arguments that use a paper's real files, and which files (said in every output)."""
+
+    arguments: dict
+    source: str
+
 
 #: Every reproduction, by id, in the order the paper modules declare them.
 REPRODUCTIONS = {}
 
 
 def reproduction(id, paper, figure, space, claim, description, default=None, quick=None, full=None,
-                 kind="reproduction", panels=()):
+                 kind="reproduction", panels=(), paper_setting="", scenarios=None, n_range=None, real_data=None):
     """Decorator: declare the reproduction ``id`` run by the decorated function (stack one per id).
 
-    ``panels`` lists the paper's own grid (dicts of runner keyword arguments, see :class:`ReproductionSpec`).
+    ``panels`` lists the paper's own grid (dicts of runner keyword arguments); ``paper_setting``, ``scenarios``,
+    ``n_range`` and ``real_data`` are described in :class:`ReproductionSpec`.
     """
     if kind not in ("reproduction", "illustration"):
         raise InvalidParameterError(f"kind must be 'reproduction' or 'illustration'; got {kind!r}", param="kind")
@@ -189,7 +327,10 @@ def reproduction(id, paper, figure, space, claim, description, default=None, qui
                                              runner=runner, description=description,
                                              sizes=dict(default=dict(default or {}), quick=dict(quick or {}),
                                                         full=dict(full or {})), kind=kind,
-                                             panels=tuple(dict(panel) for panel in panels))
+                                             panels=tuple(dict(panel) for panel in panels),
+                                             paper_setting=paper_setting, scenarios=dict(scenarios or {}),
+                                             n_range=None if n_range is None else tuple(n_range),
+                                             real_data=real_data)
         return runner
 
     return register
