@@ -654,3 +654,195 @@ def test_conformal_figures_and_cli(tmp_path, capsys):
     printed = capsys.readouterr().out
     assert "conformal_eps:" in printed and "conformal_images:" in printed
     assert (tmp_path / "conformal_images_floor.csv").exists() and (tmp_path / "conformal_eps.html").exists()
+
+
+# ============================================================================ heat diffusion at the paper's grid
+def test_heat_ids_declare_the_papers_panels():
+    """Figs. 3–5 at n ∈ {10, 50, 100}, and both anchor scenarios on H² (Figs. 4 and 5 each); unique file names."""
+    specs = rp.REPRODUCTIONS
+    assert [p["n"] for p in specs["heat_sphere"].panels] == [10, 50, 100]
+    for key, competitor in (("heat_hyperbolic", "riemannian_laplace"), ("heat_ewg", "ew_gaussian")):
+        spec = specs[key]
+        assert {(p["n"], p["anchor"]) for p in spec.panels} == {(n, a) for n in (10, 50, 100)
+                                                                 for a in ("center", "random")}
+        assert all(spec.sizes[size]["compare"] == (competitor,) for size in ("default", "quick", "full"))
+        slugs = [spec.panel_slug(p) for p in spec.panels]
+        assert len(set(slugs)) == 6 and "scenario2-n50" in slugs
+        assert spec.scenarios == {"1": dict(anchor="center"), "2": dict(anchor="random")}
+    assert specs["heat_escape"].kind == "illustration" and "illustration" in specs["heat_escape"].figure
+    assert "Figure 5" in specs["heat_ewg"].figure and "Figure 4" in specs["heat_hyperbolic"].figure
+
+
+def test_heat_ewg_scenario_two_langevin_beats_ewg_and_clauses_follow_the_panel():
+    """Fig. 5, Scenario 2: with a public anchor away from the data, Langevin's selection step gives it the edge at
+    every ε where both run (the gaps are > 8 s.e. at this seed and size). Clauses about Scenario 1 / small n are
+    'not applicable' on this panel and the verdict comes from the rest."""
+    result = rp.run_reproduction("heat_ewg", "quick", 0, dict(n=50, anchor="random", eps_values=(0.5, 3.0),
+                                                              n_reps=400))
+    table = result.table.set_index(["mechanism", "budget"])
+    assert set(result.table["mechanism"]) == {"langevin", "ew_gaussian"}
+    for eps in (0.5, 3.0):
+        lang, ewg = table.loc[("langevin", eps)], table.loc[("ew_gaussian", eps)]
+        assert ewg["mean"] - lang["mean"] > 8 * math.hypot(lang["se"], ewg["se"]), eps
+    outcomes = [c.outcome for c in result.clauses]
+    assert outcomes == ["not tested", "not applicable", "holds", "holds"]
+    assert "Scenario 1" in result.clauses[1].text and "scenario = 1" in result.clauses[1].detail
+    assert result.status == "reproduced" and result.numbers["scenario"] == 2
+
+
+def test_heat_hyperbolic_clauses_per_scenario_and_n():
+    """Fig. 4: the Scenario 1 clause is judged on Scenario 1 panels only, the small-n Scenario 2 clause on n < 50,
+    the large-n one on n ≥ 50; a panel never mixes them."""
+    spec = rp.REPRODUCTIONS["heat_hyperbolic"]
+    tiny = dict(eps_values=(1.0, 3.0), n_reps=60)
+    seen = {}
+    for panel in ({"n": 10, "anchor": "center"}, {"n": 10, "anchor": "random"}, {"n": 100, "anchor": "random"}):
+        result = rp.run_reproduction("heat_hyperbolic", "quick", 0, {**panel, **tiny})
+        assert [c.text for c in result.clauses] == [c.text for c in spec.claim]
+        seen[tuple(panel.values())] = [c.outcome for c in result.clauses]
+    applicable = {key: [o not in ("not applicable", "not tested") for o in outcomes] for key, outcomes in seen.items()}
+    assert applicable[(10, "center")][1:4] == [True, False, False]
+    assert applicable[(10, "random")][1:4] == [False, True, False]
+    assert applicable[(100, "random")][1:4] == [False, False, True]
+
+
+def test_direct_heat_call_judges_the_figures_it_covers():
+    both = rp.reproduce_heat_diffusion("hyperbolic", n=10, eps_values=(1.0, 3.0), n_reps=50, seed=0)
+    texts = [c.text for c in both.clauses]
+    assert len(texts) == len(set(texts))  # shared clauses once
+    assert set(texts) == {c.text for c in rp.REPRODUCTIONS["heat_hyperbolic"].claim + rp.REPRODUCTIONS["heat_ewg"].claim}
+    with pytest.raises(InvalidParameterError, match="compare"):
+        rp.reproduce_heat_diffusion("hyperbolic", compare=("brownian_motion",))
+    with pytest.raises(InvalidParameterError, match="compare"):
+        rp.reproduce_heat_diffusion("hyperbolic", compare=())
+
+
+# ============================================================================ command line: panels, --n, --scenario
+def _summary(folder):
+    import pandas as pd
+
+    return pd.read_csv(folder / "summary.csv")
+
+
+def test_command_line_n_and_scenario_override_the_runner(tmp_path, capsys, monkeypatch):
+    import pandas as pd
+
+    spec = rp.REPRODUCTIONS["heat_hyperbolic"]
+    monkeypatch.setitem(spec.sizes, "quick", dict(spec.sizes["quick"], eps_values=(1.0, 3.0), n_reps=40))
+    assert rp.main(["heat_hyperbolic", "--quick", "--n", "12", "--scenario", "2", "--out", str(tmp_path)]) == 0
+    summary = _summary(tmp_path)
+    assert len(summary) == 1 and summary.loc[0, "id"] == "heat_hyperbolic"
+    assert "n = 12" in summary.loc[0, "our_setting"] and "anchor = random" in summary.loc[0, "our_setting"]
+    # the same table as the registry's run with those arguments
+    direct = rp.run_reproduction("heat_hyperbolic", "quick", 0, dict(n=12, anchor="random"))
+    pd.testing.assert_frame_equal(pd.read_csv(tmp_path / "heat_hyperbolic.csv"),
+                                  pd.read_csv(_to_csv(direct.table, tmp_path / "direct.csv")))
+    assert "Summary" in capsys.readouterr().out
+
+
+def _to_csv(frame, path):
+    frame.to_csv(path, index=False)
+    return path
+
+
+@pytest.mark.parametrize("argv, words", [
+    (["heat_escape", "--n", "50"], ("--n", "heat_escape", "heat_sphere", "heat_hyperbolic")),
+    (["heat_sphere", "--n", "1"], ("--n", "[2, 10000]", "1")),
+    (["heat_hyperbolic", "--scenario", "3"], ("--scenario", "1, 2", "'3'")),
+    (["heat_sphere", "--scenario", "1"], ("--scenario", "heat_sphere", "heat_hyperbolic", "heat_ewg")),
+    (["heat_sphere", "--data-dir", "/nonexistent/folder"], ("--data-dir", "/nonexistent/folder")),
+])
+def test_command_line_bad_n_scenario_data_dir_fail_before_any_work(argv, words, tmp_path, capsys, monkeypatch):
+    from geodp_core.studies.reproductions import cli
+
+    ran = []
+    monkeypatch.setattr(cli, "_run_command", lambda *args: ran.append(args))
+    with pytest.raises(SystemExit) as info:
+        rp.main(argv + ["--quick", "--out", str(tmp_path)])
+    err = capsys.readouterr().err
+    assert info.value.code == 2 and all(w in err for w in words), err
+    assert ran == [] and not (tmp_path / "summary.csv").exists()
+
+
+def test_command_line_all_panels_one_output_per_panel(tmp_path, capsys, monkeypatch):
+    import pandas as pd
+
+    for key in ("heat_sphere", "heat_ewg"):
+        spec = rp.REPRODUCTIONS[key]
+        monkeypatch.setitem(spec.sizes, "quick", dict(spec.sizes["quick"], eps_values=(1.0, 3.0), n_reps=30))
+    assert rp.main(["heat_sphere", "heat_ewg", "gdp_curve", "--quick", "--all-panels", "--out", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    summary = _summary(tmp_path)
+    assert list(summary.columns) == ["id", "panel", "paper_setting", "our_setting", "data", "runtime_s", "verdict",
+                                     "clauses"]
+    assert list(summary["id"]) == ["heat_sphere"] * 3 + ["heat_ewg"] * 6 + ["gdp_curve"]
+    assert summary["panel"].iloc[-1] == "—"  # an id without declared panels runs once
+    assert (summary["runtime_s"] >= 0).all() and summary["verdict"].str.endswith("(smoke run)").all()
+    assert summary["paper_setting"].str.contains("1000 repetitions").iloc[:9].all()
+    for key in ("heat_sphere", "heat_ewg"):
+        spec = rp.REPRODUCTIONS[key]
+        for panel in spec.panels:
+            name = f"{key}_{spec.panel_slug(panel)}"
+            assert (tmp_path / f"{name}.html").exists() and f"{name}: " in printed
+            direct = rp.run_reproduction(key, "quick", 0, panel)
+            pd.testing.assert_frame_equal(pd.read_csv(tmp_path / f"{name}.csv"),
+                                          pd.read_csv(_to_csv(direct.table, tmp_path / "direct.csv")))
+            row = summary[(summary["id"] == key) & (summary["panel"] == spec.panel_slug(panel))].iloc[0]
+            assert row["verdict"].startswith(direct.status)
+            assert row["clauses"].split() == [{"holds": "✓", "fails": "✗", "not tested": "–", "not applicable": "n/a"}
+                                              .get(c.outcome, "?") for c in direct.clauses]
+    # --n with --all-panels sets n in every panel: the three S² panels become one
+    assert rp.main(["heat_sphere", "--quick", "--all-panels", "--n", "20", "--out", str(tmp_path / "n20")]) == 0
+    assert list(_summary(tmp_path / "n20")["panel"]) == ["n20"]
+
+
+def test_command_line_panels_on_a_dask_local_cluster_match_in_process(tmp_path, capsys):
+    """Each panel is a cell: a Dask LocalCluster (via --scheduler) gives the same tables and verdicts."""
+    distributed = pytest.importorskip("distributed")
+    import pandas as pd
+
+    here, there = tmp_path / "here", tmp_path / "there"
+    assert rp.main(["heat_ewg", "--quick", "--all-panels", "--out", str(here)]) == 0
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        assert rp.main(["heat_ewg", "--quick", "--all-panels", "--scheduler", cluster.scheduler_address,
+                        "--out", str(there)]) == 0
+    capsys.readouterr()
+    a, b = _summary(here), _summary(there)
+    pd.testing.assert_frame_equal(a.drop(columns="runtime_s"), b.drop(columns="runtime_s"))
+    assert len(a) == 6
+    for slug in a["panel"]:
+        pd.testing.assert_frame_equal(pd.read_csv(here / f"heat_ewg_{slug}.csv"),
+                                      pd.read_csv(there / f"heat_ewg_{slug}.csv"))
+
+
+def test_command_line_data_dir_uses_real_files_when_declared_and_says_which(tmp_path, capsys, monkeypatch):
+    """An id with a real-file loader uses the files found in --data-dir and says so; without the files, or for
+    an id without a loader, the output says which data were used."""
+    import dataclasses
+
+    from geodp_core.studies.reproductions import REPRODUCTIONS
+    from geodp_core.studies.reproductions.spec import RealData
+
+    seen = []
+
+    def real_data(folder):
+        path = folder / "points.npz"
+        seen.append(folder)
+        return RealData(dict(n=17), f"{path.name} (17 records)") if path.exists() else None
+
+    spec = dataclasses.replace(REPRODUCTIONS["heat_sphere"], real_data=real_data)
+    monkeypatch.setitem(REPRODUCTIONS, "heat_sphere", spec)
+    monkeypatch.setitem(spec.sizes, "quick", dict(spec.sizes["quick"], eps_values=(1.0, 3.0), n_reps=20))
+    data = tmp_path / "data"
+    data.mkdir()
+    assert rp.main(["heat_sphere", "gdp_curve", "--quick", "--data-dir", str(data), "--out", str(tmp_path / "a")]) == 0
+    summary = _summary(tmp_path / "a")
+    assert summary.loc[0, "data"].startswith("offline stand-in") and "not found" in summary.loc[0, "data"]
+    assert summary.loc[1, "data"].startswith("built-in data")
+    (data / "points.npz").write_bytes(b"")
+    assert rp.main(["heat_sphere", "--quick", "--data-dir", str(data), "--out", str(tmp_path / "b")]) == 0
+    summary = _summary(tmp_path / "b")
+    assert summary.loc[0, "data"] == "real files: points.npz (17 records)" and "n = 17" in summary.loc[0, "our_setting"]
+    assert "data: real files: points.npz" in capsys.readouterr().out
+    assert "real files: points.npz" in (tmp_path / "b" / "heat_sphere.html").read_text(encoding="utf-8")
+    assert seen == [data, data]

@@ -108,6 +108,9 @@ def _outcomes(*kinds):
     (("holds", "not measured"), "inconclusive"),
     (("holds", "not tested"), "reproduced"),          # an untestable clause is reported, not counted
     (("not tested",), "inconclusive"),
+    (("fails", "not applicable"), "differs"),        # a clause about another panel's setting is not counted
+    (("holds", "not applicable", "not tested"), "reproduced"),
+    (("not applicable",), "inconclusive"),
     ((), "inconclusive"),
 ])
 def test_judge_is_one_rule(kinds, verdict):
@@ -157,7 +160,8 @@ GOOD = dict(
     n_mc_above=6, n_points=8,
     better_than_riemannian_laplace=2, worse_than_riemannian_laplace=2, n_common_riemannian_laplace=4,
     langevin_beats_ewg_at_smallest_eps=True, n=10, unavailable_riemannian_laplace=0, better_than_ew_gaussian=4,
-    n_common_ew_gaussian=4,
+    n_common_ew_gaussian=4, errors_fall_with_eps=True, langevin_beats_riemannian_laplace_at_smallest_eps=True,
+    riemannian_laplace_beats_langevin_at_largest_eps=True,
     rate_hyperbolic_linear=True, rate_hyperbolic_faster=True, escaped_fraction=0.9,
     n_high=2, ewg_worse_high=1, ewg_better_high=0, ewg_better=4,
     flat_or_hyperbolic_better=9, flat_or_hyperbolic_cells=9, ratio_grows_with_d=True, speedup_median=150.0,
@@ -175,7 +179,8 @@ BAD = dict(
     GOOD, mu_exact=0.9975, gauss_better=3, gain_small_mu=0.02, gain_large_mu=0.03,
     circle_gap_small=0.02, circle_below_flat_large=False, bias_larger_small_sigma=False, n_mc_above=3,
     better_than_riemannian_laplace=1, worse_than_riemannian_laplace=0, langevin_beats_ewg_at_smallest_eps=False,
-    unavailable_riemannian_laplace=2, better_than_ew_gaussian=3,
+    unavailable_riemannian_laplace=2, better_than_ew_gaussian=3, errors_fall_with_eps=False,
+    langevin_beats_riemannian_laplace_at_smallest_eps=False, riemannian_laplace_beats_langevin_at_largest_eps=False,
     rate_hyperbolic_linear=False, rate_hyperbolic_faster=False, escaped_fraction=0.49,
     ewg_worse_high=0, ewg_better=3,
     flat_or_hyperbolic_better=8, ratio_grows_with_d=False, speedup_median=99.0, speedup_grows_with_d=False,
@@ -197,14 +202,18 @@ def test_each_clause_function_on_numbers(id):
         if clause.test is None:
             assert clause.note and clause.evaluate(GOOD).outcome == "not tested"
             continue
-        assert clause.evaluate(GOOD).outcome == "holds", (id, clause.text)
-        assert clause.evaluate(BAD).outcome == "fails", (id, clause.text)
-    good, _ = evaluate_claim(spec.claim, GOOD, spec.kind)
-    bad, _ = evaluate_claim(spec.claim, BAD, spec.kind)
-    if spec.kind == "illustration":
-        assert good == bad == "illustration"
-    else:
-        assert (good, bad) == ("reproduced", "differs")
+        inside = clause.example_setting()  # a clause about one setting (scenario, small n) is tested inside it
+        assert clause.evaluate({**GOOD, **inside}).outcome == "holds", (id, clause.text)
+        assert clause.evaluate({**BAD, **inside}).outcome == "fails", (id, clause.text)
+    # every setting the clauses name (or none): good numbers reproduce, bad numbers differ
+    settings = {repr(c.example_setting()): c.example_setting() for c in spec.claim if c.when} or {"": {}}
+    for inside in settings.values():
+        good, _ = evaluate_claim(spec.claim, {**GOOD, **inside}, spec.kind)
+        bad, _ = evaluate_claim(spec.claim, {**BAD, **inside}, spec.kind)
+        if spec.kind == "illustration":
+            assert good == bad == "illustration"
+        else:
+            assert (good, bad) == ("reproduced", "differs"), (id, inside)
 
 
 def test_clause_thresholds_sit_where_the_claims_put_them():
@@ -219,8 +228,13 @@ def test_clause_thresholds_sit_where_the_claims_put_them():
     mu = by["gdp"][0]
     assert mu.evaluate(dict(mu_exact=0.99754, mu_paper=1.116)).outcome == "fails"
     assert mu.evaluate(dict(mu_exact=1.11, mu_paper=1.116)).outcome == "holds"
-    ewg_small = by["heat_hyperbolic"][2]
-    assert ewg_small.evaluate(dict(langevin_beats_ewg_at_smallest_eps=True, n=100)).outcome == "not measured"
+    ewg_small = by["heat_ewg"][1]  # "when both n and ε are small", Scenario 1: not a claim about n = 100
+    assert ewg_small.evaluate(dict(langevin_beats_ewg_at_smallest_eps=True, n=100, scenario=1)).outcome == \
+        "not applicable"
+    assert ewg_small.evaluate(dict(langevin_beats_ewg_at_smallest_eps=True, n=10, scenario=2)).outcome == \
+        "not applicable"
+    assert ewg_small.evaluate(dict(langevin_beats_ewg_at_smallest_eps=False, n=10, scenario=1)).outcome == "fails"
+    assert ewg_small.evaluate(dict(langevin_beats_ewg_at_smallest_eps=True, n=10)).outcome == "not measured"
 
 
 def test_every_spec_declares_its_paper_figure_and_sizes():
@@ -233,7 +247,7 @@ def test_every_spec_declares_its_paper_figure_and_sizes():
         run_reproduction("gdp", "huge")
 
 
-@pytest.mark.parametrize("id", ["heat_hyperbolic", "ew", "kng_sensitivity"])
+@pytest.mark.parametrize("id", ["heat_hyperbolic", "heat_ewg", "ew", "kng_sensitivity"])
 def test_the_runner_and_its_spec_judge_with_the_same_clauses(id):
     """A runner picks its claim from its arguments; at the spec's sizes it is the spec's claim, so the verdict of a
     direct call and of the registry agree (the registry only adds the size label)."""

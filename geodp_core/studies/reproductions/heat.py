@@ -72,7 +72,8 @@ HEAT_H2_COMPETITORS = ("riemannian_laplace", "ew_gaussian")
 
 _FALLS = Clause(
     "“the Riemannian error decreases as the privacy budget ε increases” (every mechanism of the figure): holds when "
-    "each mechanism's mean distance at the largest ε where it runs is below its mean at the smallest by more than 2 s.e.",
+    "each mechanism's mean distance at the largest ε where it runs is below its mean at the smallest by more than 2 "
+    "standard errors",
     lambda n: n["errors_fall_with_eps"])
 _COMPARABLY = Clause("“Under Scenario 1, the three mechanisms perform comparably overall”", None,
                      note="'comparably' states no tolerance: reported, not tested")
@@ -86,7 +87,8 @@ HEAT_SPHERE_CLAIM = (
            "Laplace is", lambda n: n["better_than_riemannian_laplace"] >= n["n_common_riemannian_laplace"] / 2
            and n["better_than_riemannian_laplace"] >= n["worse_than_riemannian_laplace"]),
     Clause("“For both mechanisms, the distance to the true sample Fréchet mean decreases as ε increases”: holds when "
-           "each mechanism's mean distance at the largest ε is below its mean at the smallest by more than 2 s.e.",
+           "each mechanism's mean distance at the largest ε is below its mean at the smallest by more than 2 standard "
+           "errors",
            lambda n: n["errors_fall_with_eps"]),
 )
 #: §6.2, Figure 4: Langevin vs the Riemannian Laplace on H², both scenarios.
