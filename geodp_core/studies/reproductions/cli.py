@@ -52,7 +52,11 @@ _MARKS = {"holds": "✓", "fails": "✗", "inconclusive": "?", "not measured": "
           "not applicable": "n/a"}
 #: Words for the runner arguments shown in the summary's "our setting" (others: the argument's name in words).
 _WORDS = {"eps_values": "ε", "n_reps": "releases per cell", "eps": "ε", "mu_values": "μ", "compare": "vs",
-          "n_fits": "fits", "chain_length": "chain length", "n_calibrations": "sanitisations", "space": "space"}
+          "n_fits": "fits", "chain_length": "chain length", "n_calibrations": "sanitisations", "space": "space",
+          "eps_p_values": "ε_p", "eps_total": "total ε", "eps_p": "ε_p", "eps_v": "ε_v", "n_seeds": "seeds",
+          "n_samples": "samples", "sigma_multiples": "σ/Δ", "sigmas": "σ", "n_paths": "paths", "n_steps": "steps",
+          "t_max": "T", "tau": "τ", "deltas": "δ", "n_pairs": "pairs", "n_values": "n", "dims": "d",
+          "n_timing": "timed releases", "mcmc_steps": "MCMC steps"}
 #: Columns of ``summary.csv``.
 SUMMARY_COLUMNS = ("id", "panel", "paper_setting", "our_setting", "data", "runtime_s", "verdict", "clauses")
 
