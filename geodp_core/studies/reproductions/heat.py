@@ -78,7 +78,8 @@ _FALLS = Clause(
 _COMPARABLY = Clause("“Under Scenario 1, the three mechanisms perform comparably overall”", None,
                      note="'comparably' states no tolerance: reported, not tested")
 _RL_EVERYWHERE = Clause(
-    "(Figure 4 plots the Riemannian Laplace at every ε): holds when a Laplace law exists at every ε of the run",
+    "(Figure 4 plots the Riemannian Laplace at every ε): holds when the Laplace can be released at every ε of the run "
+    "(its law exists and its releases stay where double precision represents H²)",
     lambda n: n["unavailable_riemannian_laplace"] == 0)
 #: §6.1, Figure 3: Brownian motion vs the Riemannian Laplace on S².
 HEAT_SPHERE_CLAIM = (
@@ -98,7 +99,7 @@ HEAT_H2_LAPLACE_CLAIM = (
            "Laplace is clearly better at least as many ε as Langevin is",
            lambda n: n["worse_than_riemannian_laplace"] >= n["better_than_riemannian_laplace"], when={"scenario": (1,)}),
     Clause("Scenario 2: “the Langevin mechanism performs better for small n and small ε”: holds when Langevin is "
-           "clearly better than the Laplace at the smallest ε where the Laplace exists (panels with n < 50)",
+           "clearly better than the Laplace at the smallest ε where the Laplace runs (panels with n < 50)",
            lambda n: n["langevin_beats_riemannian_laplace_at_smallest_eps"],
            when={"scenario": (2,), "n": slice(None, 50)}),
     Clause("Scenario 2: “and remains competitive, though slightly less accurate, as n and ε become larger”: holds when "
@@ -299,15 +300,22 @@ def reproduce_heat_diffusion(space="sphere", n=10, eps_values=(0.1, 0.5, 1.0, 3.
                 low, high = min(rl["common"]), max(rl["common"])
                 numbers["langevin_beats_riemannian_laplace_at_smallest_eps"] = bool(low in rl["better_eps"])
                 numbers["riemannian_laplace_beats_langevin_at_largest_eps"] = bool(high in rl["worse_eps"])
-                pieces.append(f"at the smallest ε where the Laplace exists ({low:g}) Langevin is "
+                pieces.append(f"at the smallest ε where the Laplace runs ({low:g}) Langevin is "
                               f"{'' if low in rl['better_eps'] else 'not '}clearly better, at the largest ({high:g}) "
                               f"the Laplace is {'' if high in rl['worse_eps'] else 'not '}clearly better")
             else:
                 numbers["langevin_beats_riemannian_laplace_at_smallest_eps"] = None
                 numbers["riemannian_laplace_beats_langevin_at_largest_eps"] = None
-            if rl["missing"]:
-                pieces.append(f"no Riemannian Laplace law exists at ε = {_fmt_budgets(rl['missing'])} (exp(−r/σ)·sinh r "
+            rl_table = table[(table["mechanism"] == "riemannian_laplace") & (table["status"] == "unavailable")]
+            no_law = rl_table[rl_table["reason"].str.contains("normalisable")]["budget"].tolist()
+            refused = [b for b in rl["missing"] if b not in no_law]
+            if no_law:
+                pieces.append(f"no Riemannian Laplace law exists at ε = {_fmt_budgets(no_law)} (exp(−r/σ)·sinh r "
                               "is integrable on H² only for σ = Δ/ε* < 1), where the paper plots one")
+            if refused:
+                pieces.append(f"at ε = {_fmt_budgets(refused)} the Laplace's releases would reach beyond the radius "
+                              "where double precision represents H² with probability above 1e-15, so it is refused "
+                              "from public inputs (σ, the public ball)")
         details = "; ".join(pieces + parts) + "."
         if "riemannian_laplace" in cmp:
             rl_rows = table[(table["mechanism"] == "riemannian_laplace") & table["budget"].isin(rl["better_eps"])]
