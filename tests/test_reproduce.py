@@ -775,10 +775,13 @@ def test_command_line_all_panels_one_output_per_panel(tmp_path, capsys, monkeypa
     summary = _summary(tmp_path)
     assert list(summary.columns) == ["id", "panel", "paper_setting", "our_setting", "data", "runtime_s", "verdict",
                                      "clauses"]
-    assert list(summary["id"]) == ["heat_sphere"] * 3 + ["heat_ewg"] * 6 + ["gdp_curve"]
+    assert list(summary["id"]) == ["heat_sphere"] * 4 + ["heat_ewg"] * 7 + ["gdp_curve"]
     assert summary["panel"].iloc[-1] == "—"  # an id without declared panels runs once
+    assert list(summary[summary["panel"] == "all panels"]["id"]) == ["heat_sphere", "heat_ewg"]
+    summary = summary[summary["panel"] != "all panels"]
     assert (summary["runtime_s"] >= 0).all() and summary["verdict"].str.endswith("(smoke run)").all()
     assert summary["paper_setting"].str.contains("1000 repetitions").iloc[:9].all()
+    assert "heat_ewg, all 6 panels: [" in printed
     for key in ("heat_sphere", "heat_ewg"):
         spec = rp.REPRODUCTIONS[key]
         for panel in spec.panels:
@@ -809,8 +812,8 @@ def test_command_line_panels_on_a_dask_local_cluster_match_in_process(tmp_path, 
     capsys.readouterr()
     a, b = _summary(here), _summary(there)
     pd.testing.assert_frame_equal(a.drop(columns="runtime_s"), b.drop(columns="runtime_s"))
-    assert len(a) == 6
-    for slug in a["panel"]:
+    assert len(a) == 7 and a["panel"].iloc[-1] == "all panels"
+    for slug in a["panel"].iloc[:6]:
         pd.testing.assert_frame_equal(pd.read_csv(here / f"heat_ewg_{slug}.csv"),
                                       pd.read_csv(there / f"heat_ewg_{slug}.csv"))
 
@@ -846,3 +849,25 @@ def test_command_line_data_dir_uses_real_files_when_declared_and_says_which(tmp_
     assert "data: real files: points.npz" in capsys.readouterr().out
     assert "real files: points.npz" in (tmp_path / "b" / "heat_sphere.html").read_text(encoding="utf-8")
     assert seen == [data, data]
+
+
+def test_a_figure_verdict_combines_its_panels_by_the_same_rule():
+    """A clause fails for the figure if it fails on one panel where it applies; a clause applicable nowhere stays
+    out of the verdict; unknown outcomes stay unknown."""
+    from geodp_core.studies.reproductions.spec import ClauseOutcome, combine_panels
+
+    def panel(*kinds):
+        return tuple(ClauseOutcome(f"clause {i}", kind) for i, kind in enumerate(kinds))
+
+    status, outcomes = combine_panels([("a", panel("holds", "not applicable", "holds", "not tested")),
+                                       ("b", panel("fails", "not applicable", "holds", "not tested")),
+                                       ("c", panel("not applicable", "not applicable", "holds", "not tested"))])
+    assert [o.outcome for o in outcomes] == ["fails", "not applicable", "holds", "not tested"]
+    assert "1/2 panels" in outcomes[0].detail and outcomes[0].detail.endswith(": b")
+    assert "3/3 panels" in outcomes[2].detail and status == "partly reproduced"
+    status, outcomes = combine_panels([("a", panel("holds", "not measured")), ("b", panel("holds", "holds"))])
+    assert [o.outcome for o in outcomes] == ["holds", "not measured"] and status == "inconclusive"
+    status, outcomes = combine_panels([("a", panel("holds", "inconclusive")), ("b", panel("holds", "not measured"))])
+    assert outcomes[1].outcome == "inconclusive" and status == "inconclusive"
+    assert combine_panels([("a", panel("holds"))], kind="illustration")[0] == "illustration"
+    assert combine_panels([])[0] == "inconclusive"

@@ -12,6 +12,7 @@ from html import escape
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.executors import check_executor, run_cells
 from geodp_core.studies.reproductions import REPRODUCTIONS, run_reproduction
+from geodp_core.studies.reproductions.spec import combine_panels
 from geodp_core.viz.reproduce import reproduction_figures
 
 __all__ = ["main", "SCHEDULER_TIMEOUT", "SUMMARY_COLUMNS"]
@@ -89,6 +90,29 @@ def _summary_row(spec, slug, arguments, data_text, result, seconds):
     return dict(id=spec.id, panel=slug or "—", paper_setting=spec.paper_setting or spec.figure,
                 our_setting=_setting_text(_effective_arguments(spec, arguments)), data=data_text, runtime_s=round(seconds, 2), verdict=verdict,
                 clauses=clauses)
+
+
+def _with_figure_rows(rows, plan, results, mode):
+    """After the panels of an id run with several panels, one row "all panels": its clauses combined over the panels
+    and the verdict of the combination (:func:`~geodp_core.studies.reproductions.spec.combine_panels`)."""
+    out, i = [], 0
+    while i < len(rows):
+        j = i
+        while j < len(rows) and rows[j]["id"] == rows[i]["id"]:
+            j += 1
+        out.extend(rows[i:j])
+        if j - i > 1:
+            spec = plan[i][0]
+            status, outcomes = combine_panels([(plan[k][1], results[k][0].clauses) for k in range(i, j)], spec.kind)
+            out.append(dict(id=spec.id, panel="all panels", paper_setting=spec.paper_setting or spec.figure,
+                            our_setting=f"{j - i} panels at the {mode} size", data=rows[i]["data"],
+                            runtime_s=round(sum(results[k][1] for k in range(i, j)), 2),
+                            verdict=status + (" (smoke run)" if mode == "quick" else ""),
+                            clauses=" ".join(_MARKS.get(c.outcome, c.outcome) for c in outcomes)))
+            print(f"== {spec.id}, all {j - i} panels: [{status}] "
+                  + "; ".join(c.describe() for c in outcomes))
+        i = j
+    return out
 
 
 def _print_summary(rows):
@@ -289,6 +313,7 @@ def main(argv=None):
         print(f"   [{result.status}{', smoke run' if result.size == 'quick' else ''}] {name}: {result.verdict}\n"
               f"   table: {csv_path}   figure: {html_path}")
         rows.append(_summary_row(spec, slug, spec.panel_arguments(mode, arguments), data_text, result, seconds))
+    rows = _with_figure_rows(rows, plan, results, mode)
     summary = pd.DataFrame(rows, columns=list(SUMMARY_COLUMNS))
     summary.to_csv(out / "summary.csv", index=False)
     _print_summary(rows)

@@ -32,7 +32,7 @@ from typing import Callable
 from geodp_core.exceptions import InvalidParameterError
 
 __all__ = ["OUTCOMES", "VERDICTS", "SIZES", "Clause", "ClauseOutcome", "ReproductionSpec", "REPRODUCTIONS",
-           "reproduction", "judge", "verdict_text", "evaluate_claim", "RealData"]
+           "reproduction", "judge", "verdict_text", "evaluate_claim", "RealData", "combine_panels"]
 
 #: Outcomes of a clause.
 OUTCOMES = ("holds", "fails", "inconclusive", "not measured", "not tested", "not applicable")
@@ -159,6 +159,34 @@ def judge(outcomes, kind="reproduction"):
 def evaluate_claim(claim, numbers, kind="reproduction"):
     """``(status, outcomes)``: every clause of ``claim`` evaluated on ``numbers`` and the verdict."""
     outcomes = tuple(clause.evaluate(numbers) for clause in claim)
+    return judge(outcomes, kind), outcomes
+
+
+def combine_panels(panels, kind="reproduction"):
+    """``(status, outcomes)`` of a whole figure from its panels' clause outcomes, by the same rule.
+
+    ``panels`` is a sequence of ``(panel name, outcomes)``, the outcomes of the same claim in the same order. Per
+    clause: *fails* if it fails on a panel; else *inconclusive* / *not measured* if it is so on a panel; else
+    *holds* if it holds on a panel; *not applicable* (or *not tested*) when it is so everywhere. The detail names
+    the panels behind the outcome.
+    """
+    panels = list(panels)
+    if not panels:
+        return judge((), kind), ()
+    combined = []
+    for i, first in enumerate(panels[0][1]):
+        by = {}
+        for name, outcomes in panels:
+            by.setdefault(outcomes[i].outcome, []).append(name)
+        for outcome in ("fails", "inconclusive", "not measured", "holds", "not tested", "not applicable"):
+            if outcome in by:
+                names = by[outcome]
+                applicable = sum(len(v) for k, v in by.items() if k not in _UNCOUNTED)
+                detail = ("" if outcome in _UNCOUNTED else
+                          f"{outcome} on {len(names)}/{applicable} panels where it applies: {', '.join(names)}")
+                combined.append(ClauseOutcome(first.text, outcome, detail or first.detail))
+                break
+    outcomes = tuple(combined)
     return judge(outcomes, kind), outcomes
 
 
