@@ -4,7 +4,8 @@ r"""The source papers' experiments, rerun with geodp_core: one module per paper,
 module                          ids
 ==============================  ============================================================================
 :mod:`.gdp`                     ``gdp``, ``gdp_curve`` (GDP on Riemannian manifolds, Jiang et al. 2023)
-:mod:`.heat`                    ``heat_sphere``, ``heat_hyperbolic``, ``heat_escape`` (heat diffusion, Chang et al.)
+:mod:`.heat`                    ``heat_sphere``, ``heat_hyperbolic``, ``heat_ewg``, ``heat_escape`` (heat diffusion,
+                                Chang et al.)
 :mod:`.ew`                      ``ew``, ``ew_dimensions`` (exponential-wrapped mechanisms, ICLR 2026)
 :mod:`.conformal`               ``conformal``, ``conformal_dimension`` / ``_n`` / ``_spread`` / ``_eps``,
                                 ``conformal_images`` (density-aware conformal DP, He et al.)
@@ -17,7 +18,10 @@ Each id is ONE :class:`~geodp_core.studies.reproductions.spec.ReproductionSpec` 
 as clauses with machine tests, the sizes of ``default`` / ``--quick`` / ``--full``, the runner), declared by the
 ``@reproduction`` decorator on its runner and collected in :data:`REPRODUCTIONS`. The verdict is computed from
 the clauses' outcomes by one rule (:func:`~geodp_core.studies.reproductions.spec.judge`): a clause resting on a
-sampler cell that failed its public convergence check is inconclusive. The study's shape: :class:`Settings`
+sampler cell that failed its public convergence check is inconclusive, and a clause about one setting of the
+paper's grid is not applicable on the other panels. A spec lists the paper's own grid as ``panels`` (runner
+arguments merged over a size: :func:`run_reproduction` ``panel=``), and may name its scenarios and its range of
+n (the command line's ``--scenario`` / ``--n``) and a real-file loader (``--data-dir``). The study's shape: :class:`Settings`
 (id, size, seed), :func:`run` and :func:`figures`. The command line is :mod:`.cli`. None of these modules imports
 :mod:`geodp_core.viz` except :func:`figures` (when called) and the command line. Settings, numbers and verdicts:
 docs/derivations/reproductions.md.
