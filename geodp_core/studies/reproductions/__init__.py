@@ -7,6 +7,8 @@ module                          ids
 :mod:`.heat`                    ``heat_sphere``, ``heat_hyperbolic``, ``heat_ewg``, ``heat_escape`` (heat diffusion,
                                 Chang et al.)
 :mod:`.ew`                      ``ew``, ``ew_dimensions`` (exponential-wrapped mechanisms, ICLR 2026)
+:mod:`.ew_octmnist`             ``ew_octmnist`` (the same paper's OCTMNIST experiment; the real file with
+                                ``--data-dir``)
 :mod:`.conformal`               ``conformal``, ``conformal_dimension`` / ``_n`` / ``_spread`` / ``_eps``,
                                 ``conformal_images`` (density-aware conformal DP, He et al.)
 :mod:`.kng`                     ``kng``, ``kng_split``, ``kng_noise``, ``kng_spd``, ``kng_spd_equal``,
@@ -36,6 +38,7 @@ from geodp_core.exceptions import InvalidParameterError
 from geodp_core.studies.reproductions import gdp  # noqa: F401
 from geodp_core.studies.reproductions import heat  # noqa: F401
 from geodp_core.studies.reproductions import ew  # noqa: F401
+from geodp_core.studies.reproductions import ew_octmnist  # noqa: F401
 from geodp_core.studies.reproductions import conformal  # noqa: F401
 from geodp_core.studies.reproductions import kng  # noqa: F401
 from geodp_core.studies.reproductions.common import UTILITY_COLUMNS, PaperClaim, Reproduction
