@@ -161,7 +161,7 @@ def test_a_study_draws_only_inside_figures(module):
 
 
 def test_paper_modules_never_import_the_figures():
-    for name in ("gdp", "heat", "ew", "conformal", "kng", "common", "spec"):
+    for name in ("gdp", "heat", "ew", "ew_octmnist", "conformal", "kng", "common", "spec"):
         module = f"geodp_core.studies.reproductions.{name}"
         assert not {t for t in EDGES[module] if _layer(t) == "viz"}, module
 

@@ -273,8 +273,8 @@ class ReproductionSpec:
         extra = {}
         if n is not None:
             if self.n_range is None:
-                raise InvalidParameterError(f"--n {n}: {self.id} has no number of records n to set (the ids that take "
-                                            f"--n: {', '.join(_ids_with('n_range')) or 'none'})", param="n")
+                raise InvalidParameterError(f"--n {n}: {self.id} does not take a number of records n (the ids that "
+                                            f"take --n: {', '.join(_ids_with('n_range')) or 'none'})", param="n")
             low, high = self.n_range
             if isinstance(n, bool) or not isinstance(n, int) or not low <= n <= high:
                 raise InvalidParameterError(f"--n must be an integer in [{low}, {high}] for {self.id}; got {n!r}",
