@@ -2,8 +2,11 @@
 
 For each id (:data:`~geodp_core.studies.reproductions.REPRODUCTIONS`, ``--list``) it runs the reproduction at the
 chosen size, prints the paper's claim, each clause's outcome and the verdict, and writes a CSV table and a
-self-contained HTML page of the figures. This module may import :mod:`geodp_core.viz` (it sits above it); the
-paper modules never do.
+self-contained HTML page of the figures. ``--all-panels`` runs every panel a spec declares (one cell each, so any
+executor spreads them; outputs ``ID_PANEL``), ``--n`` / ``--scenario`` set the runner's records / the paper's
+scenario where the spec declares them, ``--data-dir`` hands a folder to the specs' real-file hooks; every run writes
+and prints a summary table (``summary.csv``, :data:`SUMMARY_COLUMNS`) with an "all panels" row per figure. This
+module may import :mod:`geodp_core.viz` (it sits above it); the paper modules never do.
 """
 
 import sys
