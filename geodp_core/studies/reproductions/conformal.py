@@ -525,6 +525,11 @@ def reproduce_conformal_figure(figure="eps", values=None, n_calibrations=3, n_re
         "there and the mechanism is close to a Riemannian Laplace of rate λ*√φ. The 'vertex sampler' floor is what "
         "the releases could not beat on the 1000-point public point set (its nearest-point resolution).",
     )
+    wrapped = table[(table["mechanism"] == "tangent_gaussian") & (table["status"] == "ok") & (table["dim"] >= 100)]
+    if len(wrapped):
+        notes += (f"From d = 100 on the tangent Gaussian's tangent vector has norm about σ√(d−1) > π, and the "
+                  f"exponential map wraps it around the sphere: its mean distance there ({wrapped['mean'].min():.3g}–"
+                  f"{wrapped['mean'].max():.3g}) reflects the wrap, not utility (and it has no formal guarantee).",)
     return Reproduction(
         key=f"conformal_{figure}",
         paper="Density-aware noise mechanisms for DP on Riemannian manifolds via conformal transformation (He et al.)",
