@@ -852,10 +852,17 @@ class Conformal(Mechanism):
         Public points of the point set (``[50, 20000]``); resolution ~ :math:`N^{-1/d}`.
     graph_k : int, default 10
         :math:`k` of the public kNN graph (``[2, 64]``).
-    sampler : {"continuous", "vertex"}, default "continuous"
+    sampler : {"continuous", "vertex"}, default "continuous" on a mesh, "vertex" on a point set
         ``"continuous"``: exact rejection sampler of the continuous law (resolution not limited by the
-        mesh); ``"vertex"``: a mesh vertex, then a uniform point of its cell (output resolution = mesh
-        spacing). Both are exact for the law they sample.
+        mesh or the point set; on a point set the law lives on the whole manifold, releases on non-compact spaces
+        are then projected onto the public ball); ``"vertex"``: a mesh vertex / public point, then a uniform point of
+        its cell (output resolution = the spacing, ~ :math:`N^{-1/d}` on a point set). Both are exact for the law
+        they sample, with a public amount of work per call.
+    volume_factor_cap : float, default 1 (point set with ``sampler="continuous"`` only)
+        :math:`\kappa` in ``(0, 50]``: :math:`\sigma` is shrunk towards its mean so that
+        :math:`(\phi_{\max}/\phi_{\min})^{d/2} \le e^\kappa` (public post-processing), which keeps the continuous
+        sampler's acceptance rate :math:`\ge e^{-2\kappa}` in every dimension (see
+        :func:`~geodp_core.mechanisms.conformal_pointset.cap_volume_factor`).
     n, radius : optional
         Number of records (default ``len(data)``) and public data-ball radius, for :meth:`paper_theorem_v2`.
     """
@@ -1373,7 +1380,9 @@ class Conformal(Mechanism):
 
     def log_density(self, center, points, calibration):
         r"""Unnormalised log density w.r.t. the Riemannian volume (``sampler="continuous"`` only):
-        :math:`\log\hat\phi(z) - \lambda^*\rho^*(\eta, z)`, :math:`-\infty` outside the meshed domain.
+        :math:`\frac d2\log\hat\phi(z) - \lambda^*\rho^*(\eta, z)`; on a mesh :math:`-\infty` outside the meshed
+        domain, on a point set defined on the whole manifold (at the projected summary, before the projection of
+        the release onto the public ball on non-compact spaces).
 
         Raises
         ------

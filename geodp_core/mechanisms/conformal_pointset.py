@@ -23,6 +23,11 @@ Stage 2 (:math:`\varepsilon_{conf}`)
     :math:`j` with probability :math:`\propto w_j\phi_j^{d/2}e^{-\lambda^*\rho^*(\hat\eta, x_j)}`,
     :math:`\lambda^* = \varepsilon_{conf}/(2\sqrt{\phi_{\max}}\Delta)`, then the public jitter
     :meth:`~geodp_core.geometry.point_sets.PublicPointSet.jitter`.
+Stage 2, continuous sampler (``sampler="continuous"``)
+    :math:`Z` with density :math:`\propto \hat\phi(z)^{d/2}e^{-\lambda^*\tilde\rho(\hat\eta, z)}` on the whole manifold
+    (:meth:`PointSetFields.conformal_distance`), sampled exactly by rejection from a Riemannian Laplace proposal with a
+    public number of proposals (:meth:`PointSetFields.sample_continuous`): no output discretisation, so no
+    resolution floor; :math:`\sigma` first capped by :func:`cap_volume_factor` (public post-processing).
 
 Derivation: ``docs/derivations/conformal_pointset.md``.
 """
