@@ -266,7 +266,7 @@ CONFORMAL_PAPER_DIMENSIONS = (3, 5, 10, 20, 50, 100, 200, 500, 1000)
 #: Default x grids of Figs. 2–5 (the paper's ranges, cut to what runs in seconds here).
 CONFORMAL_FIGURE_GRIDS = {"dimension": (3, 5, 10, 20), "n": (100, 250, 500, 1000, 2000),
                           "spread": (0.05, 0.1, 0.3, 0.6, 1.0), "eps": (0.1, 0.3, 0.5, 1.0, 2.0)}
-#: Paper's fixed budget of Figs. 2–4 and the ε at which the conformal "discretisation floor" is measured.
+#: Paper's fixed budget of Figs. 2–4 and the ε at which the conformal floors (continuous and vertex sampler) are measured.
 CONFORMAL_PAPER_FIXED_EPS = 0.3
 CONFORMAL_FLOOR_EPS = 50.0
 _TAG_CONF_FIG = 45
@@ -639,7 +639,8 @@ def reproduce_conformal_images(eps_values=CONFORMAL_PAPER_IMAGE_EPS, datasets=tu
     :math:`B(cI, 8)` (centre :func:`geodp_core.pipeline.public_reference`, fixed by the descriptor's
     definition, never computed from the data) are clipped onto it; :math:`\bar x` is the Fréchet mean and
     :math:`\Delta = 2r/n`. Utility :math:`\mathbb E\,\rho(\bar x, \tilde x)` at ONE target ε-DP: conformal
-    (public point set of the ball, ``n_calibrations`` sanitisations × ``n_reps`` releases) and Riemannian
+    (density on a public point set of the ball, exact continuous sampler in the flat chart, each release projected
+    onto the public ball; ``n_calibrations`` sanitisations × ``n_reps`` releases) and Riemannian
     Laplace; tangent Gaussian at :math:`(\varepsilon, 10^{-9})` as the paper's baseline.
 
     Parameters
@@ -658,7 +659,10 @@ def reproduce_conformal_images(eps_values=CONFORMAL_PAPER_IMAGE_EPS, datasets=tu
     -------
     Reproduction
         ``table``: :data:`UTILITY_COLUMNS` (``budget`` = ε) plus ``dataset``, ``n``, ``dim`` (of the manifold)
-        and ``phi_max``; ``tables["floor"]``: the conformal mean distance at ε = :data:`CONFORMAL_FLOOR_EPS`.
+        ``phi_max``, ``floor`` and ``point_set_floor`` (conformal rows); ``tables["floor"]``: the conformal mean
+        distance at ε = :data:`CONFORMAL_FLOOR_EPS` with the continuous sampler the curves use (``floor``: no
+        resolution floor, it falls like 1/ε) and with the vertex sampler (``point_set_floor``: the resolution of the
+        1000 public points, which no ε can beat).
     """
     eps_grid = _check_grid(eps_values, "eps_values", low=0.0, high=50.0, high_closed=True)
     if isinstance(datasets, str):
