@@ -73,6 +73,8 @@ MIN_ACCEPTANCE = 1e-5  # smallest public lower bound of the acceptance rate a co
 MAX_PROPOSALS = 4_000_000  # largest fixed proposal budget of one sample() call
 PROPOSAL_CHUNK = 65_536  # proposals evaluated per vectorised chunk (memory bound), mesh sampler
 _POINT_PROPOSAL_CHUNK = 2_048  # proposals per chunk of the point-set sampler (a (chunk, N) distance block)
+_TAIL = 1e-15  # proposal radii beyond the public reach below have at most this probability
+_MAX_CURVED_REACH = 300.0  # largest proposal radius on negatively curved spaces (cosh 300 ~ 1e130: finite)
 _ROUTES = 3  # nearest public points through which the continuous conformal distance may route
 VOLUME_FACTOR_CAP_DEFAULT = 1.0  # kappa: (phi_max/phi_min)^(d/2) <= e^kappa for the continuous point-set sampler
 
@@ -468,6 +470,14 @@ class PointSetFields(ConformalFieldValues):
                 f"[1e-8, 1e8] and below {limit:.3g} (where e^(-r/scale) times the volume growth is integrable) on "
                 f"{self.manifold.label}; use sampler='vertex' or a larger ε")
             return plan
+        if self.manifold.curvature_bounds[0] < 0:  # cosh/sinh coordinates overflow far out: decided publicly
+            reach = volume.radius_tail_bound("laplace", plan["scale"], _TAIL)
+            if reach is None or reach > _MAX_CURVED_REACH:
+                plan["unavailable"] = (
+                    f"the continuous sampler's proposals (Laplace of scale {plan['scale']:.3g}) exceed the radius "
+                    f"{_MAX_CURVED_REACH:g} with probability above {_TAIL:g} on {self.manifold.label}, where its "
+                    "coordinates are no longer accurate in double precision; use sampler='vertex' or a larger ε")
+                return plan
         log_ratio = (get_radial_law(volume, None, "laplace", 1.0 / a).log_normaliser()
                      - get_radial_law(volume, None, "laplace", 1.0 / b).log_normaliser())
         rate = float(min(1.0, math.exp(0.5 * d * (math.log(self.phi_min) - math.log(self.phi_max)) + log_ratio)))

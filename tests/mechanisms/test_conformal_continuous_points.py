@@ -52,7 +52,7 @@ def with_sigma(fields, sigma):
 # ------------------------------------------------------------------------------------------------ exact laws
 @pytest.mark.parametrize("manifold_args, lam", [
     (("sphere", 9), 12.0), (("sphere", 100), 150.0), (("hyperbolic", 3), 40.0), (("euclidean", 4), 30.0),
-    (("spd", 3, "log_euclidean"), 40.0),
+    (("spd", 3, "log_euclidean"), 40.0), (("spd", 3, "log_cholesky"), 40.0),
 ])
 def test_flat_phi_gives_the_exact_riemannian_laplace_radial_law(manifold_args, lam):
     """φ ≡ 1: ρ̃(η, z) = dist(η, z) (every route is at least as long), so dist(η, Z) must follow the Laplace radial law
@@ -232,6 +232,20 @@ def test_volume_factor_cap_bounds_the_volume_factor_and_is_stated():
         assert cal.label == LABEL_EXACT
         assert any("volume-factor cap" in note for note in cal.notes)
         assert cal.noise["acceptance_lower_bound"] >= math.exp(-2.0 * cap) * 0.99
+
+
+def test_hyperbolic_needs_an_integrable_proposal_decided_publicly():
+    """On H^d the proposal e^(-λ√φ_min r) sinh^(d-1) r must be integrable (λ√φ_min > d − 1) and stay where the
+    coordinates are accurate: otherwise the calibration refuses with the public reason, whatever the data."""
+    from geodp_core.exceptions import UnavailableError
+
+    manifold = get_manifold("hyperbolic", 10)
+    for seed in (1, 2):
+        with pytest.raises(UnavailableError) as info:
+            calibrate(manifold, eps=0.5, sensitivity=0.1, data=cluster(manifold, 200, 0.4, seed))
+        assert info.value.param == "sampler" and "scale" in str(info.value)
+    mech, cal = calibrate(manifold, eps=20.0, sensitivity=0.1)
+    assert cal.noise["lambda_star"] * math.sqrt(cal.noise["phi_min"]) > manifold.dim - 1
 
 
 @pytest.mark.parametrize("extra, param", [
