@@ -388,6 +388,25 @@ def test_reproduce_page_runs_a_further_figure():
     assert len(at.get("plotly_chart")) == 0
 
 
+def test_reproduce_page_conformal_figure_shows_both_floors_beside_the_error():
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.switch_page("app_pages/reproduce.py")
+    at.run()
+    at.session_state["reproduce_paper"] = "More paper figures"
+    at.run()
+    at.selectbox(key="reproduce_more_figure").set_value("conformal_spread").run()
+    at.select_slider(key="reproduce_more_conformal_cal").set_value(2).run()
+    at.select_slider(key="reproduce_more_conformal_reps").set_value(30).run()
+    at.button(key="reproduce_more_run").click().run()
+    assert not at.exception, at.exception
+    assert not at.error
+    frame = at.dataframe[0].value
+    assert {"conformal at ε = 50", "vertex-sampler floor"} <= set(frame.columns)
+    assert not {"floor", "point_set_floor"} & set(frame.columns)  # plain words, no code names
+    conformal = frame[frame["vertex-sampler floor"].notna()]
+    assert len(conformal) and (conformal["conformal at ε = 50"] < conformal["vertex-sampler floor"]).all()
+
+
 # ============================================================================ KNG regression, further figures
 def test_kng_sensitivity_ratios_at_least_one():
     result = rp.reproduce_kng_sensitivity(n_values=(20, 50), n_pairs=4, seed=0)
