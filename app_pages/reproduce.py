@@ -103,7 +103,8 @@ def _verdict(result):
 def _utility_table(table, budget, extra=()):
     columns = [c for c in ("title",) + tuple(extra) + ("budget", "mean", "se", "n_reps", "label", "noise", "target",
                                                        "reason") if c in table.columns]
-    view = table[columns].rename(columns=dict(UTILITY_VIEW, budget=budget, sigma_over_delta="σ/Δ"))
+    view = table[columns].rename(columns=dict(UTILITY_VIEW, budget=budget, sigma_over_delta="σ/Δ",
+                                              floor="conformal at ε = 50", point_set_floor="vertex-sampler floor"))
     st.dataframe(view, hide_index=True, width="stretch")
 
 
@@ -442,7 +443,8 @@ with tab["more"]:
                 elif figure == "kng_sensitivity":
                     _more_table(result.tables["summary"])
                 elif figure.startswith("conformal_"):
-                    extra = ("dataset",) if figure == "conformal_images" else ("panel", "dim", "n", "spread")
+                    extra = (("dataset",) if figure == "conformal_images" else ("panel", "dim", "n", "spread")) + (
+                        "floor", "point_set_floor")  # beside the error: no floor (continuous) and the points' floor
                     _utility_table(result.table, "ε", extra=extra)
                 elif figure == "ew_dimensions":
                     _utility_table(result.table, "μ", extra=("space",))

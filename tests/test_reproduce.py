@@ -388,6 +388,25 @@ def test_reproduce_page_runs_a_further_figure():
     assert len(at.get("plotly_chart")) == 0
 
 
+def test_reproduce_page_conformal_figure_shows_both_floors_beside_the_error():
+    at = AppTest.from_file(APP, default_timeout=180)
+    at.switch_page("app_pages/reproduce.py")
+    at.run()
+    at.session_state["reproduce_paper"] = "More paper figures"
+    at.run()
+    at.selectbox(key="reproduce_more_figure").set_value("conformal_spread").run()
+    at.select_slider(key="reproduce_more_conformal_cal").set_value(2).run()
+    at.select_slider(key="reproduce_more_conformal_reps").set_value(30).run()
+    at.button(key="reproduce_more_run").click().run()
+    assert not at.exception, at.exception
+    assert not at.error
+    frame = at.dataframe[0].value
+    assert {"conformal at ε = 50", "vertex-sampler floor"} <= set(frame.columns)
+    assert not {"floor", "point_set_floor"} & set(frame.columns)  # plain words, no code names
+    conformal = frame[frame["vertex-sampler floor"].notna()]
+    assert len(conformal) and (conformal["conformal at ε = 50"] < conformal["vertex-sampler floor"]).all()
+
+
 # ============================================================================ KNG regression, further figures
 def test_kng_sensitivity_ratios_at_least_one():
     result = rp.reproduce_kng_sensitivity(n_values=(20, 50), n_pairs=4, seed=0)
@@ -584,7 +603,9 @@ def test_conformal_eps_figure_both_panels():
     assert any("S^(d−1)" in note for note in result.notes)  # the dimension convention is stated
 
 
-def test_conformal_dimension_figure_floor_rises_with_d():
+def test_conformal_dimension_figure_floors():
+    """The vertex sampler's floor (the resolution of the public points) rises with d; the continuous sampler the
+    curves use has no floor: at ε = 50 it is far below the vertex floor, and both are reported beside the error."""
     result = rp.reproduce_conformal_figure("dimension", values=(3, 10), n_calibrations=2, n_reps=40, seed=0)
     _check_utility_frame(result, _CONF_MECHS, (rp.CONFORMAL_PAPER_FIXED_EPS,))
     table = result.table
@@ -593,11 +614,21 @@ def test_conformal_dimension_figure_floor_rises_with_d():
     floor = result.tables["floor"]
     assert len(floor) == 4  # two panels × two dimensions
     for panel in ("a", "b"):  # S² mesh (600 vertices) vs 1000 public points on a cap of S⁹: N^(-1/dim)
-        by_dim = floor[floor["panel"] == panel].set_index("dim")["floor"]
-        assert by_dim[10] > 20 * by_dim[3]
+        by_dim = floor[floor["panel"] == panel].set_index("dim")
+        assert by_dim.loc[10, "point_set_floor"] > 4 * by_dim.loc[3, "point_set_floor"]
+        assert by_dim.loc[10, "floor"] < 0.1 * by_dim.loc[10, "point_set_floor"]  # not limited by the points
+    conf = table[table["mechanism"] == "conformal"]
+    levels = floor.set_index(["panel", "dim"])
+    for r in conf.itertuples():  # the floors stand beside the error in the main table
+        assert r.floor == levels.loc[(r.panel, r.dim), "floor"]
+        assert r.point_set_floor == levels.loc[(r.panel, r.dim), "point_set_floor"]
+        assert r.mean > r.floor
+    assert table[table["mechanism"] != "conformal"]["floor"].isna().all()
+    assert rp.REPRODUCTIONS["conformal_dimension"].sizes["full"]["values"][-1] == 1000  # the paper's range
     _check_conformal_verdict(result, "panel")
-    with pytest.raises(InvalidParameterError, match="values"):
-        rp.reproduce_conformal_figure("dimension", values=(2, 10))
+    for bad in ((2, 10), (3, 1001)):
+        with pytest.raises(InvalidParameterError, match="values"):
+            rp.reproduce_conformal_figure("dimension", values=bad)
     with pytest.raises(InvalidParameterError, match="figure"):
         rp.reproduce_conformal_figure("torus")
 
@@ -625,6 +656,9 @@ def test_conformal_images_log_euclidean():
     for name in rp.CONFORMAL_IMAGE_DATASETS:
         sub = table[table["dataset"] == name]
         assert _decreasing(sub, "riemannian_laplace"), name
+        assert _decreasing(sub, "conformal"), name  # the continuous sampler: no resolution floor
+    floor = result.tables["floor"].set_index("dataset")
+    assert (floor["floor"] < 0.1 * floor["point_set_floor"]).all()  # 45–66 dimensions: 1000 points cannot resolve
     assert any("log-Euclidean" in note and "affine-invariant" in note and "unavailable" in note
                for note in result.notes)
     _check_conformal_verdict(result, "dataset")
@@ -646,7 +680,7 @@ def test_conformal_figures_and_cli(tmp_path, capsys):
     result = rp.reproduce_conformal_figure("eps", values=(0.3, 2.0), n_calibrations=2, n_reps=20, seed=0)
     fig, = reproduction_figures(result)
     names = {t.name for t in fig.data}
-    assert len(fig.data) == 2 * 3 + 2  # three mechanisms and the floor, in each panel
+    assert len(fig.data) == 2 * 3 + 2 * 2  # three mechanisms and the two floors, in each panel
     assert any("floor" in n for n in names) and any("Laplace" in n for n in names)
     ids = ("conformal_dimension", "conformal_n", "conformal_spread", "conformal_eps", "conformal_images")
     assert set(ids) <= set(rp.COMMANDS)

@@ -189,6 +189,11 @@ class PublicPointSet:
         return (matrix - sp.diags(np.asarray(matrix.sum(axis=1)).ravel())).tocsr()
 
     @property
+    def in_chart(self):
+        r"""Whether distances are computed in a flat chart :math:`\psi` (flat SPD metrics) rather than on the points."""
+        return self.kind == "flat_chart_ball"
+
+    @property
     def distance_kind(self):
         """Kind of :func:`pairwise_distances` applied to :attr:`features`."""
         return "euclidean_ball" if self.kind == "flat_chart_ball" else self.kind
@@ -208,6 +213,14 @@ class PublicPointSet:
         if self.kind in ("flat_chart_ball", "euclidean_ball"):  # translate to the public centre (an isometry):
             points = points - self._feature_origin  # keeps the Gram-form rounding small near the domain
         return points
+
+    def from_features(self, features):
+        """Inverse of :meth:`to_features`: points (``(m, *point_shape)``) from distance coordinates ``(m, F)``."""
+        features = np.asarray(features, dtype=float)
+        if self.kind in ("flat_chart_ball", "euclidean_ball"):
+            features = features + self._feature_origin
+        points = features.reshape((-1,) + tuple(self.manifold.point_shape))
+        return self.manifold.chart_inverse(points) if self.kind == "flat_chart_ball" else points
 
     @functools.cached_property
     def _feature_origin(self):

@@ -50,10 +50,16 @@ from geodp_core.geometry.mesh import (
 from geodp_core.geometry.point_sets import GRAPH_K_RANGE, POINT_COUNT_RANGE, point_set_kind, public_point_set
 from geodp_core.mechanisms.base import LABEL_EXACT, LABEL_NO_GUARANTEE, Availability, Mechanism
 from geodp_core.mechanisms.conformal_pointset import (
+    MAX_PROPOSALS,
+    MIN_ACCEPTANCE,
+    PROPOSAL_CHUNK,
+    VOLUME_FACTOR_CAP_DEFAULT,
     ConformalFieldValues,
     build_point_set_fields,
+    cap_volume_factor,
     graph_conformal_distance,
     normalised_probabilities,
+    proposals_needed,
 )
 from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
 from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechanism
@@ -105,10 +111,9 @@ _SIGMA_CAP = 300.0  # |sigma| <= 300: phi = e^(2 sigma) stays finite (public pos
 _MAX_NOISE_SCALE = 1e150  # largest per-vertex Laplace scale of the density sanitisation
 _MAX_HYPERBOLIC_REACH = 8.0  # point sets on H^d: dist(origin, domain_center) + domain_radius (x0 <= cosh 8 ~ 1490)
 _MAX_LAMBDA = 1e12  # lambda* above this: noise below the resolution of double-precision positions
-_FAILURE_PROBABILITY = 1e-12  # public bound on P(fixed proposal budget yields < size acceptances)
-_MIN_ACCEPTANCE = 1e-5  # smallest public lower bound of the acceptance rate the continuous sampler accepts
-_MAX_PROPOSALS = 4_000_000  # largest fixed proposal budget of one sample() call
-_PROPOSAL_CHUNK = 65_536  # proposals evaluated per vectorised chunk (memory bound)
+_MIN_ACCEPTANCE = MIN_ACCEPTANCE
+_MAX_PROPOSALS = MAX_PROPOSALS
+_PROPOSAL_CHUNK = PROPOSAL_CHUNK
 
 
 # ------------------------------------------------------------------- kernel
@@ -630,19 +635,6 @@ class ConformalFields(ConformalFieldValues):
         return np.concatenate(accepted)[:size]
 
 
-def proposals_needed(size, acceptance_lower_bound, failure_probability=_FAILURE_PROBABILITY):
-    r"""Smallest public proposal budget :math:`N` with :math:`P[\mathrm{Bin}(N, p) < k] \le` ``failure_probability``
-    for every acceptance rate :math:`p \ge p_{lb}`.
-
-    Chernoff: :math:`P[\mathrm{Bin}(N,p) < k] \le \exp(-(Np - k)^2/(2Np))` for :math:`Np \ge k`; it is
-    :math:`\le e^{-x}` once :math:`Np \ge k + x + \sqrt{x^2 + 2kx}`, :math:`x = \log(1/\text{failure})`.
-    """
-    x = math.log(1.0 / failure_probability)
-    k = float(size)
-    mean = k + x + math.sqrt(x * x + 2.0 * k * x)
-    return int(math.ceil(mean / acceptance_lower_bound))
-
-
 def domain_inner_radius(mesh):
     r"""Radius of the largest closed geodesic ball :math:`B(o, R_{in})` inside the meshed domain (public).
 
@@ -860,10 +852,17 @@ class Conformal(Mechanism):
         Public points of the point set (``[50, 20000]``); resolution ~ :math:`N^{-1/d}`.
     graph_k : int, default 10
         :math:`k` of the public kNN graph (``[2, 64]``).
-    sampler : {"continuous", "vertex"}, default "continuous"
+    sampler : {"continuous", "vertex"}, default "continuous" on a mesh, "vertex" on a point set
         ``"continuous"``: exact rejection sampler of the continuous law (resolution not limited by the
-        mesh); ``"vertex"``: a mesh vertex, then a uniform point of its cell (output resolution = mesh
-        spacing). Both are exact for the law they sample.
+        mesh or the point set; on a point set the law lives on the whole manifold, releases on non-compact spaces
+        are then projected onto the public ball); ``"vertex"``: a mesh vertex / public point, then a uniform point of
+        its cell (output resolution = the spacing, ~ :math:`N^{-1/d}` on a point set). Both are exact for the law
+        they sample, with a public amount of work per call.
+    volume_factor_cap : float, default 1 (point set with ``sampler="continuous"`` only)
+        :math:`\kappa` in ``(0, 50]``: :math:`\sigma` is shrunk towards its mean so that
+        :math:`(\phi_{\max}/\phi_{\min})^{d/2} \le e^\kappa` (public post-processing), which keeps the continuous
+        sampler's acceptance rate :math:`\ge e^{-2\kappa}` in every dimension (see
+        :func:`~geodp_core.mechanisms.conformal_pointset.cap_volume_factor`).
     n, radius : optional
         Number of records (default ``len(data)``) and public data-ball radius, for :meth:`paper_theorem_v2`.
     """
@@ -923,7 +922,7 @@ class Conformal(Mechanism):
     _OPTION_NAMES = (
         "data", "seed", "eps_phi", "bandwidth", "mesh_size", "upsilon", "smoothing_time", "laplacian", "knn",
         "density_floor", "domain_radius", "domain_center", "n", "radius", "ball_center", "sampler",
-        "discretisation", "n_points", "graph_k",
+        "discretisation", "n_points", "graph_k", "volume_factor_cap",
     )
 
     @classmethod
@@ -1033,8 +1032,16 @@ class Conformal(Mechanism):
                         f"nor without domain_radius; got {key}={value!r}",
                         param=key,
                     )
-        sampler = check_option(options.get("sampler", "vertex" if points else "continuous"), "sampler",
-                               ("vertex",) if points else SAMPLERS)
+        sampler = check_option(options.get("sampler", "vertex" if points else "continuous"), "sampler", SAMPLERS)
+        volume_factor_cap = options.get("volume_factor_cap")
+        if volume_factor_cap is not None and not (points and sampler == "continuous"):
+            raise InvalidParameterError(
+                "volume_factor_cap only applies to discretisation='points' with sampler='continuous'; got "
+                f"volume_factor_cap={volume_factor_cap!r}", param="volume_factor_cap")
+        if points and sampler == "continuous":
+            volume_factor_cap = check_real(VOLUME_FACTOR_CAP_DEFAULT if volume_factor_cap is None
+                                           else volume_factor_cap, "volume_factor_cap", low=0.0, high=50.0,
+                                           high_closed=True)
         n = check_int(options.get("n", len(data)), "n", low=2)
         radius, ball_center = options.get("radius"), options.get("ball_center")
         if ball and (radius is None or ball_center is None):
@@ -1052,7 +1059,7 @@ class Conformal(Mechanism):
                     upsilon=upsilon, smoothing_time=smoothing_time, laplacian=laplacian, knn=knn, density_floor=floor,
                     domain_radius=domain_radius, domain_center=domain_center, n=n, radius=radius,
                     ball_center=ball_center, sampler=sampler, discretisation=discretisation, n_points=n_points,
-                    graph_k=graph_k)
+                    graph_k=graph_k, volume_factor_cap=volume_factor_cap)
 
     def _check_ball_in_domain(self, mesh, inner_radius, opts):
         r"""Refuse (public inputs only) when the public data ball :math:`B(m_0, r)` is not inside :math:`B(o, R_{in})`,
@@ -1273,6 +1280,10 @@ class Conformal(Mechanism):
             point_set, opts["data"], opts["rng"], eps_phi, bandwidth, opts["upsilon"], opts["smoothing_time"],
             opts["laplacian"], opts["knn"], opts["density_floor"],
         )
+        continuous = opts["sampler"] == "continuous"
+        spread_before = fields.phi_max / fields.phi_min
+        if continuous:
+            fields = cap_volume_factor(fields, opts["volume_factor_cap"])
         notes = [f"target met through ε-DP: {budget.note}"]
         compact = manifold.is_compact
         lambda_star, effective, conformal_sensitivity = _conformal_rate(
@@ -1280,6 +1291,11 @@ class Conformal(Mechanism):
             _diameter_text(manifold) if compact else
             f"2R = {2.0 * point_set.domain_radius:.6g}, the diameter of the public ball the summary is projected onto; "
             "using Δ = 2R", target, notes)
+        plan = None
+        if continuous:
+            plan = fields.continuous_plan(lambda_star)
+            if "unavailable" in plan:
+                raise UnavailableError(plan["unavailable"], param="sampler")
         kb = fields.kernel_bound
         d = manifold.dim
         where = (f"S^{d}" if point_set.domain_center is None else
@@ -1297,13 +1313,26 @@ class Conformal(Mechanism):
             "value, public), implicit heat step t = "
             f"{fields.smoothing_time:g} and Helmholtz (K + υW)σ = W(c̃ - u), υ = {fields.upsilon:g}, with the "
             f"{'graph stiffness K of the PUBLIC kNN graph' if opts['laplacian'] == 'graph' else 'kNN graph Laplacian on the DATA'}"
-            f"; φ = exp(2σ) ∈ [{fields.phi_min:.4g}, {fields.phi_max:.4g}]",
+            f"; φ = exp(2σ) ∈ [{fields.phi_min:.4g}, {fields.phi_max:.4g}]" + (
+                f" after the public volume-factor cap (σ shrunk towards its mean so that (φ_max/φ_min)^(d/2) ≤ "
+                f"e^{opts['volume_factor_cap']:g}; before it φ_max/φ_min was {spread_before:.4g}; post-processing)"
+                if continuous else ""),
             f"Stage 2 (ε_conf = {eps_conf:.4g}): λ* = ε_conf/(2 √φ_max Δ) = {lambda_star:.5g}; ρ*(η, x_j) = min_k "
             "[√φ_k dist(η, x_k) + graph distance] (multi-source Dijkstra on the public kNN graph) is √φ_max-Lipschitz "
-            "in η, so the likelihood ratio and the normaliser ratio are each ≤ e^(ε_conf/2); release: public point j "
-            f"with probability ∝ w_j φ_j^(d/2) exp(-λ* ρ*(η, x_j)), d = {d}, then a public jitter (uniform in the "
-            f"tangent ball of radius {point_set.jitter_radius:.3g}; post-processing). The output resolution is the "
-            "point spacing, which grows like N^(-1/d): utility degrades with the dimension at fixed N",
+            "in η, so the likelihood ratio and the normaliser ratio are each ≤ e^(ε_conf/2); " + (
+                f"release Z with density ∝ φ̂(z)^(d/2) exp(-λ* ρ̃(η, z)), d = {d}, w.r.t. the volume of the whole "
+                f"{manifold.label} (ρ̃ = min{{√φ̂(z) dist(η, z), ρ*(η, x_j) + √φ̂(z) dist(x_j, z) over the 3 public points "
+                "nearest to z}, φ̂(z) the value at the nearest public point: still √φ_max-Lipschitz in η), sampled "
+                "exactly by rejection from the Riemannian Laplace law of rate λ*√φ_min around η with a PUBLIC number "
+                f"of proposals per call: the acceptance rate is ≥ {plan['acceptance_lower_bound']:.3g} for every η (a "
+                "public bound), and enough proposals are drawn that fewer than the requested points are accepted with "
+                "probability ≤ 1e-12; random numbers used and work done do not depend on η. No output "
+                "discretisation: the release is not limited to the public points (resolution floor 0)"
+                if continuous else
+                f"release: public point j with probability ∝ w_j φ_j^(d/2) exp(-λ* ρ*(η, x_j)), d = {d}, then a public "
+                f"jitter (uniform in the tangent ball of radius {point_set.jitter_radius:.3g}; post-processing). The "
+                "output resolution is the point spacing, which grows like N^(-1/d): utility degrades with the "
+                "dimension at fixed N"),
             ("the summary is first projected onto the closed public ball (1-Lipschitz on a Hadamard space: the "
              "sensitivity and the guarantee are unchanged)" if not manifold.is_compact
              else "no projection on the sphere: ρ* is defined and √φ_max-Lipschitz for every summary; releases lie in "
@@ -1325,8 +1354,10 @@ class Conformal(Mechanism):
             "phi_max": fields.phi_max, "conformal_sensitivity": conformal_sensitivity,
         }
         stored = {k: v for k, v in opts.items() if k not in ("data", "rng")}
-        stored.update(fields=fields, sensitivity_used=effective, bandwidth=bandwidth, continuous_plan=None,
+        stored.update(fields=fields, sensitivity_used=effective, bandwidth=bandwidth, continuous_plan=plan,
                       inner_radius=point_set.domain_radius)
+        if plan is not None:
+            noise["acceptance_lower_bound"] = plan["acceptance_lower_bound"]
         return self._make_calibration(
             target, budget.achieved, PureDP(eps_phi + float(eps_conf)), sensitivity, noise=noise, label=label,
             notes=notes, options=stored,
@@ -1337,6 +1368,9 @@ class Conformal(Mechanism):
         fields = calibration.options["fields"]
         lambda_star = calibration.noise["lambda_star"]
         if calibration.options.get("discretisation") == "points":
+            if calibration.options.get("sampler") == "continuous":
+                return fields.sample_continuous(fields.project_to_domain(center), lambda_star, size, rng,
+                                                plan=calibration.options.get("continuous_plan"))
             return fields.sample(fields.project_to_domain(center), lambda_star, size, rng)
         center = fields.project_to_domain(center)  # public, 1-Lipschitz (identity on S^2)
         if calibration.options.get("sampler", "continuous") == "continuous":
@@ -1346,7 +1380,9 @@ class Conformal(Mechanism):
 
     def log_density(self, center, points, calibration):
         r"""Unnormalised log density w.r.t. the Riemannian volume (``sampler="continuous"`` only):
-        :math:`\log\hat\phi(z) - \lambda^*\rho^*(\eta, z)`, :math:`-\infty` outside the meshed domain.
+        :math:`\frac d2\log\hat\phi(z) - \lambda^*\rho^*(\eta, z)`; on a mesh :math:`-\infty` outside the meshed
+        domain, on a point set defined on the whole manifold (at the projected summary, before the projection of
+        the release onto the public ball on non-compact spaces).
 
         Raises
         ------
@@ -1359,8 +1395,14 @@ class Conformal(Mechanism):
         if calibration.options.get("sampler", "continuous") != "continuous":
             raise NotImplementedError("the vertex sampler's law is a mixture of cell-uniform laws; use "
                                       "vertex_probabilities")
+        fields = calibration.options["fields"]
+        if calibration.options.get("discretisation") == "points":
+            k = len(self.manifold.point_shape)
+            shape = points.shape[:points.ndim - k]
+            out = fields.log_density(fields.project_to_domain(center), points, calibration.noise["lambda_star"])
+            return out.reshape(shape)
         shape = points.shape[:-1]
-        out = calibration.options["fields"].log_density(center, points.reshape(-1, 3), calibration.noise["lambda_star"])
+        out = fields.log_density(center, points.reshape(-1, 3), calibration.noise["lambda_star"])
         return out.reshape(shape)
 
     def fields(self, calibration):

@@ -23,10 +23,16 @@ Stage 2 (:math:`\varepsilon_{conf}`)
     :math:`j` with probability :math:`\propto w_j\phi_j^{d/2}e^{-\lambda^*\rho^*(\hat\eta, x_j)}`,
     :math:`\lambda^* = \varepsilon_{conf}/(2\sqrt{\phi_{\max}}\Delta)`, then the public jitter
     :meth:`~geodp_core.geometry.point_sets.PublicPointSet.jitter`.
+Stage 2, continuous sampler (``sampler="continuous"``)
+    :math:`Z` with density :math:`\propto \hat\phi(z)^{d/2}e^{-\lambda^*\tilde\rho(\hat\eta, z)}` on the whole manifold
+    (:meth:`PointSetFields.conformal_distance`), sampled exactly by rejection from a Riemannian Laplace proposal with a
+    public number of proposals (:meth:`PointSetFields.sample_continuous`): no output discretisation, so no
+    resolution floor; :math:`\sigma` first capped by :func:`cap_volume_factor` (public post-processing).
 
 Derivation: ``docs/derivations/conformal_pointset.md``.
 """
 
+import dataclasses
 import functools
 import math
 from dataclasses import dataclass, field
@@ -36,8 +42,9 @@ import scipy.sparse as sp
 from scipy.sparse.csgraph import dijkstra
 from scipy.sparse.linalg import LinearOperator, cg, spsolve
 
-from geodp_core.exceptions import InvalidParameterError
+from geodp_core.exceptions import InvalidParameterError, UnavailableError
 from geodp_core.geometry.point_sets import distance_row_blocks, pairwise_distances
+from geodp_core.geometry.radial import get_radial_law
 
 __all__ = [
     "PointSetKernelBound",
@@ -48,6 +55,9 @@ __all__ = [
     "point_set_kernel_mass_bound",
     "point_set_kde",
     "build_point_set_fields",
+    "cap_volume_factor",
+    "proposals_needed",
+    "VOLUME_FACTOR_CAP_DEFAULT",
 ]
 
 _ROUNDING = 1e-9  # relative safety factor on floating-point sums in B
@@ -58,6 +68,28 @@ _OFFSET = 1.0  # super-source offset in Dijkstra
 _SIGMA_CAP = 300.0
 KERNEL_PEAK = math.exp(-1.0)  # max of kappa_h, hence of every KDE value f_j
 _MAX_NOISE_SCALE = 1e150
+FAILURE_PROBABILITY = 1e-12  # public bound on P(fixed proposal budget yields < size acceptances)
+MIN_ACCEPTANCE = 1e-5  # smallest public lower bound of the acceptance rate a continuous sampler accepts
+MAX_PROPOSALS = 4_000_000  # largest fixed proposal budget of one sample() call
+PROPOSAL_CHUNK = 65_536  # proposals evaluated per vectorised chunk (memory bound), mesh sampler
+_POINT_PROPOSAL_CHUNK = 2_048  # proposals per chunk of the point-set sampler (a (chunk, N) distance block)
+_TAIL = 1e-15  # proposal radii beyond the public reach below have at most this probability
+_MAX_CURVED_REACH = 300.0  # largest proposal radius on negatively curved spaces (cosh 300 ~ 1e130: finite)
+_ROUTES = 3  # nearest public points through which the continuous conformal distance may route
+VOLUME_FACTOR_CAP_DEFAULT = 1.0  # kappa: (phi_max/phi_min)^(d/2) <= e^kappa for the continuous point-set sampler
+
+
+def proposals_needed(size, acceptance_lower_bound, failure_probability=FAILURE_PROBABILITY):
+    r"""Smallest public proposal budget :math:`N` with :math:`P[\mathrm{Bin}(N, p) < k] \le` ``failure_probability``
+    for every acceptance rate :math:`p \ge p_{lb}`.
+
+    Chernoff: :math:`P[\mathrm{Bin}(N,p) < k] \le \exp(-(Np - k)^2/(2Np))` for :math:`Np \ge k`; it is
+    :math:`\le e^{-x}` once :math:`Np \ge k + x + \sqrt{x^2 + 2kx}`, :math:`x = \log(1/\text{failure})`.
+    """
+    x = math.log(1.0 / failure_probability)
+    k = float(size)
+    mean = k + x + math.sqrt(x * x + 2.0 * k * x)
+    return int(math.ceil(mean / acceptance_lower_bound))
 
 
 def bump_profile_kernel(dist, bandwidth):
@@ -358,6 +390,212 @@ class PointSetFields(ConformalFieldValues):
         indices = rng.choice(self.point_set.n_points, size=size, p=p)
         return self.point_set.jitter(indices, rng)
 
+    # ------------------------------------------------- continuous extension
+    def conformal_distance(self, center, points, rho_points=None):
+        r"""Continuous extension of :math:`\rho^*` to every point :math:`z` of the manifold, and :math:`\hat\phi(z)`.
+
+        .. math::
+            \tilde\rho(\eta, z) = \min\Big\{\sqrt{\hat\phi(z)}\,\mathrm{dist}(\eta, z),\
+            \min_{j \in J(z)}\big[\rho^*(\eta, x_j) + \sqrt{\hat\phi(z)}\,\mathrm{dist}(x_j, z)\big]\Big\},
+
+        :math:`J(z)` the 3 public points nearest to :math:`z` and :math:`\hat\phi(z) = \phi_{j_1(z)}` the value at the
+        nearest one (public functions of :math:`z` and of the released :math:`\phi`). Every term is
+        :math:`\sqrt{\phi_{\max}}`-Lipschitz in :math:`\eta`, and
+        :math:`\sqrt{\phi_{\min}}\,\mathrm{dist}(\eta, z) \le \tilde\rho(\eta, z) \le \sqrt{\hat\phi(z)}\,\mathrm{dist}(\eta, z)`
+        (triangle inequality along each route). With a constant :math:`\phi \equiv c` it is exactly
+        :math:`\sqrt c\,\mathrm{dist}(\eta, z)`.
+
+        Returns
+        -------
+        rho : ndarray, shape (k,)
+        phi_hat : ndarray, shape (k,)
+        """
+        manifold = self.manifold
+        points = np.asarray(points, dtype=float).reshape((-1,) + tuple(manifold.point_shape))
+        if rho_points is None:
+            rho_points = self.rho_star(center)
+        direct = manifold.dist(np.asarray(center, dtype=float), points, check=False)
+        return self._routed_distance(self.point_set.distances_to(points), direct, rho_points)
+
+    def _routed_distance(self, dist, direct, rho_points):
+        r""":math:`\tilde\rho` and :math:`\hat\phi` from the distances to the public points (rows) and to the summary."""
+        k = min(_ROUTES, self.point_set.n_points)
+        index = np.argpartition(dist, k - 1, axis=1)[:, :k]
+        near = np.take_along_axis(dist, index, axis=1)
+        order = np.argsort(near, axis=1, kind="stable")
+        index, near = np.take_along_axis(index, order, axis=1), np.take_along_axis(near, order, axis=1)
+        phi_hat = self.phi[index[:, 0]]
+        root = np.sqrt(phi_hat)
+        via = np.min(rho_points[index] + root[:, None] * near, axis=1)
+        return np.minimum(root * direct, via), phi_hat
+
+    def log_density(self, center, points, lambda_star):
+        r"""Unnormalised log density of the continuous stage-2 law w.r.t. the Riemannian volume of the whole
+        manifold: :math:`\frac d2\log\hat\phi(z) - \lambda^*\tilde\rho(\eta, z)` (``center`` already projected)."""
+        rho, phi_hat = self.conformal_distance(center, points)
+        return 0.5 * self.point_set.dim * np.log(phi_hat) - lambda_star * rho
+
+    def continuous_plan(self, lambda_star):
+        r"""Public plan of the continuous rejection sampler on the point set: proposal scale and acceptance bound.
+
+        Target on the whole manifold :math:`M` (dimension :math:`d`):
+        :math:`\pi_\eta(z) \propto \hat\phi(z)^{d/2}e^{-\lambda^*\tilde\rho(\eta, z)}`. Proposal: the Riemannian Laplace law
+        of rate :math:`b = \lambda^*\sqrt{\phi_{\min}}` around :math:`\eta` (exact radial sampler, uniform direction),
+        envelope :math:`\phi_{\max}^{d/2}e^{-b\,\mathrm{dist}(\eta, z)} \ge \pi_\eta(z)`. With :math:`a = \lambda^*\sqrt{\phi_{\max}}`
+        and :math:`Z(c) = \int_0^{r_{\max}} J(r)e^{-cr}dr` (:math:`J` the radial volume density), the acceptance rate is,
+        for EVERY :math:`\eta` (the space is homogeneous: the law of :math:`\mathrm{dist}(\eta, Z)` under the proposal
+        does not depend on :math:`\eta`),
+
+        .. math:: p \ge p_{lb} = (\phi_{\min}/\phi_{\max})^{d/2}\, Z(a)/Z(b),
+
+        since :math:`\hat\phi \ge \phi_{\min}` and :math:`\tilde\rho \le \sqrt{\phi_{\max}}\,\mathrm{dist}`. Everything is a function
+        of public inputs and of the released :math:`\phi`, never of :math:`\eta`.
+
+        Returns
+        -------
+        dict
+            ``proposal`` ("laplace"), ``scale`` (:math:`1/b`), ``acceptance_lower_bound`` and, when the sampler cannot
+            run, ``unavailable`` (the public reason).
+        """
+        volume = self.manifold.radial_volume
+        d = self.point_set.dim
+        lam = float(lambda_star)
+        b = lam * math.sqrt(self.phi_min)
+        a = lam * math.sqrt(self.phi_max)
+        plan = dict(proposal="laplace", scale=float(1.0 / b) if b > 0 else math.inf, acceptance_lower_bound=0.0)
+        limit = volume.laplace_scale_limit() if volume is not None else 0.0
+        if volume is None or not (1e-8 <= plan["scale"] <= 1e8) or plan["scale"] >= limit:
+            plan["unavailable"] = (
+                f"the continuous sampler needs a Laplace proposal of scale 1/(λ*√φ_min) = {plan['scale']:.3g} in "
+                f"[1e-8, 1e8] and below {limit:.3g} (where e^(-r/scale) times the volume growth is integrable) on "
+                f"{self.manifold.label}; use sampler='vertex' or a larger ε")
+            return plan
+        if self.manifold.curvature_bounds[0] < 0:  # cosh/sinh coordinates overflow far out: decided publicly
+            reach = volume.radius_tail_bound("laplace", plan["scale"], _TAIL)
+            if reach is None or reach > _MAX_CURVED_REACH:
+                plan["unavailable"] = (
+                    f"the continuous sampler's proposals (Laplace of scale {plan['scale']:.3g}) exceed the radius "
+                    f"{_MAX_CURVED_REACH:g} with probability above {_TAIL:g} on {self.manifold.label}, where its "
+                    "coordinates are no longer accurate in double precision; use sampler='vertex' or a larger ε")
+                return plan
+        log_ratio = (get_radial_law(volume, None, "laplace", 1.0 / a).log_normaliser()
+                     - get_radial_law(volume, None, "laplace", 1.0 / b).log_normaliser())
+        rate = float(min(1.0, math.exp(0.5 * d * (math.log(self.phi_min) - math.log(self.phi_max)) + log_ratio)))
+        plan["acceptance_lower_bound"] = rate
+        if not (rate >= MIN_ACCEPTANCE):
+            plan["unavailable"] = (
+                f"the continuous sampler's public lower bound of the acceptance rate is {rate:.3g} < {MIN_ACCEPTANCE:g} "
+                f"((φ_max/φ_min)^(d/2) = {(self.phi_max / self.phi_min) ** (0.5 * d):.3g}, λ* = {lam:.3g}); use a "
+                "smaller volume_factor_cap (a flatter φ), or sampler='vertex'")
+        else:
+            plan["proposals_for_one"] = proposals_needed(1, rate)
+        return plan
+
+    def sample_continuous(self, center, lambda_star, size, rng, plan=None):
+        r"""Exact rejection sampler of :math:`\pi_\eta \propto \hat\phi^{d/2}e^{-\lambda^*\tilde\rho(\eta, z)}\,d\mu` on the
+        whole manifold, with a number of proposals fixed by PUBLIC quantities (``center`` already projected).
+
+        Exactly :math:`N = ` :func:`proposals_needed` ``(size, p_lb)`` proposals (:meth:`continuous_plan`) are drawn and
+        evaluated, in chunks of fixed public sizes, whatever :math:`\eta` is: the random numbers consumed and the work
+        done do not depend on :math:`\eta`. The first ``size`` accepted proposals are returned (i.i.d. from the target).
+        Fewer than ``size`` acceptances has probability :math:`\le 10^{-12}` for every :math:`\eta`; only then further
+        chunks are drawn until ``size`` are accepted (the law stays exact). It never fails for an
+        :math:`\eta`-dependent reason.
+
+        Raises
+        ------
+        UnavailableError
+            Decided by public inputs only: the plan is unavailable, or the budget exceeds ``4e6`` proposals.
+        """
+        if plan is None:
+            plan = self.continuous_plan(lambda_star)
+        if "unavailable" in plan:
+            raise UnavailableError(plan["unavailable"], param="sampler")
+        n_total = proposals_needed(size, plan["acceptance_lower_bound"])
+        if n_total > MAX_PROPOSALS:
+            raise UnavailableError(
+                f"size={size} needs a fixed budget of {n_total} proposals (public acceptance bound "
+                f"{plan['acceptance_lower_bound']:.3g}) > {MAX_PROPOSALS}; draw fewer points per call", param="size")
+        manifold = self.manifold
+        d = self.point_set.dim
+        center = np.asarray(center, dtype=float)
+        rho_points = self.rho_star(center)
+        law = get_radial_law(manifold.radial_volume, None, "laplace", plan["scale"])
+        root_min = math.sqrt(self.phi_min)
+        log_phi_max = 0.5 * d * math.log(self.phi_max)
+
+        ps = self.point_set
+        if ps.in_chart:  # flat chart psi: Exp_eta(r u) is psi^-1(psi(eta) + r u), computed in the chart
+            basis = manifold.chart_basis().reshape(d, -1)
+            origin = ps.to_features(center[None])[0]
+
+        def chunk(n):
+            radii = law.sample(n, rng)
+            coords = rng.standard_normal((n, d))
+            coords /= np.sqrt(np.einsum("ij,ij->i", coords, coords))[:, None]
+            if ps.in_chart:
+                features = origin + (radii[:, None] * coords) @ basis
+                proposals = features
+            else:
+                with np.errstate(over="ignore", invalid="ignore"):
+                    proposals = manifold.exp_polar(center, radii, coords, check=False)
+                projection = getattr(manifold, "projection", None)
+                if projection is not None:
+                    proposals = projection(proposals)
+                features = ps.to_features(proposals)
+            dist = pairwise_distances(ps.distance_kind, features, ps.features)
+            rho, phi_hat = self._routed_distance(dist, radii, rho_points)
+            log_ratio = (0.5 * d * np.log(phi_hat) - lambda_star * rho) - (log_phi_max - lambda_star * root_min * radii)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                keep = np.log(rng.random(n)) < log_ratio  # False where a value is not finite
+            return proposals[keep]
+
+        accepted, total, drawn = [], 0, 0
+        while drawn < n_total:  # fixed public number of chunks, all evaluated
+            n = min(_POINT_PROPOSAL_CHUNK, n_total - drawn)
+            got = chunk(n)
+            accepted.append(got)
+            total += len(got)
+            drawn += n
+        while total < size:  # probability <= 1e-12 for every eta: keep the law exact rather than fail
+            if drawn >= 4 * MAX_PROPOSALS:  # only reachable if the public acceptance bound were violated numerically
+                raise UnavailableError(
+                    f"the continuous sampler accepted {total} of {drawn} proposals, below its public acceptance bound "
+                    f"{plan['acceptance_lower_bound']:.3g}: numerical failure (overflow far from the summary)",
+                    param="sampler")
+            got = chunk(_POINT_PROPOSAL_CHUNK)
+            accepted.append(got)
+            total += len(got)
+            drawn += _POINT_PROPOSAL_CHUNK
+        out = np.concatenate(accepted)[:size]
+        if ps.in_chart:  # public post-processing: metric projection onto the public ball (a Euclidean ball in psi)
+            norms = np.sqrt(np.einsum("ij,ij->i", out, out))
+            out = out * np.minimum(1.0, ps.domain_radius / np.maximum(norms, 1e-300))[:, None]
+            return ps.from_features(out)
+        if manifold.is_compact:
+            return out
+        return self.project_releases(out)
+
+    def project_releases(self, points):
+        r"""Metric projection of released points onto the closed public ball :math:`B(c, R)` (non-compact spaces):
+        :math:`\mathrm{Exp}_c(R\,\mathrm{Log}_c z/\mathrm{dist}(c, z))` outside the ball, the identity inside. Public post-processing:
+        no privacy cost, and on a Hadamard space it never increases the distance to a point of the ball."""
+        ps = self.point_set
+        manifold = self.manifold
+        center = np.asarray(ps.domain_center, dtype=float)
+        radius = manifold.dist(center, points, check=False)
+        outside = radius > ps.domain_radius
+        if not np.any(outside):
+            return points
+        points = np.array(points, dtype=float)
+        far = points[outside]
+        tangent = manifold.log(center, far, check=False)
+        tangent = tangent * (ps.domain_radius / radius[outside]).reshape((-1,) + (1,) * (tangent.ndim - 1))
+        moved = manifold.exp(center, tangent, check=False)
+        projection = getattr(manifold, "projection", None)
+        points[outside] = moved if projection is None else projection(moved)
+        return points
+
 
 def build_point_set_fields(point_set, data, rng, eps_phi, bandwidth, upsilon, smoothing_time, laplacian="graph",
                            knn=None, density_floor=0.0):
@@ -403,3 +641,33 @@ def build_point_set_fields(point_set, data, rng, eps_phi, bandwidth, upsilon, sm
         f_smooth=u, c_tilde=c_tilde, sigma=sigma, phi=phi, phi_min=float(phi.min()), phi_max=float(phi.max()),
         phi_bounds=bounds, knn=knn,
     )
+
+
+def cap_volume_factor(fields, cap):
+    r"""Shrink :math:`\sigma` towards its weighted mean so that :math:`(\phi_{\max}/\phi_{\min})^{d/2} \le e^{\kappa}` (public
+    post-processing of the released field; no privacy cost).
+
+    :math:`\sigma' = \bar\sigma + s(\sigma - \bar\sigma)`, :math:`s = \min\{1, \kappa/(d(\sigma_{\max} - \sigma_{\min}))\}`,
+    :math:`\bar\sigma = \sum_j w_j\sigma_j/\sum_j w_j`, :math:`\phi' = e^{2\sigma'}`. The conformal volume factor
+    :math:`\phi^{d/2} = e^{d\sigma}` amplifies any variation of :math:`\sigma` exponentially in :math:`d`; the cap keeps the
+    continuous sampler's acceptance bound :math:`\ge e^{-2\kappa}` on flat spaces (see
+    :meth:`PointSetFields.continuous_plan`) in every dimension. ``cap=None`` returns ``fields`` unchanged.
+
+    Returns
+    -------
+    PointSetFields
+    """
+    if cap is None:
+        return fields
+    d = fields.point_set.dim
+    sigma = np.asarray(fields.sigma, dtype=float)
+    spread = float(sigma.max() - sigma.min())
+    if d * spread <= cap:
+        return fields
+    w = fields.point_set.weights
+    mean = float(np.dot(w, sigma) / w.sum())
+    sigma = mean + (cap / (d * spread)) * (sigma - mean)
+    phi = np.exp(2.0 * sigma)
+    for arr in (sigma, phi):
+        arr.setflags(write=False)
+    return dataclasses.replace(fields, sigma=sigma, phi=phi, phi_min=float(phi.min()), phi_max=float(phi.max()))

@@ -510,21 +510,27 @@ def ew_runtime_figure(runtime, height=None, labels=None):
 
 
 _CONFORMAL_COLORS = {"conformal": "#2ca02c", "riemannian_laplace": "#d62728", "tangent_gaussian": "#ff7f0e"}
+#: Grey reference lines of the conformal figures: (floor-table column, legend, dash).
+_FLOOR_LINES = (
+    ("floor", "conformal at ε = 50 (continuous sampler: no floor)", "dot"),
+    ("point_set_floor", "vertex-sampler floor at ε = 50 (public mesh or 1000 public points)", "dash"),
+)
 
 
 def conformal_panels_figure(table, floor, group, x, x_label, titles, log_x=False, height=None):
     """Mean distance (± s.e.) against ``x``, one panel per value of ``group``, with the conformal floor.
 
     Used by the conformal paper's Figs. 2–5 (``group="panel"``) and 7–8 (``group="dataset"``): one line per
-    mechanism, and the conformal mechanism's mean distance at a very large ε (its discretisation floor) as a
-    dashed grey line — no ε brings the conformal line below it.
+    mechanism and, in grey, the conformal mechanism's mean distance at a very large ε (ε = 50): dotted for the
+    continuous sampler used by the curves (it falls like 1/ε: no floor), dashed for the vertex sampler on the
+    public points (the discretisation's resolution floor, which no ε can beat).
 
     Parameters
     ----------
     table : pandas.DataFrame
         ``reproduce_conformal_figure(...).table`` or ``reproduce_conformal_images(...).table``.
     floor : pandas.DataFrame
-        The result's ``tables["floor"]`` (``group``, ``dim`` and ``floor`` columns).
+        The result's ``tables["floor"]`` (``group``, ``dim``, ``floor`` and optionally ``point_set_floor`` columns).
     group, x : str
         Columns of ``table``: the panel and the x axis.
     x_label : str
@@ -557,15 +563,18 @@ def conformal_panels_figure(table, floor, group, x, x_label, titles, log_x=False
                 hovertemplate=f"{x_label} = %{{x}}<br>mean distance = %{{y:.4g}}<extra></extra>"), row=i, col=1)
             shown.add(name)
         fl = floor[floor[group] == value] if group in floor else floor.iloc[0:0]
-        levels = dict(zip(fl["dim"], fl["floor"]))
         cells = sub.drop_duplicates(x).sort_values(x)
-        ys = [levels.get(d, np.nan) for d in cells["dim"]]
-        if np.any(np.isfinite(ys)):
-            fig.add_trace(go.Scatter(
-                x=cells[x], y=ys, mode="lines", name="conformal floor (mean distance at ε = 50)",
-                legendgroup="floor", showlegend="floor" not in shown, line=dict(color="#7f7f7f", dash="dash"),
-                hovertemplate="floor = %{y:.4g}<extra></extra>"), row=i, col=1)
-            shown.add("floor")
+        for column, label, dash in _FLOOR_LINES:
+            if column not in fl:
+                continue
+            levels = dict(zip(fl["dim"], fl[column]))
+            ys = [levels.get(d, np.nan) for d in cells["dim"]]
+            if np.any(np.isfinite(ys)):
+                fig.add_trace(go.Scatter(
+                    x=cells[x], y=ys, mode="lines", name=label, legendgroup=column, showlegend=column not in shown,
+                    line=dict(color="#7f7f7f", dash=dash),
+                    hovertemplate=label + " = %{y:.4g}<extra></extra>"), row=i, col=1)
+                shown.add(column)
         fig.update_yaxes(type="log", title_text="mean distance", row=i, col=1)
         fig.update_xaxes(title_text=x_label, type="log" if log_x else None, row=i, col=1)
     chart_layout(fig, "Mean distance of the release to the true mean ± s.e.", None, None, height=height,

@@ -336,7 +336,7 @@ H3 = get_manifold("hyperbolic", 3)
     (S3, {"graph_k": 500}, "graph_k"),
     (S3, {"discretisation": "mesh"}, "discretisation"),
     (S3, {"mesh_size": 300}, "mesh_size"),
-    (S3, {"sampler": "continuous"}, "sampler"),
+    (S3, {"sampler": "exact"}, "sampler"),
     (S3, {"laplacian": "fem"}, "laplacian"),
     (S3, {"bandwidth": 4.0}, "bandwidth"),
     (S3, {"bandwidth": 0.0}, "bandwidth"),
