@@ -389,12 +389,22 @@ class Mechanism(BoundMechanism):
         release domains). Computed from the calibration only (public)."""
         return None
 
+    def best_case_reach(self, calibration, tail=REFUSAL_TAIL):
+        r"""Public bound on :math:`\mathrm{dist}(o, Y)` for the summary the noise moves least far from the origin.
+
+        Calibration refuses a noise only when even this best case leaves the accurate range. By default the
+        summary at the origin (``b`` of :meth:`release_reach`); a mechanism whose noise is centred elsewhere (a
+        public footpoint) overrides it."""
+        reach = self.release_reach(calibration, tail)
+        return None if reach is None else float(reach[1])
+
     def _with_public_range(self, calibration, ball_reach=None):
         r"""Public decision on double-precision range, taken at calibration (never in ``sample``).
 
         With :math:`L` = :func:`representable_radius` (where the geometry is accurate) and ``(a, b)`` =
-        :meth:`release_reach`: refuse when :math:`b \ge L` at tail :data:`REFUSAL_TAIL`, i.e. when even from a
-        summary at the public origin most releases would leave the accurate range. With a public ball of reach
+        :meth:`release_reach`: refuse when :meth:`best_case_reach` :math:`\ge L` at tail :data:`REFUSAL_TAIL`, i.e.
+        when even from the most favourable summary (by default the public origin) most releases would leave the
+        accurate range. With a public ball of reach
         :math:`R = \mathrm{dist}(o, c) + r` (``ball_reach``) containing every summary, also refuse when
         :math:`aR + b > L` at tail :data:`TAIL_PROBABILITY`: otherwise every release around every summary in the
         ball stays in the accurate range with probability :math:`\ge 1 - 10^{-15}`. Without a public ball the
@@ -402,11 +412,10 @@ class Mechanism(BoundMechanism):
         :meth:`sample` never replaces a release: every decision here reads public inputs only.
         """
         limit = self.manifold.representable_radius
-        reach = None if limit is None else self.release_reach(calibration, REFUSAL_TAIL)
-        if reach is None:
+        best = None if limit is None else self.best_case_reach(calibration, REFUSAL_TAIL)
+        if best is None:
             return calibration
-        factor, offset = (float(v) for v in reach)
-        if not offset < limit:
+        if not best < limit:
             raise UnavailableError(
                 f"{self.title or self.name} at {_describe_noise(calibration.noise)} moves most releases more than "
                 f"{limit:g} away from where they start: beyond {limit:g} from the origin of {self.manifold.label}, "

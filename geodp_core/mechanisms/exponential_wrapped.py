@@ -29,6 +29,7 @@ from geodp_core._validation import check_real
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.mechanisms.base import (
     LABEL_EXACT,
+    REFUSAL_TAIL,
     TAIL_PROBABILITY,
     Availability,
     Mechanism,
@@ -262,6 +263,22 @@ class _ExponentialWrapped(Mechanism):
         q1 = self._noise_quantile(calibration.noise["sigma_first_stage"], 0.5 * tail)
         q2 = self._noise_quantile(sigma, 0.5 * tail)
         return (3.0, 4.0 * offset + 2.0 * q1 + q2)
+
+    def best_case_reach(self, calibration, tail=REFUSAL_TAIL):
+        r"""Public reach from the most favourable summary, the footpoint :math:`\eta = p`:
+        :math:`\mathrm{dist}(o, Y) \le \mathrm{dist}(o, p) + |z|`; two-stage (:math:`\eta = f`, the first release
+        :math:`Y_1` within :math:`q_1` of :math:`f`): :math:`\mathrm{dist}(o, f) + 2q_1 + q_2`. (The bound of
+        :meth:`release_reach` from the origin counts :math:`\mathrm{dist}(o, p)` twice: right for a summary at
+        :math:`o`, too pessimistic as a refusal rule when the public footpoint is far from the origin.)"""
+        manifold = self.manifold
+        origin = manifold.default_center()
+        footpoint = calibration.options["footpoint"]
+        if not isinstance(footpoint, str):
+            offset = float(manifold.dist(origin, footpoint, check=False))
+            return offset + self._noise_quantile(calibration.noise["sigma"], tail)
+        offset = float(manifold.dist(origin, calibration.options["first_stage_footpoint"], check=False))
+        q1 = self._noise_quantile(calibration.noise["sigma_first_stage"], 0.5 * tail)
+        return offset + 2.0 * q1 + self._noise_quantile(calibration.noise["sigma"], 0.5 * tail)
 
     # ---------------------------------------------------------------- density
     def _log_noise_density(self, coords, sigma):

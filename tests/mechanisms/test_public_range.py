@@ -116,3 +116,20 @@ def test_public_ball_decides_the_range_for_every_summary_in_it():
         assert np.max(manifold.dist(origin, out)) <= representable_radius(manifold)
     with pytest.raises(ValueError, match="public_ball"):
         mechanism.calibrate(ZCDP(0.5), 0.3, public_ball=3.0)
+
+
+@pytest.mark.parametrize("spec", [("hyperbolic", 2, None), ("spd", 9, "log_euclidean")], ids=str)
+def test_a_far_public_footpoint_is_judged_from_its_own_neighbourhood(spec):
+    """The refusal asks where releases go from the most favourable summary (the footpoint itself), not from the
+    origin: a footpoint at 0.7 L with small noise calibrates; a footpoint at 1.1 L is refused."""
+    manifold = get_manifold(*spec)
+    mechanism = get_mechanism("ew_gaussian", manifold)
+    limit = representable_radius(manifold)
+    near = _point_at(manifold, 0.7 * limit)
+    calibration = mechanism.calibrate(GDP(50.0), 1.0, footpoint=near)  # 2 * 0.7 L > L: refused by the old rule
+    assert mechanism.best_case_reach(calibration) < limit < mechanism.release_reach(calibration)[1]
+    out = mechanism.sample(near, calibration, 100, np.random.default_rng(1))
+    assert np.isfinite(out).all() and manifold.belongs(out, atol=1e-5).all()
+    assert np.all(manifold.dist(near, out) < 0.3 * limit)
+    with pytest.raises(UnavailableError, match="double precision"):
+        mechanism.calibrate(GDP(50.0), 1.0, footpoint=_point_at(manifold, 1.1 * limit))

@@ -132,8 +132,7 @@ def reproduce_ew_octmnist(label=0, mu_values=EW_PAPER_MU, n_reps=200, data_file=
     if not math.isfinite(prepared.sensitivity) or prepared.true_mean is None:
         raise InvalidParameterError("the descriptors could not be represented in double precision", param="data_file")
     # PUBLIC footpoint: the identity. On this flat metric the EW Gaussian's law does not depend on the footpoint
-    # (Exp and Log are the chart's translations), and the public reach bound that refuses releases beyond double
-    # precision counts the footpoint's distance from the identity twice, so cI (14.1 from it) would be refused
+    # (Exp and Log are the chart's translations), so the simplest public point serves
     footpoint = manifold.default_center()
     rows = []
     for name in ("ew_gaussian", "riemannian_laplace"):
