@@ -123,7 +123,7 @@ class Manifold(ABC):
     _POLAR_DEPENDS_ON = ("_exp", "inner", "from_frame", "tangent_frame")
 
     def __init_subclass__(cls, **kwargs):
-        """A closed form of :meth:`_exp_polar` holds only for the geodesics, metric and frame it was written for: a
+        r"""A closed form of :meth:`_exp_polar` holds only for the geodesics, metric and frame it was written for: a
         subclass that redefines any of them (e.g. a rescaled sphere) without its own ``_exp_polar`` falls back to
         the generic :math:`\mathrm{Exp}_p(r\,u)` of :meth:`Manifold._exp_polar`, decided once, when the class is made."""
         super().__init_subclass__(**kwargs)
