@@ -549,7 +549,7 @@ class _HeatLaw:
 
     @staticmethod
     def _sphere_distance(M, center, points):
-        """Distances on a unit sphere, clipped to :math:`[0, \pi]` (where its heat kernels are written)."""
+        r"""Distances on a unit sphere, clipped to :math:`[0, \pi]` (where its heat kernels are written)."""
         return np.clip(M.dist(center, points, check=False), 0.0, np.pi)
 
 
