@@ -178,7 +178,7 @@ def test_fit_outside_public_domain_is_owner_data():
     assert any("outside the public domain" in w for w in result.owner_warnings)
 
 
-@pytest.mark.parametrize("args", [("sphere", 2), ("spd", 2, "affine")], ids=["S2", "SPD2"])
+@pytest.mark.parametrize("args", [("sphere", 2), ("spd", 2, "affine"), ("so3", 3)], ids=["S2", "SPD2", "SO3"])
 def test_large_eps_recovers_the_geodesic(args):
     """eps_p = eps_v = 2000: the KNG law concentrates at the fit. Chains started at the fit (the paper's
     init='nonprivate', labelled no formal guarantee) stay close to the truth and to the non-private fit; from
