@@ -25,7 +25,8 @@ from geodp_core.privacy import PureDP
 from geodp_core.scenario import Scenario
 from geodp_core.studies.settings import StudySettings, setting
 
-__all__ = ["DATA_KINDS", "LabRun", "LabSettings", "lab_spaces", "run_conformal_lab", "spaces_not_offered"]
+__all__ = ["DATA_KINDS", "LAB_NEEDS", "LabRun", "LabSettings", "lab_spaces", "run_conformal_lab",
+           "spaces_not_offered"]
 
 #: The lab's synthetic data on each surface it draws (its own choice of generators; :func:`lab_spaces`).
 DATA_KINDS = {
@@ -47,13 +48,18 @@ def lab_spaces():
     return tuple(code for code in MANIFOLD_NAMES if _surface(code) is not None and _surface(code).mesh_kind is not None)
 
 
+#: What the lab needs of a space, in plain words (the page says it once, before :func:`spaces_not_offered`).
+LAB_NEEDS = ("The lab draws a surface with a public triangle mesh: it computes the conformal factor with the "
+             "finite-element Laplacian of the mesh and draws f, φ and ρ* on it.")
+
+
 def spaces_not_offered():
     """``{space label: reason}`` for every other registered space, in plain words, from what the space and the
     conformal mechanism declare (at the space's default size).
 
-    The lab needs a surface with a public triangle mesh; a space without one is not drawn here. Where the conformal
-    mechanism still runs (on a public point set) the reason says so; where it does not, it gives the mechanism's own
-    reason (e.g. no public discretisation of that space is implemented).
+    Each has no public triangle mesh (:data:`LAB_NEEDS`); the reason gives its dimension and whether the conformal
+    mechanism still runs there (on a public point set: the Explorer offers it) or, with the mechanism's own reason,
+    not at all (e.g. no public discretisation of that space is implemented).
     """
     from geodp_core.mechanisms import mechanism_class
 
@@ -63,13 +69,11 @@ def spaces_not_offered():
             continue
         manifold = get_manifold(code)
         ok, why = mechanism_class("conformal").availability(manifold)
-        reason = (f"a space of dimension {manifold.dim} without a public triangle mesh: the lab computes the conformal "
-                  "factor with the finite-element Laplacian of a meshed surface and draws f, φ and ρ* on it")
+        reason = f"dimension {manifold.dim}, no public triangle mesh; "
         if ok:
-            reason += (f". The conformal mechanism itself runs on {manifold.symbol} with a public point set: compare "
-                       "it on the Explorer")
+            reason += "the conformal mechanism runs there on a public point set (compare it on the Explorer)"
         else:
-            reason += f". The conformal mechanism is not available there either: {unicode_powers(why)}"
+            reason += f"the conformal mechanism is not available there: {unicode_powers(why)}"
         out[manifold.chooser_label] = reason
     return out
 

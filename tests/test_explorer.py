@@ -83,6 +83,7 @@ def test_conformal_lab_offers_the_meshed_surfaces_and_says_why_not_the_others(mo
     assert len(others) == len(MANIFOLD_NAMES) - 2
     rotations = others["Rotations SO(3)"]
     assert "dimension 3" in rotations and "triangle mesh" in rotations and "not available there" in rotations
+    assert "finite-element Laplacian" in conformal_lab.LAB_NEEDS
     assert "point set" in others["Euclidean ℝ²"] and "Explorer" in others["Euclidean ℝ²"]
     assert mechanism_class("conformal").availability(get_manifold("euclidean", 2)).ok
     assert not mechanism_class("conformal").availability(get_manifold("so3")).ok

@@ -231,8 +231,7 @@ def regression_figure(manifold, x, y, fits, camera="data", n_points=80, n_column
         x_title = "covariate x (shapes rotated onto the first fit's)"
     elif view == "rotation_ball":
         fig = _rotation_ball(manifold, x, y, fits, n_points)
-        title = (f"Geodesic regression on the rotations {manifold.symbol}: data and fitted geodesics as rotation "
-                 "vectors (axis × angle)")
+        title = f"Geodesic regression on the rotations {manifold.symbol}: data and fitted geodesics (axis × angle)"
         x_title = None
     else:
         raise InvalidParameterError(
