@@ -548,6 +548,13 @@ class _HeatLaw:
                                   "with the exact sampler")
 
     @staticmethod
+    def _inverse_cdf_note(series, accuracy):
+        """The note of a radius drawn by the certified inverse CDF of a heat-kernel ``series`` (``accuracy``: its
+        terms and error bounds)."""
+        return (f"exact sampler: radius by inverse CDF of the {series} ({accuracy}, root certified to "
+                "|F(r) - u| ≤ 1e-13), uniform direction")
+
+    @staticmethod
     def _sphere_distance(M, center, points):
         r"""Distances on a unit sphere, clipped to :math:`[0, \pi]` (where its heat kernels are written)."""
         return np.clip(M.dist(center, points, check=False), 0.0, np.pi)
@@ -608,12 +615,9 @@ class _UnitSphereHeat(_HeatLaw):
             return ("exact sampler: radius by rejection from the Euclidean radius √(2t)·χ₃ with the closed-form S³ "
                     "heat kernel (image sum, no series truncation), uniform direction")
         plan = sphere_series_plan(t, M.dim)
-        return (
-            f"exact sampler: radius by inverse CDF of the {M.label} heat-kernel Gegenbauer series "
-            f"({plan.n_terms} terms, certified truncation error ≤ {SPHERE_CDF_TOL:g}, rounding-error "
-            f"estimate {plan.rounding_bound:.1g} ≤ {SPHERE_ROUNDING_TOL:g}, root certified to "
-            "|F(r) - u| ≤ 1e-13), uniform direction"
-        )
+        return self._inverse_cdf_note(
+            f"{M.label} heat-kernel Gegenbauer series", f"{plan.n_terms} terms, certified truncation error ≤ "
+            f"{SPHERE_CDF_TOL:g}, rounding-error estimate {plan.rounding_bound:.1g} ≤ {SPHERE_ROUNDING_TOL:g}")
 
     def sample(self, M, center, t, size, rng):
         return sample_sphere_brownian(M, center, t, size, rng)
@@ -640,11 +644,8 @@ class _UnitSphere2Heat(_HeatLaw):
                        "within the term limit")
 
     def sampler_note(self, M, t):
-        return (
-            f"exact sampler: radius by inverse CDF of the S² heat-kernel Legendre series "
-            f"({sphere2_series_terms(t) + 1} terms, truncation error ≤ {SPHERE2_CDF_TOL:g}, root "
-            "certified to |F(r) - u| ≤ 1e-13), uniform direction"
-        )
+        return self._inverse_cdf_note("S² heat-kernel Legendre series",
+                                      f"{sphere2_series_terms(t) + 1} terms, truncation error ≤ {SPHERE2_CDF_TOL:g}")
 
     def sample(self, M, center, t, size, rng):
         return sample_sphere2_brownian(M, center, t, size, rng)
