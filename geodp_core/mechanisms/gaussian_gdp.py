@@ -288,19 +288,23 @@ class _SphereModel(_QuadricModel):
         return _circle_tail_probabilities(sigma, delta, eps)
 
     def large_sigma(self, dim, sigma, delta):
+        r"""Beyond :data:`_SPHERE_MAX_SIGMA`: the loss is bounded by :math:`L_{\max}` (:meth:`loss_upper_bound`), so
+        the mechanism is :math:`L_{\max}`-DP, hence :math:`\mu \le` eps_dp_to_gdp(:math:`L_{\max}`)
+        :math:`\approx 1.26 L_{\max}` and :math:`\mu \to 0` like :math:`1/\sigma^2`: 0 where that bound underflows,
+        else refused (the law is nearly uniform and the quadrature inaccurate)."""
         if sigma <= _SPHERE_MAX_SIGMA:
             return None
-        # The loss is bounded by L_max = Delta(2 pi - Delta)/(2 sigma^2): the mechanism is L_max-DP,
-        # hence mu <= eps_dp_to_gdp(L_max) ~ 1.26 L_max, and mu -> 0 like 1/sigma^2.
+        at_unit = 1.26 * self.loss_upper_bound(1.0, delta)  # L_max is this / sigma^2 (no square of a huge sigma)
         with np.errstate(under="ignore"):
-            bound = 1.26 * (delta * (2.0 * np.pi - delta) / 2.0) / sigma / sigma
+            bound = at_unit / sigma / sigma
         if bound < np.finfo(float).tiny:
             return 0.0, np.nan  # mu is below the smallest normal double: 0 to double precision
+        underflow = np.sqrt(at_unit / np.finfo(float).tiny)
         raise NumericalOverflowError(
-            f"sigma={sigma!r} is beyond the range where the exact GDP quadrature on the sphere is accurate: "
-            f"sigma must be in (0, {_SPHERE_MAX_SIGMA:g}] (or so large that mu underflows, sigma > "
-            f"{np.sqrt(1.26 * delta * (2.0 * np.pi - delta) / 2.0 / np.finfo(float).tiny):.3g}); here the law is "
-            f"nearly uniform and the mechanism is eps-DP with eps = {bound / 1.26:.3g}, so mu <= {bound:.3g}",
+            f"sigma={sigma!r} is beyond the range where the exact GDP quadrature is accurate: sigma must be in "
+            f"(0, {_SPHERE_MAX_SIGMA:g}] in unit-curvature units (or so large that mu underflows, sigma > "
+            f"{underflow:.3g}); here the law is nearly uniform and the mechanism is eps-DP with eps = "
+            f"{bound / 1.26:.3g}, so mu <= {bound:.3g}",
             param="sigma",
         )
 
@@ -455,20 +459,6 @@ class _ProjectiveModel(_SphereModel):
     @staticmethod
     def one_dimensional_tails(sigma, delta, eps):  # pragma: no cover - RP^1 is refused by _reduction
         raise UnavailableError("no exact GDP accounting on the projective line", param="space")
-
-    def large_sigma(self, dim, sigma, delta):
-        if sigma <= _SPHERE_MAX_SIGMA:
-            return None
-        with np.errstate(under="ignore"):
-            bound = 1.26 * self.loss_upper_bound(sigma, delta)  # L_max-DP, hence mu <= eps_dp_to_gdp(L_max)
-        if bound < np.finfo(float).tiny:
-            return 0.0, np.nan
-        raise NumericalOverflowError(
-            f"sigma={sigma!r} is beyond the range where the exact GDP quadrature is accurate: sigma must be in "
-            f"(0, {_SPHERE_MAX_SIGMA:g}] in unit-curvature units; here the law is nearly uniform and the mechanism "
-            f"is eps-DP with eps = {bound / 1.26:.3g}, so mu <= {bound:.3g}",
-            param="sigma",
-        )
 
     @staticmethod
     def propose_radii(dim, sigma, batch, rng):

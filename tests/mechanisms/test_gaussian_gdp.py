@@ -478,3 +478,19 @@ def test_the_quadric_models_move_e0_to_the_moved_base_by_an_isometry(model_name,
     for i in (1, 5, 9):
         np.testing.assert_allclose(model.ambient_distance(moved[i], moved), model.ambient_distance(points[i], points),
                                    atol=1e-6)  # arccosh near 1 resolves distances to ~sqrt(machine eps)
+
+
+@pytest.mark.parametrize("space, dim, scale", [("sphere", 2, 1.0), ("sphere", 5, 1.0), ("so3", None, 0.5)])
+def test_beyond_the_quadrature_range_mu_is_zero_or_refused_never_a_crash(space, dim, scale):
+    # Beyond sigma = 200 (unit-curvature units) the loss is at most L_max = Delta(2pi - Delta)/(2 sigma^2) (sphere;
+    # Delta(pi - Delta)/(2 sigma^2) on the projective model of SO(3)): mu = 0 where 1.26 L_max underflows, else a
+    # NumericalOverflowError naming sigma (one rule for both models; the projective model used to overflow).
+    from geodp_core.exceptions import NumericalOverflowError
+    from geodp_core.geometry import get_manifold
+
+    where = space if dim is not None else get_manifold(space)
+    assert gdp_mu(where, dim, 1e160, 0.5) == 0.0
+    with pytest.raises(NumericalOverflowError, match="unit-curvature units") as info:
+        gdp_mu(where, dim, 1000.0, 0.5)
+    assert info.value.param == "sigma" and f"sigma={1000.0 * scale!r}" in str(info.value)
+    assert 0.0 < gdp_mu(where, dim, 150.0, 0.5) < 1e-4
