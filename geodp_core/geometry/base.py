@@ -561,7 +561,10 @@ class Manifold(ABC):
     #: (Minkowski for :math:`k < 0`) space, or flat coordinates for :math:`k = 0`; ``"complex_projective"`` —
     #: :math:`\mathbb{C}P^n` with holomorphic curvature 4 in horizontal coordinates; ``"affine_invariant"`` — SPD(m)
     #: with :math:`g_P(U, V) = \mathrm{tr}(P^{-1}UP^{-1}V)`; ``"flat_chart"`` — flat, the adjoint of
-    #: :math:`d\mathrm{Exp}` is parallel transport back; ``None`` — no closed form.
+    #: :math:`d\mathrm{Exp}` is parallel transport back; ``"constant_curvature"`` — constant curvature
+    #: :math:`k` = ``curvature_bounds`` in coordinates that are not a quadric, the space giving its own transport along
+    #: the traversed geodesic, ``geodesic_transport(base_point, tangent_vec, vector, back=False)`` (the rotations
+    #: :math:`SO(3)`, :math:`k = 1/4`); ``None`` — no closed form.
     jacobi_model = None
     #: How an uploaded table of coordinates becomes points: ``"unit_vector"`` (unit vectors, or latitude/longitude
     #: on S²), ``"hyperboloid"`` (hyperboloid or Poincaré-ball coordinates), ``"symmetric_matrix"`` (the m² entries
