@@ -371,3 +371,30 @@ def test_off_manifold_responses_rejected():
     y = np.stack([np.eye(2), -np.eye(2)])
     with pytest.raises(OffManifoldError, match="y"):
         R.fit_geodesic_regression(manifold, x, y)
+
+
+def test_so3_tangent_projection_and_geodesic_transport():
+    """The rotations' own facts used by the constant-curvature Jacobi model: the tangent projection is the
+    orthogonal projection onto R·so(3), and transport back undoes transport forward along any geodesic (also
+    beyond π); every space declaring this model has constant curvature (equal bounds)."""
+    from geodp_core.geometry import MANIFOLD_NAMES
+
+    manifold = get_manifold("so3")
+    rng = np.random.default_rng(SEED)
+    p = manifold.random_uniform(1, rng)[0]
+    ambient = rng.normal(size=(3, 3))
+    tangent = manifold.to_tangent(p, ambient)
+    assert manifold.validate_tangent(p, tangent) is not None
+    np.testing.assert_allclose(manifold.to_tangent(p, tangent), tangent, atol=1e-14)
+    # orthogonal: the removed part is orthogonal (Frobenius) to every tangent vector
+    for u in manifold.tangent_frame(p):
+        assert float(np.sum((ambient - tangent) * u)) == pytest.approx(0.0, abs=1e-12)
+    for length in (0.3, 3.0, 5.5):
+        w = manifold.from_frame(p, length * np.array([0.6, -0.8, 0.0]))
+        z = manifold.from_frame(p, rng.normal(size=3))
+        moved = manifold.geodesic_transport(p, w, z)
+        np.testing.assert_allclose(manifold.geodesic_transport(p, w, moved, back=True), z, atol=1e-12)
+    for code in MANIFOLD_NAMES:
+        space = get_manifold(code)
+        if space.jacobi_model == "constant_curvature":
+            assert space.curvature_bounds[0] == space.curvature_bounds[1] and hasattr(space, "geodesic_transport")
