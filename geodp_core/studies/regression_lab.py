@@ -211,7 +211,8 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
 class Settings(StudySettings):
     """The regression demo's settings (the demo makes its own data; see :func:`regression_demo`)."""
 
-    space: str = setting("sphere", choices=tuple(REGRESSION_SPACES), doc="a space of the demo (REGRESSION_SPACES)")
+    space: str = setting("sphere", choices=tuple(REGRESSION_SPACES),
+                         doc="a curved space with a closed-form differential of Exp (S², H², SPD(2), shapes, ...)")
     n: int = setting(50, low=5, high=2000, integer=True, doc="records")
     noise_std: float = setting(0.05, low=0.0, high=1.0, doc="tangent noise of the data")
     preset: str = setting("short arc", text=True, doc="the true geodesic: a key of REGRESSION_PRESETS[space]")
