@@ -1,5 +1,7 @@
 """Audit: an empirical lower bound on ε beside each mechanism's claim, and negative controls that must fail."""
 
+import math
+
 import pandas as pd
 import streamlit as st
 
@@ -93,9 +95,12 @@ with controls:
                       "the labelled non-DP variants exceed it.")
     st.button("Apply showcase", key="audit_apply", on_click=_apply_preset, icon=":material/tune:")
     space = st.radio("Manifold", list(SPACES), format_func=SPACES.get, key="audit_space", **_BIND,
-                     help="m₀ (the PUBLIC ball centre) is the north pole, the origin of H², the identity matrix, 0 on R¹. "
-                          "On the circle and the line the audit's bound can come close to the claim.")
+                     help="Every small space on which distance-isotropic noise has an exact sampler. m₀ (the "
+                          "PUBLIC ball centre) is the space's own default centre: the north pole, the origin of H², "
+                          "the identity matrix or rotation, 0 on ℝᵈ. On the circle and the line the audit's bound "
+                          "can come close to the claim.")
     manifold = audit_space_manifold(space)
+    r_star = manifold.ball_radius_limit
     availability = availability_table(manifold)
     mechanism = st.selectbox(
         "Mechanism", list(MECHANISM_NAMES), key="audit_mechanism", **_BIND,
@@ -128,7 +133,9 @@ with controls:
                         help="Records per dataset; the sensitivity Δ scales as 1/n (n = 2 makes Δ large).")
     radius = st.number_input(
         "Public ball radius r", min_value=0.01, max_value=5.0, step=0.05, key="audit_radius", **_BIND,
-        help="PUBLIC bound: the data lie in B(m₀, r). Must be below r* = π/4 on S² and S¹ (any r > 0 on H², SPD, R¹).",
+        help="PUBLIC bound: the data lie in B(m₀, r). "
+             + (f"On {manifold.symbol} it must be below r* = {r_star:.4g}." if math.isfinite(r_star)
+                else f"Any r > 0 on {manifold.symbol}."),
     )
     n_releases = st.select_slider("Releases per dataset", AUDIT_RELEASE_GRID, key="audit_releases", **_BIND,
                                   help="Half choose the event, half evaluate it. More releases: a tighter bound.")

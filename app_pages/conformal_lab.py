@@ -21,6 +21,7 @@ from geodp_app.url_params import (
     remember_page,
 )
 from geodp_app.urlstate import url_note
+from geodp_core.conformal_lab import LAB_NEEDS, spaces_not_offered
 from geodp_core.constraints import CONFORMAL_EPS_GRID as EPS_GRID
 from geodp_core.explorer import mean_and_standard_error
 from geodp_core.geometry import get_manifold
@@ -46,6 +47,10 @@ with controls:
     st.subheader("Controls")
     space = st.radio("Manifold", list(CONFORMAL_SPACES), format_func=CONFORMAL_SPACES.get, key="conformal_space", **_BIND,
                      help="S² is meshed whole; on H² the release lives in a public geodesic ball B(o, R).")
+    with st.expander("Why only these spaces?"):
+        st.caption(f"{LAB_NEEDS} The other spaces have none:")
+        for label, reason in spaces_not_offered().items():
+            st.caption(f"**{label}**: {reason}.")
     surface = get_manifold(space, 2)  # compact: meshed whole; otherwise a public geodesic ball is meshed
     kinds = DATA_KINDS[space]
     data_kind = st.selectbox("Data", list(kinds), format_func=kinds.get, key=f"conformal_data_{space}",

@@ -42,15 +42,29 @@ st.caption(
 _BIND = dict(bind="query-params")
 
 
+#: How the figure draws a space, by the space's view.
+_VIEW_TEXT = {
+    "sphere3d": "points on the unit sphere, in 3-D",
+    "poincare_disk": "points in the Poincaré disk",
+    "spd_ellipses": "2×2 covariance matrices, shown as ellipses",
+    "shapes": (f"outlines of {K_LANDMARKS} planar landmarks up to position, size and rotation (a "
+               f"{2 * K_LANDMARKS - 4}-dimensional space), shown as the predicted shape at five covariates"),
+    "rotation_ball": "rotations, shown as rotation vectors (axis × angle) in the ball of radius π",
+}
+
+
+def _drawn_as(manifold):
+    return _VIEW_TEXT.get(manifold.view, manifold.description)
+
+
 controls, main = st.columns([1, 3], gap="large")
 with controls:
     st.subheader("Controls")
     space = st.radio("Manifold", list(REGRESSION_SPACES), format_func=REGRESSION_SPACES.get, key="regression_space",
                      **_BIND,
-                     help="S²: points on the unit sphere; SPD(2): 2×2 covariance matrices (shown as ellipses); "
-                          f"Kendall shapes: outlines of {K_LANDMARKS} planar landmarks up to position, size and "
-                          f"rotation (a {2 * K_LANDMARKS - 4}-dimensional space), shown as the predicted shape at five "
-                          "covariates.")
+                     help="Every curved space with a closed-form differential of Exp. "
+                          + "; ".join(f"{label}: {_drawn_as(get_manifold(*SPACE_ARGS[key]))}"
+                                      for key, label in REGRESSION_SPACES.items()) + ".")
     preset = st.selectbox("True geodesic", list(REGRESSION_PRESETS[space]), key=f"regression_preset_{space}", **_BIND,
                           help="The ground truth the data are generated from (a teaching view).")
     n = st.number_input("Records n", **bounds("regression_n"), value=50, step=10, key="regression_n", **_BIND,

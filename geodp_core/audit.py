@@ -54,6 +54,7 @@ from geodp_core.mechanisms import (
     mechanism_specs,
 )
 from geodp_core.mechanisms.registry import mechanism_names_where
+from geodp_core.mechanisms.riemannian_laplace import noise_geometry
 from geodp_core.pipeline import public_options, summarise
 from geodp_core.privacy import (
     GDP,
@@ -104,6 +105,8 @@ __all__ = [
     "REGRESSION_CHAIN_LENGTH",
     "REGRESSION_N",
     "AUDIT_SPACES",
+    "AUDIT_MAX_DIM",
+    "AUDIT_LINE_SPACES",
     "audit_space_manifold",
 ]
 
@@ -1383,18 +1386,41 @@ def _regression_row(manifold, target, variant, kwargs):
 
 
 # ============================================================================ showcase settings
-# Spaces of the audit page: key -> get_manifold arguments.
-AUDIT_SPACES = {
-    "sphere": ("sphere", 2),
-    "hyperbolic": ("hyperbolic", 2),
-    "spd": ("spd", 2, "affine"),
+#: Largest intrinsic dimension of a space the audit page offers at its default size (small spaces: quick audits).
+AUDIT_MAX_DIM = 3
+#: The page's one-dimensional cases, where the audit's bound can come close to the claim: key -> get_manifold
+#: arguments (the study's own choice of sizes, not a fact about the spaces).
+AUDIT_LINE_SPACES = {
     "circle": ("sphere", 1),
     "line": ("euclidean", 1),
 }
 
 
+def _audit_spaces():
+    """Spaces of the audit page: key -> get_manifold arguments.
+
+    Every registered space, at its default size and metric, whose intrinsic dimension is at most
+    :data:`AUDIT_MAX_DIM` and on which distance-isotropic noise has an exact sampler (what the space declares: a
+    radial volume density or an eigenvalue-polar sampler; the Riemannian Laplace and Gaussian mechanisms are then
+    exact there), keyed by its code in menu order; then :data:`AUDIT_LINE_SPACES`. A new space with these
+    capabilities is offered without being named here.
+    """
+    from geodp_core.geometry import MANIFOLD_NAMES, get_manifold
+
+    spaces = {}
+    for code in MANIFOLD_NAMES:
+        manifold = get_manifold(code)
+        if manifold.dim <= AUDIT_MAX_DIM and noise_geometry(manifold)[0] is not None:
+            spaces[code] = (code, manifold.size) + ((manifold.metric,) if manifold.metric else ())
+    return {**spaces, **AUDIT_LINE_SPACES}
+
+
+AUDIT_SPACES = _audit_spaces()
+
+
 def audit_space_manifold(space):
-    """The manifold of an :data:`AUDIT_SPACES` key (``"sphere"`` = S², ``"circle"`` = S¹, ``"line"`` = R¹, ...)."""
+    """The manifold of an :data:`AUDIT_SPACES` key (a space's code at its default size, ``"circle"`` = S¹,
+    ``"line"`` = R¹)."""
     from geodp_core.geometry import get_manifold
 
     return get_manifold(*AUDIT_SPACES[check_option(space, "space", tuple(AUDIT_SPACES))])
@@ -1419,6 +1445,12 @@ AUDIT_PRESETS = {
         delta=1e-5, n=2, radius=0.7, n_releases=4000),
     "Negative control: half the noise on the circle S¹ (n = 2, r = 0.1)": dict(
         space="circle", mechanism="riemannian_laplace", variant="understated_noise", notion="pure_dp", eps=1.0,
+        n=2, radius=0.1, n_releases=16000),
+    "Exact: Riemannian Laplace on the rotations SO(3)": dict(
+        space="so3", mechanism="riemannian_laplace", variant=None, notion="pure_dp", eps=1.0, n=10, radius=0.5,
+        n_releases=4000),
+    "Negative control: half the noise on the rotations SO(3) (n = 2, r = 0.1)": dict(
+        space="so3", mechanism="riemannian_laplace", variant="understated_noise", notion="pure_dp", eps=1.0,
         n=2, radius=0.1, n_releases=16000),
     "Power check: understated sensitivity (Δ/4) on H²": dict(
         space="hyperbolic", mechanism="riemannian_laplace", variant="understated_sensitivity", notion="pure_dp",

@@ -18,19 +18,64 @@ import numpy as np
 from geodp_core import pipeline
 from geodp_core._validation import check_option
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
-from geodp_core.geometry import get_manifold
+from geodp_core.geometry import MANIFOLD_NAMES, get_manifold, manifold_class
+from geodp_core.geometry.base import unicode_powers
 from geodp_core.mechanisms import get_mechanism
 from geodp_core.privacy import PureDP
 from geodp_core.scenario import Scenario
 from geodp_core.studies.settings import StudySettings, setting
 
-__all__ = ["DATA_KINDS", "LabRun", "LabSettings", "run_conformal_lab"]
+__all__ = ["DATA_KINDS", "LAB_NEEDS", "LabRun", "LabSettings", "lab_spaces", "run_conformal_lab",
+           "spaces_not_offered"]
 
+#: The lab's synthetic data on each surface it draws (its own choice of generators; :func:`lab_spaces`).
 DATA_KINDS = {
     "sphere": {"vmf": "von Mises–Fisher (one cluster)", "vmf_mixture": "vMF mixture (heterogeneous density)"},
     "hyperbolic": {"wrapped_normal": "wrapped normal (one cluster)",
                    "wrapped_normal_mixture": "wrapped-normal mixture (heterogeneous density)"},
 }
+
+
+def _surface(code):
+    """The member of size 2 of the family ``code`` (S², H², ...), or ``None`` when its sizes exclude 2."""
+    low, high = manifold_class(code).size_range
+    return get_manifold(code, 2) if low <= 2 <= high else None
+
+
+def lab_spaces():
+    """Codes of the spaces the lab draws, in menu order: the families whose member of size 2 has a public
+    triangle mesh (its ``mesh_kind``): the FEM Laplacian and the pictures of f, φ and ρ* need one."""
+    return tuple(code for code in MANIFOLD_NAMES if _surface(code) is not None and _surface(code).mesh_kind is not None)
+
+
+#: What the lab needs of a space, in plain words (the page says it once, before :func:`spaces_not_offered`).
+LAB_NEEDS = ("The lab draws a surface with a public triangle mesh: it computes the conformal factor with the "
+             "finite-element Laplacian of the mesh and draws f, φ and ρ* on it.")
+
+
+def spaces_not_offered():
+    """``{space label: reason}`` for every other registered space, in plain words, from what the space and the
+    conformal mechanism declare (at the space's default size).
+
+    Each has no public triangle mesh (:data:`LAB_NEEDS`); the reason gives its dimension and whether the conformal
+    mechanism still runs there (on a public point set: the Explorer offers it) or, with the mechanism's own reason,
+    not at all (e.g. no public discretisation of that space is implemented).
+    """
+    from geodp_core.mechanisms import mechanism_class
+
+    out = {}
+    for code in MANIFOLD_NAMES:
+        if code in lab_spaces():
+            continue
+        manifold = get_manifold(code)
+        ok, why = mechanism_class("conformal").availability(manifold)
+        reason = f"dimension {manifold.dim}, no public triangle mesh; "
+        if ok:
+            reason += "the conformal mechanism runs there on a public point set (compare it on the Explorer)"
+        else:
+            reason += f"the conformal mechanism is not available there: {unicode_powers(why)}"
+        out[manifold.chooser_label] = reason
+    return out
 
 
 @dataclass(frozen=True)

@@ -50,6 +50,12 @@ and :math:`\bar e_\perp`.
   Every factor has modulus at most 1, whatever :math:`L`: the bounds below hold with :math:`C_p = C_v = 1`
   (the lower curvature bound is 1 > 0).
 * SPD(m), log-Euclidean / log-Cholesky (flat): both adjoints are :math:`\Gamma^{-1}`.
+* Constant curvature :math:`k > 0` in coordinates that are not a quadric (the rotations :math:`SO(3)`,
+  :math:`k = 1/4`): the same factors :math:`C_k(L)`, :math:`S_k(L)/L` as for the quadrics, with
+  :math:`\Gamma^{-1}` the space's own transport back along the traversed geodesic
+  (``manifold.geodesic_transport``); on :math:`SO(3)` the Jacobi operator is
+  :math:`R(\cdot, u)u = -\tfrac14\operatorname{ad}_u^2`, eigenvalue :math:`1/4` on :math:`u^\perp` and 0 on
+  :math:`u` (``docs/derivations/rotations.md``).
 
 All are checked against finite differences of :math:`E` in ``tests/test_regression.py``.
 
@@ -105,7 +111,7 @@ __all__ = [
 
 # ----------------------------------------------------------------- helpers
 #: The closed forms of this module, by the space's :attr:`~geodp_core.geometry.base.Manifold.jacobi_model`.
-_JACOBI_MODELS = ("quadric", "complex_projective", "affine_invariant", "flat_chart")
+_JACOBI_MODELS = ("quadric", "complex_projective", "affine_invariant", "flat_chart", "constant_curvature")
 
 
 def _family(manifold):
@@ -193,6 +199,13 @@ class _Geodesic:
             self.half_exp = np.exp(0.5 * lam)
             mid = (vecs * np.exp(lam)[..., None, :]) @ self.vecs_t
             self.end_point = _sym(sqrt @ mid @ sqrt)
+        elif self.family == "constant_curvature":
+            length = manifold.norm(p, w)
+            safe = np.where(length > 0, length, 1.0)
+            self.length = length
+            self.u = np.where(_expand(length, manifold) > 0, w / _expand(safe, manifold), 0.0)
+            self.c, self.s_over_l = _curvature_trig(manifold, length)[:2]
+            self.end_point = manifold.exp(p, w, check=False)
         elif self.family == "complex_projective":
             length = manifold.norm(p, w)[..., None, None]
             safe = np.where(length > 0, length, 1.0)
@@ -223,6 +236,8 @@ class _Geodesic:
             return _project_tangent(m, self.end_point, out)
         if self.family == "complex_projective":
             return self._kendall_move(vec, self.u, self.t_q, self.end_point)
+        if self.family == "constant_curvature":
+            return _project_tangent(m, self.end_point, m.geodesic_transport(self.base_point, self.tangent_vec, vec))
         if self.family == "affine_invariant":
             rot = self.vecs_t @ (self.invsqrt @ vec @ self.invsqrt) @ self.vecs
             rot = rot * self.half_exp[..., :, None] * self.half_exp[..., None, :]
@@ -243,6 +258,9 @@ class _Geodesic:
             return _project_tangent(m, self.base_point, out)
         if self.family == "complex_projective":
             return self._kendall_move(vec, self.t_q, self.u, self.base_point)
+        if self.family == "constant_curvature":
+            back = m.geodesic_transport(self.base_point, self.tangent_vec, vec, back=True)
+            return _project_tangent(m, self.base_point, back)
         if self.family == "affine_invariant":
             return _sym(self.sqrt @ self.vecs @ self._back_rotated(vec) @ self.vecs_t @ self.sqrt)
         return m.parallel_transport(self.end_point, self.base_point, vec)
@@ -256,6 +274,11 @@ class _Geodesic:
             par = m.inner(self.base_point, back, self.u)[..., None] * self.u
             perp = back - par
             return par + self.c[..., None] * perp, par + self.s_over_l[..., None] * perp
+        if self.family == "constant_curvature":
+            back = self.transport_back(vec)
+            par = _expand(m.inner(self.base_point, back, self.u), m) * self.u
+            perp = back - par
+            return par + _expand(self.c, m) * perp, par + _expand(self.s_over_l, m) * perp
         if self.family == "complex_projective":
             back = self.transport_back(vec)
             iu, length = m.complex_structure(self.base_point, self.u), self.length

@@ -71,6 +71,27 @@ def test_real_and_mixture_data(kwargs):
     assert all(o.status in ("ok", "unavailable") for o in result.outcomes)
 
 
+def test_conformal_lab_offers_the_meshed_surfaces_and_says_why_not_the_others(monkeypatch):
+    # The lab needs a public triangle mesh (the space's mesh_kind); every other registered space, SO(3) included, is
+    # listed with a plain reason built from what the space and the conformal mechanism declare.
+    from geodp_core import conformal_lab
+    from geodp_core.geometry import MANIFOLD_NAMES, Sphere, get_manifold
+    from geodp_core.mechanisms import mechanism_class
+
+    assert conformal_lab.lab_spaces() == tuple(conformal_lab.DATA_KINDS) == ("sphere", "hyperbolic")
+    others = conformal_lab.spaces_not_offered()
+    assert len(others) == len(MANIFOLD_NAMES) - 2
+    rotations = others["Rotations SO(3)"]
+    assert "dimension 3" in rotations and "triangle mesh" in rotations and "not available there" in rotations
+    assert "finite-element Laplacian" in conformal_lab.LAB_NEEDS
+    assert "point set" in others["Euclidean ℝ²"] and "Explorer" in others["Euclidean ℝ²"]
+    assert mechanism_class("conformal").availability(get_manifold("euclidean", 2)).ok
+    assert not mechanism_class("conformal").availability(get_manifold("so3")).ok
+    assert not any("_" in reason or "^" in reason for reason in others.values())  # plain words, typeset symbols
+    monkeypatch.setattr(Sphere, "mesh_kind", property(lambda self: None))
+    assert conformal_lab.lab_spaces() == ("hyperbolic",) and "Sphere S²" in conformal_lab.spaces_not_offered()
+
+
 def test_conformal_lab_run_from_core_without_streamlit():
     """The Conformal lab's computation is a plain geodp_core function (the page only caches and draws)."""
     from geodp_core.conformal_lab import LabSettings, run_conformal_lab

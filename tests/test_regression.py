@@ -20,6 +20,7 @@ SPACES = [
     ("euclidean", 2),
     ("kendall", 4),
     ("kendall", 6),
+    ("so3", 3),
 ]
 
 
@@ -58,7 +59,8 @@ def test_gradients_match_finite_differences(args, tau):
         assert fd_v == pytest.approx(float(manifold.inner(p, g_v, u)), abs=1e-7)
 
 
-@pytest.mark.parametrize("args", [("sphere", 2), ("hyperbolic", 2), ("spd", 2, "affine"), ("kendall", 5)], ids=_ids)
+@pytest.mark.parametrize("args", [("sphere", 2), ("hyperbolic", 2), ("spd", 2, "affine"), ("kendall", 5), ("so3", 3)],
+                         ids=_ids)
 def test_exp_adjoints_are_adjoint_of_forward_differentials(args):
     """<d_w Exp(p, w)[u], e> = <u, d_w Exp^dagger e> with the forward differential by finite differences."""
     manifold = get_manifold(*args)
@@ -74,7 +76,8 @@ def test_exp_adjoints_are_adjoint_of_forward_differentials(args):
         assert float(manifold.inner(q, forward, e)) == pytest.approx(float(manifold.inner(p, u, adj_w)), abs=1e-6)
 
 
-@pytest.mark.parametrize("args", [("sphere", 2), ("hyperbolic", 3), ("spd", 2, "affine"), ("kendall", 5)], ids=_ids)
+@pytest.mark.parametrize("args", [("sphere", 2), ("hyperbolic", 3), ("spd", 2, "affine"), ("kendall", 5), ("so3", 3)],
+                         ids=_ids)
 def test_transport_along_geodesic_is_isometric_and_matches_adapter(args):
     manifold = get_manifold(*args)
     rng = np.random.default_rng(SEED)
@@ -85,6 +88,40 @@ def test_transport_along_geodesic_is_isometric_and_matches_adapter(args):
     q = manifold.exp(p, w, check=False)
     assert float(manifold.norm(q, moved)) == pytest.approx(float(manifold.norm(p, z)), rel=1e-10)
     np.testing.assert_allclose(moved, manifold.parallel_transport(p, q, z), atol=1e-10)
+
+
+@pytest.mark.parametrize("length", [0.8, 2.5, 4.0, 7.0])
+def test_so3_jacobi_fields_match_finite_differences_of_exp_also_beyond_pi(length):
+    """SO(3), curvature 1/4 (docs/derivations/rotations.md): after transport back along the traversed geodesic,
+    d_p Exp^† = e_par + cos(L/2) e_perp and d_w Exp^† = e_par + sinc(L/2) e_perp. Checked against central
+    differences of Exp at |w| = L below and beyond π (where the geodesic no longer minimises), and the transport
+    of the velocity is the velocity at the end point."""
+    manifold = get_manifold("so3")
+    rng = np.random.default_rng(SEED)
+    p = manifold.random_uniform(1, rng)[0]
+    coords = rng.normal(size=3)
+    w = manifold.from_frame(p, length * coords / np.linalg.norm(coords))
+    q = manifold.exp(p, w)
+    e = manifold.from_frame(q, rng.normal(size=3))
+    adj_p, adj_w = R.exp_adjoints(manifold, p, w, e)
+    h = 1e-6
+    for u in manifold.tangent_frame(p):
+        forward_w = (manifold.exp(p, w + h * u) - manifold.exp(p, w - h * u)) / (2 * h)
+        ends = [manifold.exp(p, s * h * u) for s in (1.0, -1.0)]
+        moved = [manifold.parallel_transport(p, end, w) for end in ends]
+        forward_p = (manifold.exp(ends[0], moved[0]) - manifold.exp(ends[1], moved[1])) / (2 * h)
+        assert float(manifold.inner(q, forward_w, e)) == pytest.approx(float(manifold.inner(p, u, adj_w)), abs=1e-7)
+        assert float(manifold.inner(q, forward_p, e)) == pytest.approx(float(manifold.inner(p, u, adj_p)), abs=1e-7)
+    velocity = (manifold.exp(p, (1 + h) * w) - manifold.exp(p, (1 - h) * w)) / (2 * h)
+    np.testing.assert_allclose(R.transport_along_geodesic(manifold, p, w, w), velocity, atol=1e-7)
+    # the factors themselves: a unit normal vector is scaled by cos(L/2) and sinc(L/2), the tangent one kept
+    u_hat = w / length
+    normal = manifold.from_frame(p, np.cross(coords, rng.normal(size=3)))
+    normal = normal / manifold.norm(p, normal)
+    for vec, factors in ((u_hat, (1.0, 1.0)), (normal, (np.cos(length / 2), np.sinc(length / 2 / np.pi)))):
+        back_p, back_w = R.exp_adjoints(manifold, p, w, R.transport_along_geodesic(manifold, p, w, vec))
+        np.testing.assert_allclose(back_p, factors[0] * vec, atol=1e-12)
+        np.testing.assert_allclose(back_w, factors[1] * vec, atol=1e-12)
 
 
 def test_sphere_transport_follows_long_geodesic():
@@ -98,7 +135,7 @@ def test_sphere_transport_follows_long_geodesic():
 
 # ---------------------------------------------------------------- the fit
 @pytest.mark.parametrize("args", [("sphere", 2), ("spd", 2, "affine"), ("hyperbolic", 2), ("kendall", 4),
-                                  ("kendall", 12)], ids=_ids)
+                                  ("kendall", 12), ("so3", 3)], ids=_ids)
 def test_fit_recovers_noise_free_geodesic_exactly(args):
     manifold = get_manifold(*args)
     _, p0, v0, x, y = _data(manifold, n=12, noise=0.0, speed=0.8)
@@ -334,3 +371,30 @@ def test_off_manifold_responses_rejected():
     y = np.stack([np.eye(2), -np.eye(2)])
     with pytest.raises(OffManifoldError, match="y"):
         R.fit_geodesic_regression(manifold, x, y)
+
+
+def test_so3_tangent_projection_and_geodesic_transport():
+    """The rotations' own facts used by the constant-curvature Jacobi model: the tangent projection is the
+    orthogonal projection onto R·so(3), and transport back undoes transport forward along any geodesic (also
+    beyond π); every space declaring this model has constant curvature (equal bounds)."""
+    from geodp_core.geometry import MANIFOLD_NAMES
+
+    manifold = get_manifold("so3")
+    rng = np.random.default_rng(SEED)
+    p = manifold.random_uniform(1, rng)[0]
+    ambient = rng.normal(size=(3, 3))
+    tangent = manifold.to_tangent(p, ambient)
+    assert manifold.validate_tangent(p, tangent) is not None
+    np.testing.assert_allclose(manifold.to_tangent(p, tangent), tangent, atol=1e-14)
+    # orthogonal: the removed part is orthogonal (Frobenius) to every tangent vector
+    for u in manifold.tangent_frame(p):
+        assert float(np.sum((ambient - tangent) * u)) == pytest.approx(0.0, abs=1e-12)
+    for length in (0.3, 3.0, 5.5):
+        w = manifold.from_frame(p, length * np.array([0.6, -0.8, 0.0]))
+        z = manifold.from_frame(p, rng.normal(size=3))
+        moved = manifold.geodesic_transport(p, w, z)
+        np.testing.assert_allclose(manifold.geodesic_transport(p, w, moved, back=True), z, atol=1e-12)
+    for code in MANIFOLD_NAMES:
+        space = get_manifold(code)
+        if space.jacobi_model == "constant_curvature":
+            assert space.curvature_bounds[0] == space.curvature_bounds[1] and hasattr(space, "geodesic_transport")

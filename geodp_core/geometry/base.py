@@ -118,6 +118,18 @@ class Manifold(ABC):
     #: Largest public-ball radius the app's slider offers where r* does not bound it.
     app_radius_max = 3.0
 
+    #: What a closed form of :meth:`_exp_polar` is written for: a subclass that redefines one of these without
+    #: giving its own :meth:`_exp_polar` gets the generic form (see :meth:`__init_subclass__`).
+    _POLAR_DEPENDS_ON = ("_exp", "inner", "from_frame", "tangent_frame")
+
+    def __init_subclass__(cls, **kwargs):
+        r"""A closed form of :meth:`_exp_polar` holds only for the geodesics, metric and frame it was written for: a
+        subclass that redefines any of them (e.g. a rescaled sphere) without its own ``_exp_polar`` falls back to
+        the generic :math:`\mathrm{Exp}_p(r\,u)` of :meth:`Manifold._exp_polar`, decided once, when the class is made."""
+        super().__init_subclass__(**kwargs)
+        if "_exp_polar" not in vars(cls) and any(name in vars(cls) for name in cls._POLAR_DEPENDS_ON):
+            cls._exp_polar = Manifold._exp_polar
+
     @classmethod
     def from_size(cls, size, metric=None):
         """The space of size ``size`` (the ``dim`` argument of ``get_manifold``), ``metric`` where it has a choice."""
@@ -180,18 +192,6 @@ class Manifold(ABC):
     #: Whether distance-isotropic noise on this (non-isotropic) space has an exact sampler in polar coordinates of
     #: the eigenvalues (:mod:`geodp_core.geometry.spd_polar`); spaces with a :attr:`radial_volume` use that instead.
     eigen_polar_noise = False
-
-    def exp_radial(self, center, radii, unit_directions):
-        r""":math:`\mathrm{Exp}_\eta(r_i u_i)` for radii ``(n,)`` and unit tangent vectors ``(n, *point_shape)`` at
-        ``center`` (no validation: the inputs come from this package's samplers; the caller handles a non-finite
-        result).
-
-        The default forms :math:`r u` and calls :meth:`exp`; a space may override it with a form that uses
-        :math:`|u| = 1` exactly (no norm of a long tangent vector is recomputed).
-        """
-        radii = np.asarray(radii, dtype=float)
-        shape = radii.shape + (1,) * len(self.point_shape)
-        return self.exp(center, radii.reshape(shape) * unit_directions, check=False)
 
     #: ``(states, public domain)``: limits of :meth:`well_conditioned` for points a computation may visit and for
     #: the boundary of a public domain (stricter); ``None`` when every point is well conditioned.
@@ -323,12 +323,6 @@ class Manifold(ABC):
             if np.any(np.abs(np.linalg.norm(unit_coords, axis=1) - 1.0) > DEFAULT_ATOL):
                 raise InvalidParameterError("unit_coords must have rows of unit norm (tolerance 1e-6)",
                                             param="unit_coords")
-        # a closed form is only valid for the metric it was written for: a subclass with its own geodesics, metric
-        # or frame (e.g. a rescaled sphere) that does not also give its own _exp_polar gets the generic path
-        owner = next(cls for cls in type(self).__mro__ if "_exp_polar" in vars(cls))
-        if owner is not Manifold and any(getattr(type(self), name) is not getattr(owner, name)
-                                         for name in ("_exp", "inner", "from_frame", "tangent_frame")):
-            return Manifold._exp_polar(self, base_point, radii, unit_coords)
         return self._exp_polar(base_point, radii, unit_coords)
 
     def _exp_polar(self, base_point, radii, unit_coords):
@@ -567,7 +561,10 @@ class Manifold(ABC):
     #: (Minkowski for :math:`k < 0`) space, or flat coordinates for :math:`k = 0`; ``"complex_projective"`` —
     #: :math:`\mathbb{C}P^n` with holomorphic curvature 4 in horizontal coordinates; ``"affine_invariant"`` — SPD(m)
     #: with :math:`g_P(U, V) = \mathrm{tr}(P^{-1}UP^{-1}V)`; ``"flat_chart"`` — flat, the adjoint of
-    #: :math:`d\mathrm{Exp}` is parallel transport back; ``None`` — no closed form.
+    #: :math:`d\mathrm{Exp}` is parallel transport back; ``"constant_curvature"`` — constant curvature
+    #: :math:`k` = ``curvature_bounds`` in coordinates that are not a quadric, the space giving its own transport along
+    #: the traversed geodesic, ``geodesic_transport(base_point, tangent_vec, vector, back=False)`` (the rotations
+    #: :math:`SO(3)`, :math:`k = 1/4`); ``None`` — no closed form.
     jacobi_model = None
     #: How an uploaded table of coordinates becomes points: ``"unit_vector"`` (unit vectors, or latitude/longitude
     #: on S²), ``"hyperboloid"`` (hyperboloid or Poincaré-ball coordinates), ``"symmetric_matrix"`` (the m² entries

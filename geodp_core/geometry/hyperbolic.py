@@ -131,12 +131,6 @@ class Hyperbolic(Manifold):
     #: Hyperboloid coordinates grow like :math:`e^r`: beyond 30 they carry few significant digits of the position.
     precision_radius = 30.0
 
-    def exp_radial(self, center, radii, unit_directions):
-        r""":math:`\cosh(r)\,\eta + \sinh(r)\,u` with :math:`|u|_L = 1` known exactly: no Minkowski norm of a long
-        tangent vector (catastrophic cancellation far from the origin), then :meth:`projection`."""
-        radii = np.asarray(radii, dtype=float)[:, None]
-        return self.projection(np.cosh(radii) * center + np.sinh(radii) * unit_directions)
-
     def default_center(self):
         """The origin :math:`(1, 0, \\dots, 0)` (centre of the Poincaré ball)."""
         center = np.zeros(self.dim + 1)

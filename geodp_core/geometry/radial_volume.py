@@ -199,6 +199,12 @@ class RadialVolume:
         return {}
 
     @property
+    def projective_curvature(self):
+        r""":math:`\kappa` when this is the real projective space :math:`S^d(1/\sqrt\kappa)/\pm 1`, else ``None``
+        (the default)."""
+        return None
+
+    @property
     def model_curvature(self):
         r"""Curvature :math:`\kappa` of the simply connected constant-curvature space whose geodesic polar
         coordinates these are, in full (:math:`\mathbb{R}^d`: 0, :math:`H^d`: -1, the round sphere of radius

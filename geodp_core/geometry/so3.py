@@ -128,6 +128,9 @@ class SpecialOrthogonal3(Manifold):
     app_size_range = (3, 3)
     default_size = 3
     center_offset_limit = np.pi
+    #: Constant curvature 1/4 with the transport along the traversed geodesic of :meth:`geodesic_transport`: the
+    #: Jacobi fields of geodesic regression (``docs/derivations/rotations.md``).
+    jacobi_model = "constant_curvature"
 
     def __init__(self, dim=3):
         check_int(dim, "dim", low=3, high=3)
@@ -207,13 +210,39 @@ class SpecialOrthogonal3(Manifold):
             return 2.0 * np.log(np.abs(_sinc(0.5 * r)))
 
     def parallel_transport(self, base_point, end_point, tangent_vec):
-        r"""Transport along the geodesic :math:`R\exp(t\hat\omega)` to :math:`Q = R\exp(\hat\omega)`:
-        :math:`RX \mapsto R\exp(\hat\omega/2)\,X\exp(\hat\omega/2)` (bi-invariant metric: :math:`\nabla_XY = [X,Y]/2`)."""
+        r"""Transport along the minimising geodesic from :math:`R` to :math:`Q` (:meth:`geodesic_transport` of
+        :math:`\mathrm{Log}_R Q`)."""
         base = np.asarray(base_point, dtype=float)
-        omega = vee(np.swapaxes(base, -1, -2) @ self._log(base, np.asarray(end_point, dtype=float)))
-        half = _rodrigues(0.5 * omega)
-        x = np.swapaxes(base, -1, -2) @ np.asarray(tangent_vec, dtype=float)
+        return self.geodesic_transport(base, self._log(base, np.asarray(end_point, dtype=float)), tangent_vec)
+
+    def geodesic_transport(self, base_point, tangent_vec, vector, back=False):
+        r"""Parallel transport along the geodesic :math:`t \mapsto R\exp(t\hat\omega)`, :math:`t \in [0, 1]`,
+        actually traversed (any :math:`|\omega|`, also beyond :math:`\pi`), :math:`R\hat\omega` = ``tangent_vec``.
+
+        For left-invariant fields of a bi-invariant metric :math:`\nabla_XY = \tfrac12[X, Y]`, so a field
+        :math:`\gamma(t)X(t)` is parallel when :math:`X' = -\tfrac12[\hat\omega, X]`, i.e.
+        :math:`X(t) = e^{-t\hat\omega/2}X_0e^{t\hat\omega/2}`: at :math:`Q = Re^{\hat\omega}`,
+
+        .. math::
+            RX \mapsto R\,e^{\hat\omega/2}\,X\,e^{\hat\omega/2}, \qquad
+            \text{and back:}\ Y \mapsto R\,e^{-\hat\omega/2}\,(R^\top Y)\,e^{-\hat\omega/2}
+            \ \text{for } Y \in T_QSO(3).
+
+        ``back=True`` applies the inverse map. An isometry (a conjugation in left-trivialised form) sending the velocity :math:`R\hat\omega` to
+        :math:`Q\hat\omega`. Unvalidated; broadcasts over leading axes.
+        """
+        base = np.asarray(base_point, dtype=float)
+        omega = vee(np.swapaxes(base, -1, -2) @ np.asarray(tangent_vec, dtype=float))
+        half = _rodrigues((-0.5 if back else 0.5) * omega)
+        x = np.swapaxes(base, -1, -2) @ np.asarray(vector, dtype=float)
         return base @ half @ x @ half
+
+    def to_tangent(self, base_point, vector):
+        r"""Orthogonal projection onto :math:`T_RSO(3)`: :math:`V \mapsto R\,\mathrm{skew}(R^\top V)`,
+        :math:`\mathrm{skew}(A) = (A - A^\top)/2` (removes numerical drift)."""
+        base = np.asarray(base_point, dtype=float)
+        a = np.swapaxes(base, -1, -2) @ np.asarray(vector, dtype=float)
+        return base @ (0.5 * (a - np.swapaxes(a, -1, -2)))
 
     def projection(self, matrices):
         r"""Nearest rotations (Frobenius) of ``3 x 3`` matrices: :math:`U\,\mathrm{diag}(1, 1, \det UV^\top)V^\top`."""

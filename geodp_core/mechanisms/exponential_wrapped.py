@@ -37,7 +37,13 @@ from geodp_core.mechanisms.base import (
     gamma_tail_quantile,
 )
 from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechanism
-from geodp_core.mechanisms.tangent_gaussian import chi_mean, gaussian_sigma_for_target
+from geodp_core.mechanisms.tangent_gaussian import (
+    chi_mean,
+    exp_frame_noise,
+    gaussian_frame_log_density,
+    gaussian_frame_noise,
+    gaussian_sigma_for_target,
+)
 from geodp_core.privacy import (
     GDP,
     RDP,
@@ -223,8 +229,7 @@ class _ExponentialWrapped(Mechanism):
         """:math:`\\mathrm{Exp}_{p}(\\mathrm{Log}_{p}\\eta + z)` with ``z`` given by frame coordinates."""
         manifold = self.manifold
         base = manifold.to_frame(footpoints, manifold.log(footpoints, center, check=False))
-        with np.errstate(over="ignore", invalid="ignore"):  # range: decided publicly at calibration (release_reach)
-            return manifold.exp(footpoints, manifold.from_frame(footpoints, base + coords), check=False)
+        return exp_frame_noise(manifold, footpoints, base + coords)  # range: decided publicly (release_reach)
 
     def _sample(self, center, calibration, size, rng):
         sigma = calibration.noise["sigma"]
@@ -489,14 +494,13 @@ class ExponentialWrappedGaussian(_ExponentialWrapped):
         return sigma, achieved, GDP(sensitivity / sigma), note
 
     def _noise_coords(self, sigma, size, rng):
-        return sigma * rng.standard_normal((size, self.manifold.dim))
+        return gaussian_frame_noise(self.manifold.dim, sigma, size, rng)
 
     def _noise_quantile(self, sigma, tail):
         return chi_tail_quantile(self.manifold.dim, sigma, tail)
 
     def _log_noise_density(self, coords, sigma):
-        d = self.manifold.dim
-        return -np.sum(coords * coords, axis=-1) / (2.0 * sigma**2) - 0.5 * d * np.log(2.0 * np.pi * sigma**2)
+        return gaussian_frame_log_density(np.sum(coords * coords, axis=-1), sigma, self.manifold.dim)
 
     def _mean_noise_norm(self, sigma):
         return sigma * chi_mean(self.manifold.dim)

@@ -118,7 +118,7 @@ def _volume(space, dim):
 def _reduction(volume):
     r"""``(model, scale)``: the unit-curvature model of the exact reduction and :math:`\sqrt{|\kappa|}`, or ``None``."""
     kappa = volume.model_curvature
-    projective = getattr(volume, "projective_curvature", None)
+    projective = volume.projective_curvature
     if kappa is None and projective is not None and volume.dim >= 2:
         return _PROJECTIVE, float(np.sqrt(projective))
     if kappa is None:
@@ -196,6 +196,10 @@ class _Model:
         """``(mu, worst eps)`` beyond the validated range of σ, or ``None`` (inside it)."""
         return None
 
+    def conditional_tails(self, dim, sigma, delta, eps, r):
+        """``P[L > ε]``, ``P[L <= ε]``, ``P[L < -ε]`` for fixed radius (:func:`_conditional_tail_probabilities`)."""
+        return _conditional_tail_probabilities(self, dim, sigma, delta, eps, r)
+
 
 class _FlatModel(_Model):
     r""":math:`\mathbb{R}^d` (and :math:`H^1`, isometric to the real line)."""
@@ -206,7 +210,30 @@ class _FlatModel(_Model):
         return np.linalg.norm(points - base, axis=1)
 
 
-class _SphereModel(_Model):
+class _QuadricModel(_Model):
+    r"""A unit-curvature quadric :math:`\{x_0^2 + k\,|\bar x|^2 = 1\}` of :math:`\mathbb{R}^{d+1}` (:math:`k = +1`: the
+    sphere, :math:`k = -1`: the hyperboloid, Minkowski form) with :math:`C, S = \cos, \sin` or :math:`\cosh, \sinh`
+    (:meth:`cos_sin`): the Monte Carlo cross-check's pair :math:`e_0` and :math:`\eta'`, and the isometry between
+    them, written once."""
+
+    #: Sectional curvature :math:`k = \pm 1`.
+    curvature = 1.0
+
+    def moved_base(self, dim, delta):
+        """(C(Δ), S(Δ), 0, ...): the point at distance Δ from e0 along e1."""
+        eta = np.zeros(dim + 1)
+        eta[0], eta[1] = self.cos_sin(delta)
+        return eta
+
+    def move(self, points, delta):
+        r"""The isometry of the (e0, e1) plane taking e0 to (C(Δ), S(Δ), 0, ...), in place: the rotation by Δ on the
+        sphere (:math:`x_0 \mapsto Cx_0 - Sx_1`), the boost by Δ on the hyperboloid (:math:`x_0 \mapsto Cx_0 + Sx_1`)."""
+        c, s = self.cos_sin(delta)
+        x0, x1 = points[:, 0].copy(), points[:, 1].copy()
+        points[:, 0], points[:, 1] = c * x0 - self.curvature * s * x1, s * x0 + c * x1
+
+
+class _SphereModel(_QuadricModel):
     r"""The unit sphere :math:`S^d \subset \mathbb{R}^{d+1}`: :math:`S = \sin`, distances at most :math:`\pi`."""
 
     r_max = np.pi
@@ -261,19 +288,23 @@ class _SphereModel(_Model):
         return _circle_tail_probabilities(sigma, delta, eps)
 
     def large_sigma(self, dim, sigma, delta):
+        r"""Beyond :data:`_SPHERE_MAX_SIGMA`: the loss is bounded by :math:`L_{\max}` (:meth:`loss_upper_bound`), so
+        the mechanism is :math:`L_{\max}`-DP, hence :math:`\mu \le` eps_dp_to_gdp(:math:`L_{\max}`)
+        :math:`\approx 1.26 L_{\max}` and :math:`\mu \to 0` like :math:`1/\sigma^2`: 0 where that bound underflows,
+        else refused (the law is nearly uniform and the quadrature inaccurate)."""
         if sigma <= _SPHERE_MAX_SIGMA:
             return None
-        # The loss is bounded by L_max = Delta(2 pi - Delta)/(2 sigma^2): the mechanism is L_max-DP,
-        # hence mu <= eps_dp_to_gdp(L_max) ~ 1.26 L_max, and mu -> 0 like 1/sigma^2.
+        at_unit = 1.26 * self.loss_upper_bound(1.0, delta)  # L_max is this / sigma^2 (no square of a huge sigma)
         with np.errstate(under="ignore"):
-            bound = 1.26 * (delta * (2.0 * np.pi - delta) / 2.0) / sigma / sigma
+            bound = at_unit / sigma / sigma
         if bound < np.finfo(float).tiny:
             return 0.0, np.nan  # mu is below the smallest normal double: 0 to double precision
+        underflow = np.sqrt(at_unit / np.finfo(float).tiny)
         raise NumericalOverflowError(
-            f"sigma={sigma!r} is beyond the range where the exact GDP quadrature on the sphere is accurate: "
-            f"sigma must be in (0, {_SPHERE_MAX_SIGMA:g}] (or so large that mu underflows, sigma > "
-            f"{np.sqrt(1.26 * delta * (2.0 * np.pi - delta) / 2.0 / np.finfo(float).tiny):.3g}); here the law is "
-            f"nearly uniform and the mechanism is eps-DP with eps = {bound / 1.26:.3g}, so mu <= {bound:.3g}",
+            f"sigma={sigma!r} is beyond the range where the exact GDP quadrature is accurate: sigma must be in "
+            f"(0, {_SPHERE_MAX_SIGMA:g}] in unit-curvature units (or so large that mu underflows, sigma > "
+            f"{underflow:.3g}); here the law is nearly uniform and the mechanism is eps-DP with eps = "
+            f"{bound / 1.26:.3g}, so mu <= {bound:.3g}",
             param="sigma",
         )
 
@@ -296,25 +327,11 @@ class _SphereModel(_Model):
         return np.cos(radii), np.sin(radii)
 
     @staticmethod
-    def moved_base(dim, delta):
-        """(cos Δ, sin Δ, 0, ...): the point at distance Δ from e0 along e1."""
-        eta = np.zeros(dim + 1)
-        eta[0], eta[1] = np.cos(delta), np.sin(delta)
-        return eta
-
-    @staticmethod
-    def move(points, delta):
-        """The rotation by Δ in the (e0, e1) plane, taking e0 to (cos Δ, sin Δ, 0, ...)."""
-        c, s = np.cos(delta), np.sin(delta)
-        x0, x1 = points[:, 0].copy(), points[:, 1].copy()
-        points[:, 0], points[:, 1] = c * x0 - s * x1, s * x0 + c * x1
-
-    @staticmethod
     def ambient_distance(base, points):
         return np.arccos(np.clip(points @ base, -1.0, 1.0))
 
 
-class _HyperbolicModel(_Model):
+class _HyperbolicModel(_QuadricModel):
     r"""The hyperboloid :math:`H^d`: :math:`S = \sinh` (in logs: it overflows), unbounded distances."""
 
     def check_sensitivity(self, delta):
@@ -372,23 +389,11 @@ class _HyperbolicModel(_Model):
         r = rng.normal((dim - 1) * sigma**2, sigma, size=batch)
         return r, np.where(r > 0.0, (-np.expm1(-2.0 * np.maximum(r, 0.0))) ** (dim - 1), 0.0)
 
+    curvature = -1.0
+
     @staticmethod
     def cos_sin(radii):
         return np.cosh(radii), np.sinh(radii)
-
-    @staticmethod
-    def moved_base(dim, delta):
-        """(cosh Δ, sinh Δ, 0, ...): the point at distance Δ from e0 along e1."""
-        eta = np.zeros(dim + 1)
-        eta[0], eta[1] = np.cosh(delta), np.sinh(delta)
-        return eta
-
-    @staticmethod
-    def move(points, delta):
-        """The boost by Δ in the (e0, e1) plane, taking e0 to (cosh Δ, sinh Δ, 0, ...)."""
-        c, s = np.cosh(delta), np.sinh(delta)
-        x0, x1 = points[:, 0].copy(), points[:, 1].copy()
-        points[:, 0], points[:, 1] = c * x0 + s * x1, s * x0 + c * x1
 
     @staticmethod
     def ambient_distance(base, points):
@@ -454,20 +459,6 @@ class _ProjectiveModel(_SphereModel):
     @staticmethod
     def one_dimensional_tails(sigma, delta, eps):  # pragma: no cover - RP^1 is refused by _reduction
         raise UnavailableError("no exact GDP accounting on the projective line", param="space")
-
-    def large_sigma(self, dim, sigma, delta):
-        if sigma <= _SPHERE_MAX_SIGMA:
-            return None
-        with np.errstate(under="ignore"):
-            bound = 1.26 * self.loss_upper_bound(sigma, delta)  # L_max-DP, hence mu <= eps_dp_to_gdp(L_max)
-        if bound < np.finfo(float).tiny:
-            return 0.0, np.nan
-        raise NumericalOverflowError(
-            f"sigma={sigma!r} is beyond the range where the exact GDP quadrature is accurate: sigma must be in "
-            f"(0, {_SPHERE_MAX_SIGMA:g}] in unit-curvature units; here the law is nearly uniform and the mechanism "
-            f"is eps-DP with eps = {bound / 1.26:.3g}, so mu <= {bound:.3g}",
-            param="sigma",
-        )
 
     @staticmethod
     def propose_radii(dim, sigma, batch, rng):
@@ -762,11 +753,7 @@ def _quadrature_tail_probabilities(model, dim, sigma, delta, eps, n_nodes=_N_NOD
     nodes, weights = _quadrature(points, n_nodes)
     live = weights > 0.0  # skip the empty pieces (coincident breakpoints)
     eps_live = np.broadcast_to(eps[:, None], nodes.shape)[live]
-    tails = getattr(model, "conditional_tails", None)
-    if tails is None:
-        probabilities = _conditional_tail_probabilities(model, dim, sigma, delta, eps_live, nodes[live])
-    else:
-        probabilities = tails(dim, sigma, delta, eps_live, nodes[live])
+    probabilities = model.conditional_tails(dim, sigma, delta, eps_live, nodes[live])
     log_w = np.full(nodes.shape, -np.inf)
     with np.errstate(divide="ignore"):
         log_w[live] = np.log(weights[live]) + law.log_pdf(nodes[live])

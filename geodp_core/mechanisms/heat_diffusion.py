@@ -512,6 +512,19 @@ def _check_n_steps(n_steps):
     return check_int(n_steps, "n_steps", low=1, high=MAX_N_STEPS)
 
 
+def _choose_sampler(requested, samplers, exact_ok, why_not):
+    """The sampler of a calibration: ``requested`` (one of ``samplers = (exact, approximate)``, validated), else the
+    exact one where it covers this calibration, else the approximate one; asking for the exact sampler where it
+    does not apply raises, with ``why_not`` (the reason and what to use instead)."""
+    if requested is not None:
+        requested = check_option(requested, "sampler", samplers)
+    if requested == samplers[0] and not exact_ok:
+        raise InvalidParameterError(f"sampler={samplers[0]!r} is unavailable {why_not}", param="sampler")
+    if requested is None:
+        requested = samplers[0] if exact_ok else samplers[1]
+    return requested
+
+
 # ============================================================================ exact heat laws
 class _HeatLaw:
     r"""The exact law of :math:`B_t(x)` on a family of spaces with a closed-form heat kernel.
@@ -533,6 +546,18 @@ class _HeatLaw:
     def log_density(self, M, center, points, t):
         raise NotImplementedError("brownian_motion has a closed-form density only on S^d, H^3 and flat spaces "
                                   "with the exact sampler")
+
+    @staticmethod
+    def _inverse_cdf_note(series, accuracy):
+        """The note of a radius drawn by the certified inverse CDF of a heat-kernel ``series`` (``accuracy``: its
+        terms and error bounds)."""
+        return (f"exact sampler: radius by inverse CDF of the {series} ({accuracy}, root certified to "
+                "|F(r) - u| ≤ 1e-13), uniform direction")
+
+    @staticmethod
+    def _sphere_distance(M, center, points):
+        r"""Distances on a unit sphere, clipped to :math:`[0, \pi]` (where its heat kernels are written)."""
+        return np.clip(M.dist(center, points, check=False), 0.0, np.pi)
 
 
 class _FlatHeat(_HeatLaw):
@@ -590,18 +615,15 @@ class _UnitSphereHeat(_HeatLaw):
             return ("exact sampler: radius by rejection from the Euclidean radius √(2t)·χ₃ with the closed-form S³ "
                     "heat kernel (image sum, no series truncation), uniform direction")
         plan = sphere_series_plan(t, M.dim)
-        return (
-            f"exact sampler: radius by inverse CDF of the {M.label} heat-kernel Gegenbauer series "
-            f"({plan.n_terms} terms, certified truncation error ≤ {SPHERE_CDF_TOL:g}, rounding-error "
-            f"estimate {plan.rounding_bound:.1g} ≤ {SPHERE_ROUNDING_TOL:g}, root certified to "
-            "|F(r) - u| ≤ 1e-13), uniform direction"
-        )
+        return self._inverse_cdf_note(
+            f"{M.label} heat-kernel Gegenbauer series", f"{plan.n_terms} terms, certified truncation error ≤ "
+            f"{SPHERE_CDF_TOL:g}, rounding-error estimate {plan.rounding_bound:.1g} ≤ {SPHERE_ROUNDING_TOL:g}")
 
     def sample(self, M, center, t, size, rng):
         return sample_sphere_brownian(M, center, t, size, rng)
 
     def log_density(self, M, center, points, t):
-        dist = np.clip(M.dist(center, points, check=False), 0.0, np.pi)
+        dist = self._sphere_distance(M, center, points)
         with np.errstate(divide="ignore"):
             if M.dim == 3 and t <= SPHERE3_IMAGE_MAX_T:
                 return np.log(np.maximum(sphere3_heat_kernel(np.minimum(dist, np.nextafter(np.pi, 0.0)), t), 0.0))
@@ -622,17 +644,14 @@ class _UnitSphere2Heat(_HeatLaw):
                        "within the term limit")
 
     def sampler_note(self, M, t):
-        return (
-            f"exact sampler: radius by inverse CDF of the S² heat-kernel Legendre series "
-            f"({sphere2_series_terms(t) + 1} terms, truncation error ≤ {SPHERE2_CDF_TOL:g}, root "
-            "certified to |F(r) - u| ≤ 1e-13), uniform direction"
-        )
+        return self._inverse_cdf_note("S² heat-kernel Legendre series",
+                                      f"{sphere2_series_terms(t) + 1} terms, truncation error ≤ {SPHERE2_CDF_TOL:g}")
 
     def sample(self, M, center, t, size, rng):
         return sample_sphere2_brownian(M, center, t, size, rng)
 
     def log_density(self, M, center, points, t):
-        dist = np.clip(M.dist(center, points, check=False), 0.0, np.pi)
+        dist = self._sphere_distance(M, center, points)
         with np.errstate(divide="ignore"):
             return np.log(np.maximum(sphere2_heat_kernel(dist, t), 0.0))
 
@@ -814,16 +833,9 @@ class BrownianMotion(_HeatDiffusion):
         t = _safe_time(_bm_time(K, sensitivity, rho_target), lambda s: _bm_rho(K, sensitivity, s) <= rho_target)
         rho = float(_bm_rho(K, sensitivity, t))
 
-        sampler = options.get("sampler")
-        if sampler is not None:
-            sampler = check_option(sampler, "sampler", self.SAMPLERS)
         exact_ok, why_not = self._exact_possible(t)
-        if sampler == "exact" and not exact_ok:
-            raise InvalidParameterError(
-                f"sampler='exact' is unavailable here: {why_not}; use sampler='random_walk'", param="sampler"
-            )
-        if sampler is None:
-            sampler = "exact" if exact_ok else "random_walk"
+        sampler = _choose_sampler(options.get("sampler"), self.SAMPLERS, exact_ok,
+                                  f"here: {why_not}; use sampler='random_walk'")
         n_steps = options.get("n_steps")
         n_steps = DEFAULT_N_STEPS if n_steps is None else _check_n_steps(n_steps)
 
@@ -1010,18 +1022,9 @@ class Langevin(_HeatDiffusion):
                        lambda s: _langevin_rho(kappa, sensitivity, s) <= rho_target)
         rho = float(_langevin_rho(kappa, sensitivity, t))
 
-        sampler = options.get("sampler")
-        if sampler is not None:
-            sampler = check_option(sampler, "sampler", self.SAMPLERS)
-        exact_ok = is_flat_chart(M)
-        if sampler == "exact" and not exact_ok:
-            raise InvalidParameterError(
-                f"sampler='exact' is unavailable on {M.label}: the Langevin law is known in closed form only on "
-                "flat spaces (ℝᵈ, log-Euclidean and log-Cholesky SPD); use sampler='euler_maruyama'",
-                param="sampler",
-            )
-        if sampler is None:
-            sampler = "exact" if exact_ok else "euler_maruyama"
+        sampler = _choose_sampler(options.get("sampler"), self.SAMPLERS, is_flat_chart(M),
+                                  f"on {M.label}: the Langevin law is known in closed form only on flat spaces (ℝᵈ, "
+                                  "log-Euclidean and log-Cholesky SPD); use sampler='euler_maruyama'")
         n_steps = options.get("n_steps")
         if n_steps is None:
             n_steps = min(max(DEFAULT_N_STEPS, math.ceil(10.0 * lam * t)), MAX_N_STEPS)

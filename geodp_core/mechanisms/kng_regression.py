@@ -738,9 +738,6 @@ def _shooting_chain(manifold, x, y, footpoints, sigma, tau, max_speed, init_v, n
 
 
 # ---------------------------------------------------------------- mechanism
-_AVAILABLE_SPACES = ("sphere", "hyperbolic", "spd", "euclidean", "kendall")
-
-
 def _public_init_text(manifold, n_starts, radius, max_speed):
     return (f"release chain i starts at public start i mod {n_starts}: (m0, 0) and the points at public "
             f"distance {(_diameter(manifold) / 2 if radius is None else 0.6 * radius):.4g} from m0 along +-frame "
@@ -1252,11 +1249,13 @@ class KNGGeodesicRegression(DatasetMechanism):
 
     @classmethod
     def availability(cls, manifold):
-        """Available on spheres, hyperbolic spaces, SPD(m) (any metric), Euclidean and Kendall shape spaces."""
-        if getattr(manifold, "name", None) in _AVAILABLE_SPACES:
+        """Available where the space declares a closed-form differential of Exp (its ``jacobi_model``): spheres,
+        hyperbolic and Euclidean spaces, SPD(m) (any metric), Kendall shape spaces, the rotations SO(3)."""
+        if manifold.jacobi_model is not None:
             return Availability(True, "")
-        return Availability(False, "private geodesic regression is implemented on spheres, hyperbolic spaces, "
-                                   "SPD(m), Euclidean and Kendall shape spaces only")
+        return Availability(False, "private geodesic regression needs the closed-form differential of Exp (the "
+                                   "Jacobi fields along a geodesic), which is not implemented on "
+                                   f"{manifold.label}")
 
     # ------------------------------------------------------------- calibration
     def calibrate(self, target, n, tau, **options):

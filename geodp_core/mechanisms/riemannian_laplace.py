@@ -19,7 +19,7 @@ Metropolis–Hastings fallback. Exact samplers (no MCMC):
   transitively on unit tangent vectors, so the law of :math:`\mathrm{Exp}_\eta^{-1} Y` is rotation
   invariant): radius from :class:`~geodp_core.geometry.radial.RadialLaw` (Kendall:
   :math:`J(r) = \sin^{2k-5}r\cos r` on :math:`[0, \pi/2]`), direction uniform in the unit sphere of
-  :math:`T_\eta M`, :math:`Y = \mathrm{Exp}_\eta(r u)` (``manifold.exp_radial``);
+  :math:`T_\eta M`, :math:`Y = \mathrm{Exp}_\eta(r u)` (``manifold.exp_polar``);
 * SPD(m) log-Euclidean / log-Cholesky (flat, globally isometric to :math:`\mathbb{R}^d`
   through the chart): the Euclidean law in an orthonormal frame of :math:`T_\eta M`
   (Laplace: radius :math:`\Gamma(d, \sigma)`, i.e. the K-norm Laplace), then :math:`\mathrm{Exp}_\eta`;

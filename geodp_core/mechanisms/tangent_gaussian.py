@@ -47,7 +47,8 @@ from geodp_core.privacy import (
     implies,
 )
 
-__all__ = ["TangentGaussian", "gaussian_sigma_for_target", "chi_mean", "is_flat_hadamard"]
+__all__ = ["TangentGaussian", "gaussian_sigma_for_target", "chi_mean", "is_flat_hadamard", "exp_frame_noise",
+           "gaussian_frame_noise", "gaussian_frame_log_density"]
 
 CALIBRATION_METHODS = ("analytic", "classical")
 _NUDGE = 1e-12
@@ -61,6 +62,37 @@ def chi_mean(dim):
         \\mathbb{E}\\,|z| = \\sqrt2\\,\\frac{\\Gamma((d+1)/2)}{\\Gamma(d/2)},\\qquad z \\sim N(0, I_d).
     """
     return float(np.sqrt(2.0) * np.exp(special.gammaln((dim + 1) / 2.0) - special.gammaln(dim / 2.0)))
+
+
+def gaussian_frame_noise(dim, sigma, size, rng):
+    r"""``(size, dim)`` frame coordinates of :math:`z \sim N(0, \sigma^2 I_d)` (tangent Gaussian noise)."""
+    return sigma * rng.standard_normal((size, dim))
+
+
+def gaussian_frame_log_density(squared_norm, sigma, dim):
+    r"""Normalised log density of :math:`N(0, \sigma^2 I_d)` at a point of squared norm ``squared_norm``:
+    :math:`-\tfrac d2\log(2\pi\sigma^2) - |z|^2/(2\sigma^2)`."""
+    return -0.5 * dim * np.log(2.0 * np.pi * sigma**2) - squared_norm / (2.0 * sigma**2)
+
+
+def exp_frame_noise(manifold, footpoints, coords):
+    r""":math:`\mathrm{Exp}_p\big(\sum_k c_k e_k(p)\big)` for frame coordinates ``coords`` ``(size, d)`` at
+    ``footpoints`` (one point, or one per row), unvalidated: the one tangent-noise path of the tangent and
+    exponential-wrapped mechanisms.
+
+    Where the space has a global isometric chart :math:`\psi` (:math:`\mathbb{R}^d`, the log-Euclidean and
+    log-Cholesky SPD metrics) this is :math:`\psi^{-1}(\psi(p) + \sum_k c_k b_k)` with the chart's orthonormal
+    basis :math:`b_k` (e.g. :math:`\exp(\log p + Z)`), equal to Exp of the frame vector (the chart is an
+    isometry) without the differential of the chart; elsewhere :meth:`~geodp_core.geometry.base.Manifold.exp` of
+    :meth:`~geodp_core.geometry.base.Manifold.from_frame`. Overflow is not checked (the range of the noise is
+    decided publicly at calibration).
+    """
+    chart = manifold.isometric_chart()
+    with np.errstate(over="ignore", invalid="ignore"):
+        if chart is None:
+            return manifold.exp(footpoints, manifold.from_frame(footpoints, coords), check=False)
+        to_chart, from_chart, basis = chart
+        return from_chart(to_chart(footpoints) + np.tensordot(coords, basis, axes=(-1, 0)))
 
 
 def is_flat_hadamard(manifold):
@@ -271,17 +303,8 @@ class TangentGaussian(Mechanism):
         )
 
     def _sample(self, center, calibration, size, rng):
-        sigma = calibration.noise["sigma"]
-        coords = sigma * rng.standard_normal((size, self.manifold.dim))
-        manifold = self.manifold
-        with np.errstate(over="ignore", invalid="ignore"):  # range: decided publicly at calibration
-            if hasattr(manifold, "chart_basis"):
-                # Flat SPD metric: exp(log η + Z) directly in the isometric chart.
-                chart_noise = np.einsum("sk,kij->sij", coords, manifold.chart_basis())
-                out = manifold.chart_inverse(manifold.chart(center) + chart_noise)
-            else:
-                out = manifold.exp(center, manifold.from_frame(center, coords), check=False)
-        return out
+        coords = gaussian_frame_noise(self.manifold.dim, calibration.noise["sigma"], size, rng)
+        return exp_frame_noise(self.manifold, center, coords)
 
     def release_reach(self, calibration, tail=TAIL_PROBABILITY):
         r"""``(1, q)``, ``q`` the 1e-15 tail quantile of :math:`\sigma\chi_d` (the flat chart is an isometry)."""
@@ -308,8 +331,7 @@ class TangentGaussian(Mechanism):
         sigma = calibration.noise["sigma"]
         tangent = self.manifold.log(center, points, check=False)
         sq = self.manifold.norm(center, tangent) ** 2
-        d = self.manifold.dim
-        return (-0.5 * d * np.log(2.0 * np.pi * sigma**2) - sq / (2.0 * sigma**2)
+        return (gaussian_frame_log_density(sq, sigma, self.manifold.dim)
                 - self.manifold.log_volume_jacobian(center, tangent))
 
     def utility_bound(self, calibration, center=None):

@@ -13,6 +13,7 @@ import numpy as np
 
 from geodp_core._validation import check_int, check_option, check_real
 from geodp_core.exceptions import InvalidParameterError
+from geodp_core.geometry import MANIFOLD_NAMES, get_manifold
 from geodp_core.mechanisms.kng_regression import (
     KNGRegressionResult,
     RegressionPrivacyWarning,
@@ -24,16 +25,33 @@ from geodp_core.studies.settings import StudySettings, setting
 __all__ = ["RegressionDemo", "regression_demo", "REGRESSION_PRESETS", "REGRESSION_SPACES", "KENDALL_DEMO_LANDMARKS",
            "NOISE_IS_A_SCALE", "template_shapes", "Settings", "run", "figures"]
 
-REGRESSION_SPACES = {
-    "sphere": ("sphere", 2),
-    "spd": ("spd", 2, "affine"),
-    "hyperbolic": ("hyperbolic", 2),
-    "kendall": ("kendall", 12),
-}
 
-#: The demo spaces whose noise std is a scale rather than a per-coordinate std: the tangent noise per coordinate
-#: is std·√(2/d), so residuals are as long as on a surface with that std (shape space: d = 2k - 4 grows with k).
-NOISE_IS_A_SCALE = ("kendall",)
+
+def _regression_spaces():
+    """The demo's spaces: key -> get_manifold arguments.
+
+    Every registered space, at its default size and metric, that declares a closed-form differential of Exp (its
+    Jacobi model: what the gradients and the KNG mechanism need) and is curved (on a flat space the demo would be
+    ordinary least squares), keyed by its code in menu order. A new space with a Jacobi model is offered without
+    being named here.
+    """
+    spaces = {}
+    for code in MANIFOLD_NAMES:
+        manifold = get_manifold(code)
+        if manifold.jacobi_model is not None and tuple(manifold.curvature_bounds) != (0.0, 0.0):
+            spaces[code] = (code, manifold.size) + ((manifold.metric,) if manifold.metric else ())
+    return spaces
+
+
+REGRESSION_SPACES = _regression_spaces()
+
+#: Largest intrinsic dimension at which the demo's noise std is a per-coordinate std.
+_PER_COORDINATE_MAX_DIM = 3
+#: The demo spaces whose noise std is a scale rather than a per-coordinate std (dimension above 3): the tangent
+#: noise per coordinate is std·√(2/d), so residuals are as long as on a surface with that std (shape space:
+#: d = 2k - 4 grows with k).
+NOISE_IS_A_SCALE = tuple(space for space, args in REGRESSION_SPACES.items()
+                         if get_manifold(*args).dim > _PER_COORDINATE_MAX_DIM)
 
 #: Landmarks of the shape-space demo (Kendall's Σ¹²₂, real dimension 20).
 KENDALL_DEMO_LANDMARKS = REGRESSION_SPACES["kendall"][1]
@@ -53,8 +71,6 @@ def template_shapes(k=KENDALL_DEMO_LANDMARKS):
 
 def _shape_preset(start, end):
     """Frame coordinates (offset at m0, velocity at p) of the geodesic from template ``start`` to ``end``."""
-    from geodp_core.geometry import get_manifold
-
     manifold = get_manifold(*REGRESSION_SPACES["kendall"])
     shapes, center = template_shapes(), manifold.default_center()
     p = shapes[start]
@@ -62,16 +78,28 @@ def _shape_preset(start, end):
     velocity = manifold.to_frame(p, manifold.log(p, shapes[end]))
     return offset.tolist(), velocity.tolist()
 
+
+def _arcs(size):
+    """The default true geodesics in ``size`` frame coordinates: a short and a long arc through the public centre's
+    neighbourhood (the first coordinates of fixed public vectors, zero beyond the third)."""
+    def cut(values):
+        return (list(values) + [0.0] * size)[:size]
+
+    return {"short arc": (cut([-0.3, -0.2, 0.1]), cut([0.6, 0.3, -0.2])),
+            "long arc": (cut([-0.6, -0.3, 0.2]), cut([1.2, 0.5, -0.4]))}
+
+
 # Ground-truth geodesics of the demo: footpoint = Exp(m0, offset) and shooting vector, both in frame
-# coordinates (offset in T_{m0}M, velocity in T_pM); m0 = manifold.default_center().
-REGRESSION_PRESETS = {
-    "sphere": {"short arc": ([-0.3, -0.2], [0.6, 0.3]), "long arc": ([-0.6, -0.3], [1.2, 0.5])},
+# coordinates (offset in T_{m0}M, velocity in T_pM); m0 = manifold.default_center(). The demo's own choices on some
+# spaces; every other offered space gets the default arcs.
+_OWN_PRESETS = {
     "spd": {"short arc": ([0.2, -0.1, 0.1], [0.5, -0.3, 0.3]), "long arc": ([0.4, -0.3, 0.2], [1.0, -0.8, 0.6])},
-    "hyperbolic": {"short arc": ([-0.3, -0.2], [0.6, 0.3]), "long arc": ([-0.6, -0.3], [1.2, 0.5])},
     # shape space: from one public template to another (x = 0 gives the first, x = 1 the second)
     "kendall": {"circle → ellipse": _shape_preset("circle", "ellipse"), "circle → arch": _shape_preset("circle", "arch"),
                 "ellipse → arch": _shape_preset("ellipse", "arch")},
 }
+REGRESSION_PRESETS = {space: _OWN_PRESETS.get(space) or _arcs(get_manifold(*args).dim)
+                      for space, args in REGRESSION_SPACES.items()}
 
 
 @dataclass(frozen=True)
@@ -96,14 +124,15 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
 
     Parameters
     ----------
-    space : {"sphere", "spd", "hyperbolic", "kendall"}
-        :math:`S^2`, SPD(2) affine-invariant, :math:`H^2` or Kendall's shape space :math:`\Sigma^{12}_2` (shapes of 12
-        planar landmarks; the true geodesic runs between two public templates, :func:`template_shapes`).
+    space : str
+        A key of :data:`REGRESSION_SPACES` (a space's code): :math:`S^2`, :math:`H^2`, SPD(2) affine-invariant,
+        Kendall's shape space :math:`\Sigma^{12}_2` (shapes of 12 planar landmarks; the true geodesic runs between
+        two public templates, :func:`template_shapes`), the rotations :math:`SO(3)`, ...
     n : int
         Records, in [5, 2000].
     noise_std : float
-        Tangent noise, in [0, 1]: the standard deviation per frame coordinate on the surfaces and SPD(2); on the
-        20-dimensional shape space :math:`\sqrt{2/20}\,` ``noise_std`` per coordinate, so that the residuals have the
+        Tangent noise, in [0, 1]: the standard deviation per frame coordinate on the spaces of dimension at most 3;
+        on the 20-dimensional shape space :math:`\sqrt{2/20}\,` ``noise_std`` per coordinate, so that the residuals have the
         same typical length :math:`\sqrt2\,` ``noise_std`` as on a surface.
     preset : str
         A key of ``REGRESSION_PRESETS[space]`` (the true geodesic).
@@ -135,7 +164,6 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
     RegressionDemo
     """
     from geodp_core.data import sample_geodesic_regression
-    from geodp_core.geometry import get_manifold
 
     space = check_option(space, "space", tuple(REGRESSION_SPACES))
     preset = check_option(preset, "preset", tuple(REGRESSION_PRESETS[space]))
@@ -183,7 +211,8 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
 class Settings(StudySettings):
     """The regression demo's settings (the demo makes its own data; see :func:`regression_demo`)."""
 
-    space: str = setting("sphere", choices=tuple(REGRESSION_SPACES), doc="S², SPD(2), H² or Kendall shapes Σ¹²₂")
+    space: str = setting("sphere", choices=tuple(REGRESSION_SPACES),
+                         doc="a curved space with a closed-form differential of Exp (S², H², SPD(2), shapes, ...)")
     n: int = setting(50, low=5, high=2000, integer=True, doc="records")
     noise_std: float = setting(0.05, low=0.0, high=1.0, doc="tangent noise of the data")
     preset: str = setting("short arc", text=True, doc="the true geodesic: a key of REGRESSION_PRESETS[space]")

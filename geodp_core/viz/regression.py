@@ -5,7 +5,9 @@
 - ``SPD(2)``: ellipses ``{z : zᵀ P⁻¹ z = 1}`` of each fit's predictions at a few covariates, side by side
   (the DP-regression paper's Figure 8 view);
 - Kendall shape space: each fit's predicted planar shape at five covariates, side by side, with the responses
-  nearest each covariate (the paper's Figure 3 view).
+  nearest each covariate (the paper's Figure 3 view);
+- rotations: rotation vectors (axis × angle, frame coordinates of Log at the public centre) in the ball of
+  radius π, data coloured by the covariate, each fit a curve (broken where it passes a half-turn).
 
 A fit is a mapping with keys ``name``, ``footpoint``, ``shooting_vector`` and optional ``color``, ``dash``,
 ``width``. Conventions (camera presets, data colour) follow :mod:`geodp_core.viz.scene`.
@@ -19,7 +21,7 @@ import plotly.graph_objects as go
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.regression import predict
 from geodp_core.viz.curves import chart_layout, label_log_axes
-from geodp_core.viz.scene import CAMERA_PRESETS, DATA_COLOR
+from geodp_core.viz.scene import CAMERA_PRESETS, DATA_COLOR, _sphere_lines
 from geodp_core.viz.scene import ellipse_outline as _ellipse
 from geodp_core.viz.shapes import shape_space_title
 
@@ -89,6 +91,37 @@ def _disk(manifold, x, y, fits, n_points):
     return fig
 
 
+def _rotation_vectors(manifold, points):
+    r"""Frame coordinates of :math:`\mathrm{Log}_{m_0}` (rotation vectors relative to the public centre)."""
+    center = manifold.default_center()
+    return manifold.to_frame(center, manifold.log(center, points, check=False))
+
+
+def _rotation_ball(manifold, x, y, fits, n_points):
+    fig = go.Figure()
+    bx, by, bz = _sphere_lines(np.pi)
+    fig.add_trace(go.Scatter3d(x=bx, y=by, z=bz, mode="lines", line=dict(color="#b8c7dc", width=1),
+                               hoverinfo="skip", name="every rotation (angle ≤ π)", connectgaps=False))
+    d = _rotation_vectors(manifold, y)
+    fig.add_trace(go.Scatter3d(
+        x=d[:, 0], y=d[:, 1], z=d[:, 2], mode="markers", name=f"data (n={len(y)}), colour = covariate x",
+        marker=dict(size=3, color=x, colorscale="Greys", cmin=-0.3, cmax=1.0, line=dict(width=0)),
+    ))
+    for fit in fits:
+        curve = _rotation_vectors(manifold, _curve(manifold, fit, n_points))
+        jumps = np.linalg.norm(np.diff(curve, axis=0), axis=1) > np.pi  # through a half-turn: the antipode
+        pieces = np.split(curve, np.flatnonzero(jumps) + 1)
+        curve = np.concatenate([np.vstack([piece, np.full((1, 3), np.nan)]) for piece in pieces])[:-1]
+        fig.add_trace(go.Scatter3d(x=curve[:, 0], y=curve[:, 1], z=curve[:, 2], mode="lines", name=fit["name"],
+                                   line=_line_style(fit), connectgaps=False))
+    axis = dict(range=[-1.02 * np.pi, 1.02 * np.pi], showbackground=False, zeroline=False)
+    fig.update_layout(scene=dict(xaxis=dict(axis, title=dict(text="ω₁")), yaxis=dict(axis, title=dict(text="ω₂")),
+                                 zaxis=dict(axis, title=dict(text="ω₃")), aspectmode="cube",
+                                 camera=dict(eye=dict(x=1.35, y=1.35, z=0.9))),
+                      uirevision="rotation-ball")
+    return fig
+
+
 def _spd_ellipses(manifold, x, y, fits, n_columns):
     grid = np.linspace(0.0, 1.0, n_columns)
     predictions = [predict(manifold, f["footpoint"], f["shooting_vector"], grid) for f in fits]
@@ -154,8 +187,9 @@ def _kendall_shapes(manifold, x, y, fits, n_columns, data_per_column=6):
 
 
 def regression_figure(manifold, x, y, fits, camera="data", n_points=80, n_columns=6, height=None):
-    """Data and fitted geodesics on ``S^2`` (3D), ``H^2`` (Poincaré disk), ``SPD(2)`` (ellipses) or Kendall
-    shape space (predicted shapes at up to five covariates).
+    """Data and fitted geodesics on ``S^2`` (3D), ``H^2`` (Poincaré disk), ``SPD(2)`` (ellipses), Kendall
+    shape space (predicted shapes at up to five covariates) or the rotations (rotation vectors in the π-ball), as
+    the space's :attr:`~geodp_core.geometry.base.Manifold.view` says.
 
     Parameters
     ----------
@@ -195,9 +229,13 @@ def regression_figure(manifold, x, y, fits, camera="data", n_points=80, n_column
         fig = _kendall_shapes(manifold, x, y, fits, columns)
         title = f"{shape_space_title(manifold.k)}: each fit's shape at {columns} covariates"
         x_title = "covariate x (shapes rotated onto the first fit's)"
+    elif view == "rotation_ball":
+        fig = _rotation_ball(manifold, x, y, fits, n_points)
+        title = f"Geodesic regression on the rotations {manifold.symbol}: data and fitted geodesics (axis × angle)"
+        x_title = None
     else:
         raise InvalidParameterError(
-            f"manifold must be S^2, H^2, SPD(2) or a Kendall shape space for the regression figure; got "
+            f"manifold must be S^2, H^2, SPD(2), a Kendall shape space or the rotations for the regression figure; got "
             f"{manifold.label}", param="manifold"
         )
     plot_px = 420 if x_title is None else 200 if view == "shapes" else 300

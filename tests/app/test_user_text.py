@@ -254,7 +254,9 @@ def test_conformal_and_regression_variants_text_is_human():
     at.radio(key="conformal_laplacian").set_value("knn_data").run()
     _assert_clean(at, "conformal lab, H², data graph")
     at = _page("regression")
-    for space in ("spd", "hyperbolic", "kendall"):
+    from geodp_app.url_params import REGRESSION_SPACES
+
+    for space in REGRESSION_SPACES:
         at.radio(key="regression_space").set_value(space).run()
         _assert_clean(at, space)
     for key in ("regression_paper_footpoint", "regression_paper_scale", "regression_tau_data",

@@ -40,6 +40,36 @@ def test_exp_polar_is_exp_of_the_frame_vector(args):
         assert manifold.belongs(got, atol=1e-10).all()
 
 
+def test_a_subclass_with_its_own_metric_gets_the_generic_polar_exponential():
+    # The sphere's closed form cos r p + sin r u holds for the unit sphere only: the sphere of radius 2 (metric 4 g,
+    # frame halved) must take Exp_p(r u) (geodesic length r: cos(r/2) p + sin(r/2) 2u), not the closed form.
+    from geodp_core.geometry import Manifold, Sphere
+
+    class Doubled(Sphere):
+        name = "test_doubled_sphere"
+
+        def inner(self, base_point, tangent_a, tangent_b):
+            return 4.0 * super().inner(base_point, tangent_a, tangent_b)
+
+        def from_frame(self, base_point, coords):
+            return 0.5 * super().from_frame(base_point, coords)
+
+    class Again(Doubled):
+        pass
+
+    assert Doubled._exp_polar is Manifold._exp_polar and Again._exp_polar is Manifold._exp_polar
+    assert Sphere._exp_polar is not Manifold._exp_polar
+    space, unit = Again(2), get_manifold("sphere", 2)
+    base = _base_point(unit, np.random.default_rng(SEED))
+    coords = np.array([[1.0, 0.0], [0.6, 0.8]])
+    radii = np.array([0.5, 2.0])
+    got = space.exp_polar(base, radii, coords)
+    directions = unit.from_frame(base, coords)
+    expected = np.cos(radii / 2)[:, None] * base + np.sin(radii / 2)[:, None] * directions
+    np.testing.assert_allclose(got, expected, atol=1e-14)
+    assert not np.allclose(unit.exp_polar(base, radii, coords), got)
+
+
 def test_exp_polar_sphere_at_the_reflection_fixed_point():
     # At p = e_0 the frame is the identity's columns 1..d (the Householder reflection degenerates).
     sphere = get_manifold("sphere", 3)

@@ -455,3 +455,42 @@ def test_spaces_without_the_constant_curvature_reduction_are_refused():
     assert exact_gdp_available(SphericalVolume(3, curvature=0.25)) and exact_gdp_available("hyperbolic", 2)
     with pytest.raises(InvalidParameterError, match="sensitivity"):  # beyond the diameter pi/sqrt(kappa) = 2 pi
         gdp_mu(SphericalVolume(3, curvature=0.25), None, 0.5, 6.5)
+
+
+@pytest.mark.parametrize("model_name, curvature", [("_SPHERE", 1.0), ("_HYPERBOLIC", -1.0)])
+def test_the_quadric_models_move_e0_to_the_moved_base_by_an_isometry(model_name, curvature):
+    # The Monte Carlo cross-check's pair e0, eta' and the map between them (written once for both quadrics): eta' is
+    # at distance Delta from e0, the map sends e0 to eta' and keeps every distance and the quadric form.
+    from geodp_core.mechanisms import gaussian_gdp
+
+    model = getattr(gaussian_gdp, model_name)
+    delta, dim = 0.7, 3
+    e0 = np.zeros(dim + 1)
+    e0[0] = 1.0
+    eta = model.moved_base(dim, delta)
+    assert model.ambient_distance(e0, eta[None])[0] == pytest.approx(delta, rel=1e-12)
+    rng = np.random.default_rng(3)
+    points = np.vstack([e0, gaussian_gdp._sample_riemannian_gaussian(model, dim, 0.8, 20, rng)])
+    moved = points.copy()
+    model.move(moved, delta)
+    np.testing.assert_allclose(moved[0], eta, atol=1e-14)
+    np.testing.assert_allclose(moved[:, 0] ** 2 + curvature * np.sum(moved[:, 1:] ** 2, axis=1), 1.0, atol=1e-12)
+    for i in (1, 5, 9):
+        np.testing.assert_allclose(model.ambient_distance(moved[i], moved), model.ambient_distance(points[i], points),
+                                   atol=1e-6)  # arccosh near 1 resolves distances to ~sqrt(machine eps)
+
+
+@pytest.mark.parametrize("space, dim, scale", [("sphere", 2, 1.0), ("sphere", 5, 1.0), ("so3", None, 0.5)])
+def test_beyond_the_quadrature_range_mu_is_zero_or_refused_never_a_crash(space, dim, scale):
+    # Beyond sigma = 200 (unit-curvature units) the loss is at most L_max = Delta(2pi - Delta)/(2 sigma^2) (sphere;
+    # Delta(pi - Delta)/(2 sigma^2) on the projective model of SO(3)): mu = 0 where 1.26 L_max underflows, else a
+    # NumericalOverflowError naming sigma (one rule for both models; the projective model used to overflow).
+    from geodp_core.exceptions import NumericalOverflowError
+    from geodp_core.geometry import get_manifold
+
+    where = space if dim is not None else get_manifold(space)
+    assert gdp_mu(where, dim, 1e160, 0.5) == 0.0
+    with pytest.raises(NumericalOverflowError, match="unit-curvature units") as info:
+        gdp_mu(where, dim, 1000.0, 0.5)
+    assert info.value.param == "sigma" and f"sigma={1000.0 * scale!r}" in str(info.value)
+    assert 0.0 < gdp_mu(where, dim, 150.0, 0.5) < 1e-4

@@ -37,9 +37,20 @@ def _data(seed, velocity, noise):
 
 def test_availability():
     for manifold in (S2, get_manifold("hyperbolic", 2), get_manifold("spd", 2, "log_euclidean"),
-                     get_manifold("euclidean", 3)):
+                     get_manifold("euclidean", 3), get_manifold("kendall", 5), get_manifold("so3")):
         ok, reason = KNGGeodesicRegression(manifold).available()
         assert ok and reason == ""
+
+
+def test_availability_follows_the_closed_form_differential_the_space_declares():
+    from geodp_core.geometry import Sphere
+
+    class NoJacobi(Sphere):
+        jacobi_model = None
+
+    manifold = NoJacobi(2)
+    ok, reason = KNGGeodesicRegression.availability(manifold)
+    assert not ok and "differential of Exp" in reason and manifold.label in reason
 
 
 def test_calibrate_uses_public_inputs_only():

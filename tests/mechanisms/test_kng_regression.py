@@ -1,6 +1,7 @@
 """KNG private geodesic regression: sampler laws (Euclidean limits, uniform limit on TS^2), labels, tau warning,
 recovery at large eps, validation, and an AppTest of the regression page."""
 
+import base64
 import json
 import warnings
 
@@ -178,7 +179,7 @@ def test_fit_outside_public_domain_is_owner_data():
     assert any("outside the public domain" in w for w in result.owner_warnings)
 
 
-@pytest.mark.parametrize("args", [("sphere", 2), ("spd", 2, "affine")], ids=["S2", "SPD2"])
+@pytest.mark.parametrize("args", [("sphere", 2), ("spd", 2, "affine"), ("so3", 3)], ids=["S2", "SPD2", "SO3"])
 def test_large_eps_recovers_the_geodesic(args):
     """eps_p = eps_v = 2000: the KNG law concentrates at the fit. Chains started at the fit (the paper's
     init='nonprivate', labelled no formal guarantee) stay close to the truth and to the non-private fit; from
@@ -500,6 +501,50 @@ def test_regression_page_on_kendall_shapes_shows_the_shapes_along_the_geodesic()
     lesson = "\n".join(i.value for i in at.info)
     assert "40" in lesson and "far from the data" in lesson
     assert not any("> tau" in w.value for w in at.warning)  # the demo's noise is sized to the public tau
+
+
+def test_regression_spaces_are_the_curved_spaces_with_a_jacobi_model(monkeypatch):
+    # The demo offers every registered curved space that declares a closed-form differential of Exp (SO(3)
+    # included, without a list naming it); a space that loses its Jacobi model leaves the page; a space the demo
+    # has no arcs of its own for gets the default arcs in its own dimension.
+    from geodp_core.geometry import MANIFOLD_NAMES, SpecialOrthogonal3
+    from geodp_core.studies import regression_lab as lab
+
+    expected = [code for code in MANIFOLD_NAMES if get_manifold(code).jacobi_model is not None
+                and tuple(get_manifold(code).curvature_bounds) != (0.0, 0.0)]
+    assert list(lab.REGRESSION_SPACES) == expected and "so3" in expected and "euclidean" not in expected
+    assert lab.REGRESSION_SPACES["kendall"] == ("kendall", 12) and lab.REGRESSION_SPACES["spd"] == ("spd", 2, "affine")
+    assert lab.REGRESSION_PRESETS["sphere"] == {"short arc": ([-0.3, -0.2], [0.6, 0.3]),
+                                                "long arc": ([-0.6, -0.3], [1.2, 0.5])}
+    assert all(len(offset) == len(velocity) == 3 for offset, velocity in lab.REGRESSION_PRESETS["so3"].values())
+    assert lab.NOISE_IS_A_SCALE == ("kendall",)
+    monkeypatch.setattr(SpecialOrthogonal3, "jacobi_model", None)
+    assert "so3" not in lab._regression_spaces()
+
+
+def test_regression_page_on_rotations_draws_rotation_vectors():
+    """SO(3) on the regression page: a link selects it; the figure draws the data and each fit as rotation vectors
+    in the ball of radius π, and every curve stays inside the ball."""
+    at = _regression_page()
+    at.query_params.update({"regression_space": "Rotations SO(3)", "regression_chain": "200",
+                            "regression_fits": "2"})
+    at.run()
+    assert not at.exception, at.exception
+    assert not at.error, [e.value for e in at.error]
+    assert at.radio(key="regression_space").value == "so3"
+    fig = json.loads(at.get("plotly_chart")[0].proto.spec)
+    assert "rotations SO(3)" in fig["layout"]["title"]["text"]
+    names = [trace["name"] for trace in fig["data"]]
+    assert "true geodesic (teaching view)" in names and "private fit 2" in names
+    def values(array):  # plotly writes numpy arrays as typed arrays, lists as lists (None for a gap)
+        if isinstance(array, dict):
+            return np.frombuffer(base64.b64decode(array["bdata"]), dtype=array["dtype"]).astype(float)
+        return np.array([np.nan if c is None else c for c in array], dtype=float)
+
+    for trace in fig["data"]:
+        points = np.stack([values(trace[axis]) for axis in "xyz"], axis=1)
+        assert np.nanmax(np.linalg.norm(points, axis=1)) <= np.pi + 1e-4
+    assert "approximate sampler" in _texts(at)
 
 
 # ------------------------------------------------ numerically invalid proposals / large public radii (regression)

@@ -163,15 +163,16 @@ def test_radius_tail_bounds_hold_for_the_exact_radial_laws(space, dim, profile, 
     assert SPACE.radial_volume.radius_tail_bound(profile, scale, 1e-6) is None  # bounded range: not needed
 
 
-def test_hyperbolic_exp_radial_is_exp_and_stays_accurate_far_away():
+def test_hyperbolic_exp_polar_is_exp_and_stays_accurate_far_away():
     from geodp_core.geometry import get_manifold
 
     h3 = get_manifold("hyperbolic", 3)
     center = h3.exp(h3.default_center(), h3.from_frame(h3.default_center(), np.array([0.4, -0.2, 1.0])))
     units = h3.random_unit_tangent(center, 6, np.random.default_rng(0))
+    coords = h3.to_frame(center, units)
     radii = np.array([0.0, 1e-9, 0.3, 2.0, 10.0, 25.0])
-    np.testing.assert_allclose(h3.exp_radial(center, radii, units),
+    np.testing.assert_allclose(h3.exp_polar(center, radii, coords),
                                h3.exp(center, radii[:, None] * units), rtol=1e-10, atol=1e-12)
-    far = h3.exp_radial(center, np.full(6, 300.0), units)
+    far = h3.exp_polar(center, np.full(6, 300.0), coords)
     assert np.all(h3.belongs(far))
     np.testing.assert_allclose(h3.dist(center, far), 300.0, rtol=1e-9)

@@ -268,3 +268,22 @@ def test_chi_mean_closed_forms():
     assert chi_mean(3) == pytest.approx(2 * np.sqrt(2 / np.pi))
     for d in (1, 4, 15, 120):
         assert chi_mean(d) == pytest.approx(stats.chi(d).mean(), rel=1e-12)
+
+
+@pytest.mark.parametrize("args", [("spd", 3, "log_euclidean"), ("spd", 2, "log_cholesky"), ("euclidean", 3),
+                                  ("hyperbolic", 2), ("spd", 2, "affine"), ("sphere", 2)])
+def test_the_one_tangent_noise_path_is_exp_of_the_frame_vector(args):
+    # exp_frame_noise (tangent Gaussian and exponential-wrapped mechanisms): the chart shortcut on flat spaces and
+    # Exp elsewhere both equal Exp_p of the frame vector, for one footpoint and for one footpoint per row.
+    from geodp_core.geometry import get_manifold
+    from geodp_core.mechanisms.tangent_gaussian import exp_frame_noise
+
+    manifold = get_manifold(*args)
+    rng = np.random.default_rng(5)
+    center = manifold.default_center()
+    footpoints = manifold.exp(np.broadcast_to(center, (4,) + center.shape),
+                              manifold.from_frame(center, 0.5 * rng.standard_normal((4, manifold.dim))))
+    coords = 0.4 * rng.standard_normal((4, manifold.dim))
+    for base in (footpoints[0], footpoints):
+        expected = manifold.exp(base, manifold.from_frame(base, coords))
+        np.testing.assert_allclose(exp_frame_noise(manifold, base, coords), expected, rtol=1e-10, atol=1e-12)
