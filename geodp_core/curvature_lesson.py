@@ -281,8 +281,8 @@ def _volume_rows(manifolds, scale):
         else:
             limit = 1.0 / (manifold.dim - 1) if manifold.dim > 1 else math.inf
             out.append(VolumeRow(manifold.symbol, sign, growth, math.nan, math.nan, False,
-                                 f"no such law on {manifold.symbol}: its volume grows like e^((d − 1)ρ) with "
-                                 f"d − 1 = {manifold.dim - 1}, faster than e^(−ρ/σ) decays once σ ≥ 1/(d − 1) = "
+                                 f"no such law on {manifold.symbol}: its volume grows like exp((d − 1)ρ) with "
+                                 f"d − 1 = {manifold.dim - 1}, faster than exp(−ρ/σ) decays once σ ≥ 1/(d − 1) = "
                                  f"{limit:.3g}, so the law has infinite mass"))
     return tuple(out)
 
@@ -479,7 +479,7 @@ def _volume_sentences(lesson):
     vol = _volume_by_sign(lesson)
     flat = vol[0]
     parts = [f"{v.median:.3g} on {v.symbol}" if v.available else f"none on {v.symbol}" for v in lesson.volume]
-    text = (f"Volume growth, measured exactly: the same noise law e^(−ρ/σ) with σ = {lesson.volume_scale:.3g} (the "
+    text = (f"Volume growth, measured exactly: the same noise law exp(−ρ/σ) with σ = {lesson.volume_scale:.3g} (the "
             f"scale whose flat mean radius d·σ is the flat releases' mean distance) has median radius "
             + ", ".join(parts) + "; the volume of a geodesic sphere of radius ρ grows like "
             + ", ".join(f"{v.growth} on {v.symbol}" for v in lesson.volume) + ".")

@@ -6,6 +6,8 @@ import numpy as np
 import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
+from geodp_core.viz.curves import chart_layout
+
 __all__ = ["CURVATURE_COLORS", "curvature_figure", "curvature_panels", "volume_figure"]
 
 #: Panel colour by the sign of the curvature: positive, zero, negative.
@@ -38,7 +40,7 @@ def _bar(r, edges):
                   showlegend=False, hovertemplate="distance %{x:.3g} rad<br>share %{y:.1%}<extra></extra>")
 
 
-def curvature_panels(lesson, height=260):
+def curvature_panels(lesson):
     """One histogram figure per space (distance of each release to the true mean), on a common x-axis.
 
     Each title gives the space, its curvature, Δ and the mean distance (or "unavailable", with a note in the
@@ -54,10 +56,10 @@ def curvature_panels(lesson, height=260):
         else:
             fig.add_annotation(text="unavailable here:<br>the reason is stated above", x=0.5, y=0.5, xref="paper",
                                yref="paper", showarrow=False, font=dict(size=12, color="#555"))
-        fig.update_xaxes(range=[0.0, edges[-1]], title_text=_AXIS, nticks=5)
-        fig.update_yaxes(title_text="share of releases", tickformat=".0%", nticks=5, rangemode="tozero")
-        fig.update_layout(height=height, margin=dict(l=10, r=10, t=58, b=10), template="plotly_white", bargap=0.02,
-                          title=dict(text=_title(r), x=0.02, y=0.97, yanchor="top", font=dict(size=13)))
+        chart_layout(fig, _title(r), _AXIS, "share of releases", plot_px=190)
+        fig.update_xaxes(range=[0.0, edges[-1]], nticks=5)
+        fig.update_yaxes(tickformat=".0%", nticks=5, rangemode="tozero")
+        fig.update_layout(bargap=0.02, showlegend=False)
         figures.append(fig)
     return figures
 
@@ -83,8 +85,8 @@ def curvature_figure(lesson, height=330):
     return fig
 
 
-def volume_figure(lesson, height=300):
-    """Volume growth: the density of the radius of the same law e^(−ρ/σ) under each space's volume J(ρ)
+def volume_figure(lesson):
+    """Volume growth: the density of the radius of the same law exp(−ρ/σ) under each space's volume J(ρ)
     (exact, from the lesson's volume rows), with each median dotted."""
     fig = go.Figure()
     for v in lesson.volume:
@@ -97,11 +99,8 @@ def volume_figure(lesson, height=300):
         fig.add_vline(x=v.median, line=dict(color=color, dash="dot", width=1))
     missing = [v.symbol for v in lesson.volume if not v.available]
     note = f" (none on {', '.join(missing)}: infinite mass)" if missing else ""
-    fig.update_xaxes(title_text="radius ρ of the noise (rad)", nticks=6, rangemode="tozero")
-    fig.update_yaxes(title_text="density", nticks=5, rangemode="tozero")
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=58, b=10), template="plotly_white",
-                      legend=dict(orientation="h", yanchor="top", y=-0.25, x=0.0),
-                      title=dict(text=f"Volume growth: the same law e^(−ρ/σ), σ = {lesson.volume_scale:.3g},<br>"
-                                      f"on each space{note}",
-                                 x=0.02, y=0.97, yanchor="top", font=dict(size=13)))
+    chart_layout(fig, f"Volume growth: the same law exp(−ρ/σ), σ = {lesson.volume_scale:.3g}, on each space{note}",
+                 "radius ρ of the noise (rad)", "density", plot_px=220)
+    fig.update_xaxes(nticks=6, rangemode="tozero")
+    fig.update_yaxes(nticks=5, rangemode="tozero")
     return fig
