@@ -212,15 +212,12 @@ if lesson is not None:
     lesson_cols = st.columns(len(lesson.rows))  # side by side on a wide screen, stacked on a phone
     for col, row, panel in zip(lesson_cols, lesson.rows, curvature_panels(lesson)):
         col.metric(f"Δ on {row.symbol}", f"{row.sensitivity:.3g}",
-                   delta=None if row.curvature_sign == 0 else f"{row.sensitivity / flat_row.sensitivity:.3g}× flat",
-                   delta_color="off",
+                   delta=f"{row.sensitivity / flat_row.sensitivity:.3g}× the flat Δ", delta_color="off", delta_arrow="off",
                    help="Sensitivity of the Fréchet mean: how far one record can move it (radians), at the public "
                         f"radius r = {lesson.radius:g}.")
-        if row.status == "ok":
-            col.caption("noise: " + describe_noise(row.noise))
-        else:
-            col.caption("Unavailable: " + unicode_powers(row.reason))
         col.plotly_chart(panel, key=f"explorer_lesson_{row.curvature_sign}", width="stretch")
+        col.caption("noise: " + describe_noise(row.noise) if row.status == "ok" else
+                    f"Unavailable on {row.symbol}: the reason is stated in the text above.")
     if lesson.volume:
         st.plotly_chart(volume_figure(lesson), key="explorer_lesson_volume", width="stretch")
     teach("Curvature enters twice. The **sensitivity** $\\Delta = \\tfrac{2r(2-h)}{nh}$ with "

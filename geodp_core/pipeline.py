@@ -110,11 +110,10 @@ class SpreadCheck:
         where = "beyond" if self.beyond else "close to"
         share = "most" if self.beyond else "a large share"
         under_root = round((self.typical / self.spread) ** 2)
-        return (f"Expected spread {self.formula} = {self.spread:g}·√{under_root} = {self.typical:.2g} rad from the "
-                f"centre, {where} the public radius "
-                f"r = {self.radius:g}: {share} of the records will be moved onto the ball's edge before the run, so "
-                "the releases measure the clipping more than the data (and a high-dimensional picture looks tighter "
-                "than the data are).")
+        return (f"Expected spread {self.formula} = {self.spread:g}·√{under_root} = {self.typical:.2g} rad, {where} "
+                f"the public radius r = {self.radius:g}: {share} of the records will be moved onto the ball's edge "
+                "before the run (the releases then measure the clipping, and a high-dimensional picture looks "
+                "tighter than the data are).")
 
 
 def spread_check(scenario):

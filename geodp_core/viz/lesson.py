@@ -60,6 +60,8 @@ def curvature_panels(lesson):
         fig.update_xaxes(range=[0.0, edges[-1]], nticks=5)
         fig.update_yaxes(tickformat=".0%", nticks=5, rangemode="tozero")
         fig.update_layout(bargap=0.02, showlegend=False)
+        if not fig.data:  # an empty panel: no meaningless shares on its axis
+            fig.update_yaxes(range=[0, 1], showticklabels=False)
         figures.append(fig)
     return figures
 
