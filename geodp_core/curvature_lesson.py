@@ -235,6 +235,7 @@ class CurvatureLesson:
     sensitivity_ratio: float = 1.0
     other_radius: float = 0.3
     other_ratio: float = 1.0
+    requested_radius: float = float("nan")
     volume_scale: float = float("nan")
     volume: tuple = ()
     comparisons: tuple = ()
@@ -246,11 +247,6 @@ def _common_radius(radius, dim):
     return float(min(radius, 0.95 * get_manifold("sphere", dim).ball_radius_limit))
 
 
-def _curvature_sign(manifold):
-    return int(np.sign(manifold.radial_volume.model_curvature if manifold.radial_volume is not None
-                       else manifold.curvature_bounds[1]))
-
-
 def _growth(sign, dim):
     """How the volume of a geodesic sphere of radius ρ grows, in words/symbols (by the sign of the curvature)."""
     if dim == 1:
@@ -260,7 +256,7 @@ def _growth(sign, dim):
     return f"{base}{power} ρ" if base else f"ρ{power}"
 
 
-def _volume_rows(manifolds, scale):
+def _volume_rows(manifolds, signs, scale):
     """The radius law ∝ e^{−ρ/σ} J(ρ) at ``scale`` on each space: exact median and 90 % quantile."""
     out, laws = [], []
     for manifold in manifolds:
@@ -270,8 +266,8 @@ def _volume_rows(manifolds, scale):
             laws.append(None)
     top = max(float(law.ppf(0.995)) for law in laws if law is not None)
     grid = np.linspace(0.0, top, 121)
-    for manifold, law in zip(manifolds, laws):
-        sign, growth = _curvature_sign(manifold), _growth(_curvature_sign(manifold), manifold.dim)
+    for manifold, law, sign in zip(manifolds, laws, signs):
+        growth = _growth(sign, manifold.dim)
         if law is not None:
             inside = grid <= law.upper
             density = np.zeros_like(grid)
@@ -331,7 +327,7 @@ def curvature_lesson(scenario, mechanism=None, n_releases=DEFAULT_RELEASES):
             mean_distance=outcome.mean_distance if ok else float("nan"),
             standard_error=outcome.standard_error if ok else float("nan"),
             distances=outcome.distances if ok else np.empty(0),
-            curvature_sign=_curvature_sign(prepared.manifold), symbol=prepared.manifold.symbol,
+            curvature_sign=int(np.sign(float(curvature.replace("−", "-")))), symbol=prepared.manifold.symbol,
         ))
     flat = next(r for r in rows if r.curvature_sign == 0)
     sphere = next(r for r in rows if r.curvature_sign > 0)
@@ -339,10 +335,10 @@ def curvature_lesson(scenario, mechanism=None, n_releases=DEFAULT_RELEASES):
     other_ratio = frechet_mean_sensitivity(n, other, 1.0) / (2.0 * other / n)
     # the common scale of the volume rows: the Laplace scale whose flat mean radius d·σ is the flat releases' mean
     scale = flat.mean_distance / dim if flat.status == "ok" and flat.mean_distance > 0 else float("nan")
-    volume = _volume_rows(manifolds, scale) if math.isfinite(scale) else ()
+    volume = _volume_rows(manifolds, [r.curvature_sign for r in rows], scale) if math.isfinite(scale) else ()
     lesson = CurvatureLesson(
         rows=tuple(rows), mechanism=name, mechanism_title=title, dim=dim, radius=radius, spread=spread, n=n,
-        target=scenario.target.describe(), n_releases=n_releases,
+        target=scenario.target.describe(), n_releases=n_releases, requested_radius=float(scenario.radius),
         sensitivity_ratio=sphere.sensitivity / flat.sensitivity, other_radius=other, other_ratio=other_ratio,
         volume_scale=scale, volume=volume,
     )
@@ -393,7 +389,9 @@ def _sensitivity_sentences(lesson, sphere, flat, hyperbolic):
     if ratio < 1.0 + 1e-9:
         return (f"At the public radius r = {r:.3g} the mean's sensitivity is the same on the three spaces "
                 f"(Δ = {flat.sensitivity:.3g} = 2r/n): in dimension 1 there is no curvature.",)
-    text = (f"At the public radius r = {r:.3g}, one record can move the mean {ratio:.3g}× as far on {sphere.symbol} "
+    capped = (f" (your r = {lesson.requested_radius:g} is brought inside the sphere's limit π/4 here)"
+              if lesson.requested_radius > r + 1e-12 else "")
+    text = (f"At the public radius r = {r:.3g}{capped}, one record can move the mean {ratio:.3g}× as far on {sphere.symbol} "
             f"as on {flat_words} (Δ = {sphere.sensitivity:.3g} against 2r/n = {flat.sensitivity:.3g}): on positive "
             "curvature geodesics converge.")
     more = "smaller" if lesson.other_radius < r else "larger"
@@ -450,9 +448,10 @@ def _why(lesson, row, c):
                         f"to uniform over the sphere (a uniform point lies π/2 ≈ {uniform:.3g} rad away on average, "
                         f"and the sphere's diameter is π), so more noise cannot push them farther")
             v, f = vol.get(1), vol.get(0)
-            if v is not None and f is not None and v.available and f.available:
+            if _visible(v, f):
                 return (f", less than the {ratio:.3g}× larger Δ suggests: the sphere's volume grows like {v.growth}, "
-                        f"more slowly than {f.growth}, so its noise law keeps more mass near the centre")
+                        f"more slowly than {f.growth}, so its noise law keeps more mass near the centre (the same "
+                        f"law's median radius is {v.median / f.median - 1:+.0%} there)")
             return f", less than the {ratio:.3g}× larger Δ suggests"
         if c.verdict == "larger" and ratio >= 1.5:
             return f", as its {ratio:.3g}× larger Δ calls for more noise"
@@ -460,17 +459,38 @@ def _why(lesson, row, c):
     flat = next(r for r in lesson.rows if r.curvature_sign == 0)
     same_delta = math.isclose(row.sensitivity, flat.sensitivity, rel_tol=1e-9)
     v, f = vol.get(-1), vol.get(0)
-    if c.verdict == "larger" and same_delta and v is not None and v.available:
+    if c.verdict == "larger" and same_delta and _visible(v, f):
         return (f" although Δ is the same: the volume of a geodesic sphere grows like {v.growth} there, against "
-                f"{f.growth}, so the same law has more room far away")
+                f"{f.growth}, so the same law has more room far away (its median radius is "
+                f"{v.median / f.median - 1:+.0%} there)")
+    if c.verdict in ("larger", "smaller") and same_delta:
+        gap = f" (the same law's median radius differs by {v.median / f.median - 1:+.1%})" if (
+            v is not None and f is not None and v.available and f.available) else ""
+        return (f" although Δ is the same and volume growth is not what differs at this scale{gap}: the mechanism "
+                f"is built differently on each space ({describe_noise(row.noise) or 'no noise scale'} against "
+                f"{describe_noise(flat.noise) or 'no noise scale'})")
     if c.verdict in ("about the same", "undecided") and same_delta and v is not None and v.available:
         gap = v.median / f.median - 1.0
-        return (f"; Δ is the same and the volume growth is small at this noise scale (the same law's median "
-                f"radius is {gap:+.1%} on {row.symbol})")
+        if not _visible(v, f):
+            return (f"; Δ is the same and the volume growth is small at this noise scale (the same law's median "
+                    f"radius is {gap:+.1%} on {row.symbol})")
+        if c.verdict == "undecided":
+            return (f"; Δ is the same, and volume growth alone would move the same law's median radius by {gap:+.0%} "
+                    "there: more releases are needed to see it in these distances")
+        return (f"; Δ is the same, although volume growth alone would move the same law's median radius by "
+                f"{gap:+.0%} there: the mechanism is built differently on each space ({describe_noise(row.noise)} "
+                f"against {describe_noise(flat.noise)})")
     if c.verdict == "smaller" and row.noise != flat.noise:
         return (f"; the mechanism is calibrated differently there ({describe_noise(row.noise)} against "
                 f"{describe_noise(flat.noise)})")
     return ""
+
+
+def _visible(v, f):
+    """Whether the volume rows ``v`` (a curved space) and ``f`` (flat) show volume growth: both laws exist and their
+    medians differ by more than :data:`VOLUME_TOLERANCE`."""
+    return (v is not None and f is not None and v.available and f.available
+            and abs(v.median / f.median - 1.0) > VOLUME_TOLERANCE)
 
 
 def _volume_sentences(lesson):
@@ -488,8 +508,8 @@ def _volume_sentences(lesson):
         text += (f" At this scale the volume growth is not visible (the medians agree within {VOLUME_TOLERANCE:.0%}): "
                  "curvature acts here only through Δ.")
     elif curved:
-        text += " " + "; ".join(f"On {v.symbol} the median is {v.median / flat.median:.3g}× the flat one"
-                                for v in curved) + "."
+        parts = "; ".join(f"on {v.symbol} the median is {v.median / flat.median:.3g}× the flat one" for v in curved)
+        text += " " + parts[0].upper() + parts[1:] + "."
     for v in lesson.volume:
         if not v.available:
             text += f" There is {v.reason}."
