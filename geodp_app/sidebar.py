@@ -359,7 +359,7 @@ def _spread_advice(slot, scenario):
     box.button(f"Use spread {check.fit:g} (s·√d ≈ r/2)" if check.formula == "s·√d" else f"Use spread {check.fit:g}",
                key="spread_fit", on_click=_set_spread, args=(check.fit,), icon=":material/compress:",
                help=f"Sets the data spread to {check.fit:g}: records then lie about {check.fit * check.typical / check.spread:.2g} "
-                    f"rad from the centre, half the public radius r = {check.radius:g}.")
+                    f"rad from the centre, at most half the public radius r = {check.radius:g}.")
 
 
 def _fit_dim_to_data():
