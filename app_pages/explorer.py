@@ -17,6 +17,7 @@ from geodp_app.ui import (
 )
 from geodp_app.url_params import LEDGER_MECHANISMS, PLAN_SHARES, bounds, clean_url, remember_page
 from geodp_app.urlstate import url_note
+from geodp_core.curvature_lesson import READY_SETTINGS, describe_noise
 from geodp_core.explorer import resample_releases, results_table
 from geodp_core.pipeline import typical_spread_distance
 from geodp_core.summaries import p_mean_sensitivity_theorem
@@ -29,7 +30,7 @@ from geodp_core.viz import (
 )
 from geodp_core.viz.curves import unicode_powers
 from geodp_core.viz.distances import release_distance_figure
-from geodp_core.viz.lesson import curvature_figure
+from geodp_core.viz.lesson import curvature_panels, volume_figure
 
 PAGE = this_page(__file__)
 clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
@@ -190,25 +191,41 @@ if plan is not None:
 
 st.subheader("What curvature does")
 st.caption("The same data scale, number of records and budget on the sphere, flat space and hyperbolic space, "
-           "with the first mechanism of your list (synthetic data in a ball of your spread; nothing private).")
+           "with the first mechanism of your list (synthetic data in a ball of your spread; nothing private). Every "
+           "sentence below is generated from the numbers measured here.")
+_LESSON_CHOICES = {"": "Your sidebar settings", **{s.key: s.title for s in READY_SETTINGS}}
+lesson_choice = st.segmented_control(
+    "Lesson setting", list(_LESSON_CHOICES), format_func=_LESSON_CHOICES.__getitem__, default="",
+    key="explorer_lesson_setting",
+    help="One click to a setting where positive, zero or negative curvature shows its effect plainly (only this "
+         "section changes; the sidebar keeps your scenario).") or ""
 lesson = None
 with errors_shown_here():
-    lesson = cached_curvature_lesson(scenario.to_json())
+    lesson = cached_curvature_lesson(scenario.to_json(), lesson_choice or None)
 if lesson is not None:
-    st.markdown(lesson.sentence)
-    cols = st.columns(len(lesson.rows))
-    for col, row in zip(cols, lesson.rows):
-        col.metric(f"Δ on {unicode_powers(row.label)}", f"{row.sensitivity:.3g}",
-                   help="Sensitivity of the Fréchet mean: how far one record can move it (radians).")
-        if row.status == "ok":
-            col.caption("noise: " + ", ".join(f"{k} = {v:.3g}" for k, v in row.noise.items()))
-        else:
-            col.caption(row.reason)
-    st.plotly_chart(curvature_figure(lesson), key="explorer_lesson", width="stretch")
+    if lesson_choice:
+        ready = next(s for s in READY_SETTINGS if s.key == lesson_choice)
+        st.caption(f"{ready.shows} Setting: dimension d = {lesson.dim}, public radius r = {lesson.radius:g}, "
+                   f"n = {lesson.n} records, {lesson.target}, {lesson.mechanism_title}.")
+    st.markdown("\n\n".join(lesson.sentences))
+    flat_row = next(r for r in lesson.rows if r.curvature_sign == 0)
+    lesson_cols = st.columns(len(lesson.rows))  # side by side on a wide screen, stacked on a phone
+    for col, row, panel in zip(lesson_cols, lesson.rows, curvature_panels(lesson)):
+        col.metric(f"Δ on {row.symbol}", f"{row.sensitivity:.3g}",
+                   delta=f"{row.sensitivity / flat_row.sensitivity:.3g}× the flat Δ", delta_color="off", delta_arrow="off",
+                   help="Sensitivity of the Fréchet mean: how far one record can move it (radians), at the public "
+                        f"radius r = {lesson.radius:g}.")
+        col.plotly_chart(panel, key=f"explorer_lesson_{row.curvature_sign}", width="stretch")
+        col.caption("noise: " + describe_noise(row.noise) if row.status == "ok" else
+                    f"Unavailable on {row.symbol}: the reason is stated in the text above.")
+    if lesson.volume:
+        st.plotly_chart(volume_figure(lesson), key="explorer_lesson_volume", width="stretch")
     teach("Curvature enters twice. The **sensitivity** $\\Delta = \\tfrac{2r(2-h)}{nh}$ with "
           "$h = 2r\\sqrt{\\kappa}\\cot(2r\\sqrt{\\kappa})$ for curvature $\\kappa > 0$ (and $h = 1$ otherwise) is larger "
-          "on the sphere; and the **volume** of a geodesic sphere of radius $\\rho$ grows like $\\sin^{d-1}\\rho$, "
-          "$\\rho^{d-1}$ or $\\sinh^{d-1}\\rho$, which changes where the same noise law puts its mass.")
+          "on the sphere, by a factor that depends on the radius r only; and the **volume** of a geodesic sphere of "
+          "radius $\\rho$ grows like $\\sin^{d-1}\\rho$, $\\rho^{d-1}$ or $\\sinh^{d-1}\\rho$, which changes where "
+          "the same noise law puts its mass (on $H^d$ a law $e^{-\\rho/\\sigma}$ has no finite mass once "
+          "$\\sigma \\ge 1/(d-1)$).")
 
 st.subheader("Downloads")
 # the two large files are generated only when their button is clicked (callables), not on every rerun

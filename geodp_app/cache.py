@@ -18,7 +18,7 @@ from geodp_core import reproduce as rp
 from geodp_core.audit import audit, audit_all, audit_space_manifold, control_noise_scale
 from geodp_core.conformal_lab import LabSettings, run_conformal_lab
 from geodp_core.constraints import MAX_CACHED_BYTES, MAX_RESULT_BYTES, SMALL_RESULT_BYTES
-from geodp_core.curvature_lesson import curvature_lesson
+from geodp_core.curvature_lesson import curvature_lesson, ready_scenario
 from geodp_core.data import clip_to_ball
 from geodp_core.exceptions import GeoDPError
 from geodp_core.executors import parallel_executor
@@ -76,9 +76,11 @@ def cached_run(scenario_json, upload_digest=None, _points=None):
 
 
 @st.cache_data(show_spinner="Comparing sphere, flat and hyperbolic space…", max_entries=32, ttl=CACHE_TTL)
-def cached_curvature_lesson(scenario_json):
-    """The curvature lesson of a scenario (synthetic data only: nothing private is used)."""
-    return curvature_lesson(Scenario.from_json(scenario_json))
+def cached_curvature_lesson(scenario_json, ready=None):
+    """The curvature lesson of a scenario, or of one of its ready settings ``ready`` (synthetic data only: nothing
+    private is used)."""
+    scenario = Scenario.from_json(scenario_json)
+    return curvature_lesson(scenario if ready is None else ready_scenario(scenario, ready))
 
 
 # ------------------------------------------------------------------------------------------------ sidebar

@@ -31,6 +31,7 @@ from geodp_core.constraints import (
     MU_GRID,
     RHO_GRID,
     WIDGET_RANGES,
+    default_spread,
     dim_range,
 )
 from geodp_core.data import (
@@ -41,7 +42,7 @@ from geodp_core.data import (
 from geodp_core.exceptions import GeoDPError
 from geodp_core.geometry import MANIFOLD_NAMES, get_manifold, manifold_class
 from geodp_core.mechanisms import MECHANISM_NAMES
-from geodp_core.pipeline import public_center
+from geodp_core.pipeline import public_center, spread_check
 from geodp_core.scenario import (
     MAX_SCENARIO_JSON_CHARS,
     NOTION_NAMES,
@@ -185,12 +186,16 @@ def scenario_sidebar():
     if data == "upload":
         upload_points = _upload_widget(sb, manifold, int(dim), metric, slots)
 
+    spread_default = _follow_dimension(manifold, int(dim))
     spread = sb.slider(
-        "Data spread (radians)", min_value=WIDGET_RANGES["spread"][0], max_value=WIDGET_RANGES["spread"][1], value=DEFAULT.spread, step=0.01, key="spread",
-        help="vMF std (κ = 1/std²), wrapped-normal std, or the radius of a uniform data ball.", **_BIND,
+        "Data spread (radians)", min_value=WIDGET_RANGES["spread"][0], max_value=WIDGET_RANGES["spread"][1], value=spread_default, step=0.01, key="spread",
+        help="vMF std (κ = 1/std²), wrapped-normal std, or the radius of a uniform data ball. Its default follows "
+             f"the dimension (here {spread_default:g}), so that records lie about as far from the centre in every "
+             "dimension.", **_BIND,
     )
     url_note("spread", spread, sb)
     slots["spread"] = sb.empty()
+    spread_slot = sb.empty()  # the expected spread against the radius, filled once the radius is known
     n = sb.number_input("Records n", min_value=WIDGET_RANGES["n"][0], max_value=WIDGET_RANGES["n"][1],
                         value=DEFAULT.n, step=10, key="n",
                         help="Number of private records (ignored for real data and uploads).", **_BIND)
@@ -318,7 +323,43 @@ def scenario_sidebar():
         return None, None, show_error
     if upload_points is not None:
         _clipped_note(clip_slot, scenario, upload_points)
+    _spread_advice(spread_slot, scenario)
     return scenario, upload_points, show_error
+
+
+_SPREAD_DEFAULT_SHOWN = "geodp_spread_default_shown"
+
+
+def _follow_dimension(manifold, dim):
+    """The spread control's default in this dimension (:func:`~geodp_core.constraints.default_spread`); a spread
+    the user has not changed (still the default of the previous run) moves with it when the dimension changes."""
+    state = st.session_state
+    default = default_spread(manifold, dim)
+    before = state.get(_SPREAD_DEFAULT_SHOWN)
+    current = state.get("spread")
+    if before is not None and default != before and isinstance(current, (int, float)) and abs(current - before) < 1e-9:
+        state["spread"] = default
+    state[_SPREAD_DEFAULT_SHOWN] = default
+    return default
+
+
+def _set_spread(value):
+    st.session_state["spread"] = value
+
+
+def _spread_advice(slot, scenario):
+    """Before the run: warn beside the spread control when the expected spread (s·√d) nears the public radius, and
+    offer the matching spread in one click (public: computed from the controls only)."""
+    check = spread_check(scenario)
+    if check is None or not check.too_wide:
+        slot.empty()
+        return
+    box = slot.container()
+    box.warning(check.message(), icon=":material/open_in_full:")
+    box.button(f"Use spread {check.fit:g} (s·√d ≈ r/2)" if check.formula == "s·√d" else f"Use spread {check.fit:g}",
+               key="spread_fit", on_click=_set_spread, args=(check.fit,), icon=":material/compress:",
+               help=f"Sets the data spread to {check.fit:g}: records then lie about {check.fit * check.typical / check.spread:.2g} "
+                    f"rad from the centre, at most half the public radius r = {check.radius:g}.")
 
 
 def _fit_dim_to_data():
@@ -623,6 +664,7 @@ def apply_scenario_to_widgets(scenario):
         values["radius"] = r_max
     for key, value in values.items():
         state[key] = value
+    state.pop(_SPREAD_DEFAULT_SHOWN, None)  # a loaded spread is the scenario's own: it does not follow the dimension
     return changes
 
 

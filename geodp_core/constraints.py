@@ -19,6 +19,7 @@ __all__ = [
     "AUDIT_EPS_GRID",
     "curve_dim_range",
     "dim_range",
+    "default_spread",
     "MAX_RECORD_COORDINATES",
     "MAX_RELEASE_COORDINATES",
     "MAX_SAMPLE_COORDINATES",
@@ -67,6 +68,37 @@ def dim_range(manifold):
     dimension d of S^d, H^d, R^d up to 1000, the conformal paper's S^999 and beyond; the matrix size m of SPD(m) up
     to 11, the covariance descriptors of colour images; the landmarks k of a shape space)."""
     return tuple(manifold_class(manifold).app_size_range)
+
+
+def default_spread(manifold, dim):
+    r"""The data spread a scenario takes when it names none, as a function of the dimension: it follows ``dim`` so
+    that the typical distance of a record from the public centre stays what it is at the space's default size.
+
+    Generated records lie about :math:`s\sqrt d` from their centre (von Mises–Fisher and wrapped-normal data of
+    spread :math:`s` in intrinsic dimension :math:`d`), so a fixed spread pushes ever more of them onto the public
+    ball's edge as :math:`d` grows (0.25 at :math:`d = 10`: half of the records beyond the default radius 0.7; all of
+    them from :math:`d = 100`). The default is
+
+    .. math::
+        s(d) = s_0 \min\left(1, \sqrt{d_0 / d}\right),
+
+    :math:`s_0` the space's ``default_spread`` and :math:`d_0` its intrinsic dimension at its ``default_size`` (on
+    :math:`S^d`: :math:`s_0 = 0.25`, :math:`d_0 = 2`, so :math:`s\sqrt d \approx 0.35`, half the default radius),
+    rounded to the spread control's step 0.01 and at least 0.01: 0.25 at d = 2, 0.11 at d = 10, 0.04 at d = 100,
+    0.01 at d = 1000.
+
+    Parameters
+    ----------
+    manifold : str
+        A space code (:data:`~geodp_core.geometry.MANIFOLD_NAMES`).
+    dim : int
+        The ``dim`` argument of :func:`~geodp_core.geometry.get_manifold` (d, the matrix size m or the landmarks k).
+    """
+    cls = manifold_class(manifold)
+    d = cls.from_size(int(dim)).dim
+    d0 = cls.from_size(cls.default_size).dim
+    value = cls.default_spread * min(1.0, (d0 / d) ** 0.5)
+    return max(WIDGET_RANGES["spread"][0], round(value, 2))
 
 
 def curve_dim_range(manifold):

@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from geodp_core._validation import check_int, check_rng
-from geodp_core.constraints import MAX_RECORD_COORDINATES, largest_count
+from geodp_core.constraints import MAX_RECORD_COORDINATES, WIDGET_RANGES, largest_count
 from geodp_core.data import (
     DESCRIPTOR_SIZES,
     clip_to_ball,
@@ -48,6 +48,10 @@ __all__ = [
     "scenario_options",
     "summarise",
     "typical_spread_distance",
+    "SPREAD_WARNING_FRACTION",
+    "SPREAD_FIT_FRACTION",
+    "SpreadCheck",
+    "spread_check",
 ]
 
 #: Parameters of core errors that mean "the public ball centre cannot be used" (reported as center_offset).
@@ -63,12 +67,67 @@ REAL_DATASETS = tuple(code for code, kind in data_kinds().items() if kind.source
 def typical_spread_distance(scenario):
     r"""How far the scenario's generator puts a record from its centre, for a hint when most records are clipped.
 
-    Von Mises–Fisher data on :math:`S^d` (spread :math:`s` the angular std per direction): about :math:`s\sqrt d`;
-    landmark noise on Kendall shapes (std :math:`s` per coordinate of :math:`k` planar landmarks): about
-    :math:`s\sqrt{2k}`. ``None`` for the other generators and real data.
+    Von Mises–Fisher and wrapped-normal data (spread :math:`s` the std per direction, intrinsic dimension
+    :math:`d`): about :math:`s\sqrt d`; landmark noise on Kendall shapes (std :math:`s` per coordinate of :math:`k`
+    planar landmarks): about :math:`s\sqrt{2k}`. ``None`` for the other generators and real data.
     """
     spread_distance = data_kind(scenario.data).spread_distance
     return None if spread_distance is None else spread_distance(scenario)
+
+
+#: Before a run, the app warns when the typical distance of a record from the centre exceeds this fraction of the
+#: public radius r. With :math:`s\sqrt d = 0.8\,r` a share :math:`P(\chi^2_d > d/0.64)` of normal-like records
+#: lies beyond r (21 % at d = 2, 11 % at d = 10); at :math:`s\sqrt d = r`, 37 % to 50 %.
+SPREAD_WARNING_FRACTION = 0.8
+#: The spread offered by the one-click fix puts the typical distance at this fraction of r
+#: (:math:`P(\chi^2_d > 4d)`: 1.8 % of the records beyond r at d = 2, far fewer in higher dimension).
+SPREAD_FIT_FRACTION = 0.5
+
+
+@dataclass(frozen=True)
+class SpreadCheck:
+    """The data spread against the public radius, from public inputs only (the scenario's controls).
+
+    ``typical`` is the typical distance of a record from the centre (``formula`` in symbols, e.g. ``s·√d``, with
+    ``size`` the d or k it uses), ``too_wide`` whether it exceeds ``SPREAD_WARNING_FRACTION · radius``, ``fit`` the
+    spread (on the control's 0.01 grid) that puts it at ``SPREAD_FIT_FRACTION · radius``.
+    """
+
+    spread: float
+    typical: float
+    radius: float
+    formula: str
+    too_wide: bool
+    fit: float
+
+    @property
+    def beyond(self):
+        """Whether the typical record lies beyond the public radius (most records clipped)."""
+        return self.typical > self.radius
+
+    def message(self):
+        """The warning, in words and symbols, generated from the numbers."""
+        where = "beyond" if self.beyond else "close to"
+        share = "most" if self.beyond else "a large share"
+        under_root = round((self.typical / self.spread) ** 2)
+        return (f"Expected spread {self.formula} = {self.spread:g}·√{under_root} = {self.typical:.2g} rad, {where} "
+                f"the public radius r = {self.radius:g}: {share} of the records will be moved onto the ball's edge "
+                "before the run (the releases then measure the clipping, and a high-dimensional picture looks "
+                "tighter than the data are).")
+
+
+def spread_check(scenario):
+    """:class:`SpreadCheck` of ``scenario`` (``None`` for data without a typical distance: real data, uploads,
+    uniform balls and Wishart matrices)."""
+    typical = typical_spread_distance(scenario)
+    if typical is None or not scenario.spread > 0:
+        return None
+    factor = typical / scenario.spread
+    low = WIDGET_RANGES["spread"][0]
+    fit = max(low, math.floor(100.0 * SPREAD_FIT_FRACTION * scenario.radius / factor + 1e-9) / 100.0)
+    return SpreadCheck(spread=float(scenario.spread), typical=float(typical), radius=float(scenario.radius),
+                       formula=data_kind(scenario.data).spread_formula, fit=fit,
+                       too_wide=bool(typical > SPREAD_WARNING_FRACTION * scenario.radius))
 
 
 def mean_and_standard_error(values):

@@ -18,6 +18,7 @@ from geodp_core.constraints import (
     MAX_RELEASE_COORDINATES,
     SCENARIO_RANGES,
     check_cost,
+    default_spread,
     dim_range,
     largest_count,
     result_bytes_bound,
@@ -258,7 +259,9 @@ class Scenario:
         Data kind (a code of :func:`geodp_core.data.data_kinds`, offered on this manifold).
     spread : float
         Data spread in radians of geodesic distance: vMF std (``kappa = 1/std^2``),
-        wrapped-normal std, or the radius of a uniform data ball.
+        wrapped-normal std, or the radius of a uniform data ball. When not given (``None``), it follows the
+        dimension: :func:`~geodp_core.constraints.default_spread` (0.25 on S², 0.11 on S¹⁰), so that records
+        lie about as far from the centre in every dimension.
     n : int
         Number of records (ignored for real datasets and uploads, which have their own size).
     radius : float
@@ -288,7 +291,7 @@ class Scenario:
     dim: int = 2
     metric: str = ""
     data: str = "vmf"
-    spread: float = 0.25
+    spread: float = None
     n: int = 100
     radius: float = 0.7
     center_offset: tuple = ()
@@ -333,6 +336,8 @@ class Scenario:
                 f"m = dim = {size}; got dim={self.dim}", param="dim",
             )
         set_("data_class", self._checked_data_class())
+        if self.spread is None:
+            set_("spread", default_spread(self.manifold, self.dim))
         set_("spread", _check_range("spread", self.spread))
         set_("n", _check_range("n", self.n))
         set_("radius", self.build_manifold().check_radius(self.radius, "radius"))
@@ -509,12 +514,14 @@ class Scenario:
         return scenario, check_page_settings(data.get(PAGE_SETTINGS_KEY, {}))
 
     def to_query_params(self):
-        """Flat ``{key: str}`` for URL query parameters (defaults omitted)."""
+        """Flat ``{key: str}`` for URL query parameters (defaults omitted; the spread's default is the one of this
+        scenario's space and dimension)."""
         default = Scenario()
         out = {}
         for f in fields(self):
             value = getattr(self, f.name)
-            if value == getattr(default, f.name):
+            reference = default_spread(self.manifold, self.dim) if f.name == "spread" else getattr(default, f.name)
+            if value == reference:
                 continue
             out[f.name] = ",".join(map(str, value)) if isinstance(value, tuple) else str(value)
         return out

@@ -46,7 +46,8 @@ def test_the_sidebar_labels_every_declared_kind():
     assert set(DATA_WHERE) <= set(DATA_LABELS)
 
 
-@pytest.mark.parametrize(("data", "expected"), [("vmf", 0.1 * np.sqrt(100)), ("wrapped_normal", None)])
+@pytest.mark.parametrize(("data", "expected"), [("vmf", 0.1 * np.sqrt(100)), ("wrapped_normal", 0.1 * np.sqrt(100)),
+                                                  ("uniform_ball", None)])
 def test_spread_distance_is_declared_with_the_kind(data, expected):
     scenario = Scenario(manifold="sphere", dim=100, data=data, spread=0.1)
     assert typical_spread_distance(scenario) == (None if expected is None else pytest.approx(expected))

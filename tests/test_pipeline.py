@@ -128,4 +128,35 @@ def test_typical_spread_distance_of_the_generators():
     assert typical_spread_distance(Scenario(manifold="sphere", dim=100, data="vmf", spread=0.1)) == pytest.approx(1.0)
     shapes = Scenario(manifold="kendall", dim=12, data="shape_perturbation", spread=0.05, radius=0.3)
     assert typical_spread_distance(shapes) == pytest.approx(0.05 * np.sqrt(24))
-    assert typical_spread_distance(Scenario(manifold="hyperbolic", dim=2, data="wrapped_normal")) is None
+    wrapped = Scenario(manifold="hyperbolic", dim=5, data="wrapped_normal", spread=0.2)
+    assert typical_spread_distance(wrapped) == pytest.approx(0.2 * np.sqrt(5))
+    assert typical_spread_distance(Scenario(manifold="spd", dim=3, data="wrapped_normal", spread=0.1)) == pytest.approx(
+        0.1 * np.sqrt(6))  # the intrinsic dimension of SPD(3)
+    assert typical_spread_distance(Scenario(manifold="hyperbolic", dim=2, data="uniform_ball")) is None
+
+
+def test_the_default_spread_follows_the_dimension_and_the_check_says_why():
+    """At d = 10 a fixed spread 0.25 (s·√d = 0.79 > r = 0.7) pushed 52 of 100 records onto the ball's edge, all of them
+    from d = 100; the default of each dimension keeps them inside, and the check's fix does too."""
+    from geodp_core.constraints import default_spread
+    from geodp_core.pipeline import SPREAD_FIT_FRACTION, SPREAD_WARNING_FRACTION, prepare, spread_check
+
+    assert [default_spread("sphere", d) for d in (1, 2, 10, 100, 1000)] == [0.25, 0.25, 0.11, 0.04, 0.01]
+    assert default_spread("kendall", 12) == 0.05 and default_spread("spd", 2) == 0.25
+    assert Scenario(dim=10).spread == 0.11 and Scenario().spread == 0.25
+    assert "spread" not in Scenario(dim=10).to_query_params()
+    assert Scenario(dim=10, spread=0.25).to_query_params()["spread"] == "0.25"
+    assert Scenario.from_query_params({"dim": "10"}) == Scenario(dim=10)
+    for d, clipped in ((10, 52), (100, 100)):
+        wide = Scenario(dim=d, spread=0.25)
+        assert prepare(wide).n_clipped == clipped
+        check = spread_check(wide)
+        assert check.too_wide and check.typical == pytest.approx(0.25 * np.sqrt(d))
+        assert f"0.25·√{d} = {0.25 * np.sqrt(d):.2g}" in check.message() and "r = 0.7" in check.message()
+        assert check.fit * np.sqrt(d) <= SPREAD_FIT_FRACTION * 0.7 + 1e-12
+        assert prepare(wide.with_changes(spread=check.fit)).n_clipped <= 2
+        default = Scenario(dim=d)
+        assert not spread_check(default).too_wide and prepare(default).n_clipped <= 2
+    edge = Scenario(dim=4, spread=round(SPREAD_WARNING_FRACTION * 0.7 / 2 + 0.01, 2))  # s·√4 just above 0.8 r
+    assert spread_check(edge).too_wide and not spread_check(edge.with_changes(spread=0.27)).too_wide
+    assert spread_check(Scenario(data="cities")) is None

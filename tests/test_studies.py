@@ -86,7 +86,7 @@ def test_studies_run_and_draw_small():
     curve = curves.run(scenario, curves.Settings(values=(0.5, 2.0), n_reps=20))
     assert set(curve.frame["budget"]) == {0.5, 2.0} and len(curves.figures(curve)) == 1
     lesson = curvature.run(scenario, curvature.Settings(n_releases=20))
-    assert len(curvature.figures(lesson)) == 1
+    assert len(curvature.figures(lesson)) == 2
     lab = conformal.run(Scenario(data="vmf_mixture"), conformal.Settings(mesh_size=200, n_releases=10))
     assert len(conformal.figures(lab)) == 3
     demo = regression_lab.run(None, regression_lab.Settings(n=10, n_fits=2, chain_length=20))

@@ -177,7 +177,24 @@ def _figures():
                                        colors=["black", "goldenrod", "#d62728"], reference=0.012),
     }
     figures.update(_heatmaps())  # app_pages/conformal_lab.py (through conformal_field_figure)
+    figures.update(_lesson_figures())  # app_pages/explorer.py, "What curvature does"
     return figures
+
+
+def _lesson_figures():
+    """The curvature lesson's panels (one per space, laid out side by side or stacked) and its volume figure, at a
+    setting with an unavailable hyperbolic panel and one where all three are drawn."""
+    from geodp_core.curvature_lesson import curvature_lesson
+    from geodp_core.viz.lesson import curvature_panels, volume_figure
+
+    out = {}
+    for tag, scenario in (("d=10", Scenario(dim=10, eps=0.1, mechanisms=("riemannian_laplace",))),
+                          ("d=5", Scenario(dim=5, eps=0.1, mechanisms=("riemannian_laplace",)))):
+        lesson = curvature_lesson(scenario, n_releases=200)
+        for row, fig in zip(lesson.rows, curvature_panels(lesson)):
+            out[f"lesson {tag} {row.symbol}"] = fig
+        out[f"lesson volume {tag}"] = volume_figure(lesson)
+    return out
 
 
 def _further_reproduce_figures():

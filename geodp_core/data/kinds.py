@@ -9,8 +9,8 @@ generates (or loads, or takes) a scenario's private dataset around the PUBLIC ce
   or the codes of the spaces a dataset lives on (``("sphere",)``);
 * ``source`` — ``"generated"`` (``n`` and ``spread`` apply), ``"dataset"`` (a real dataset, its own size) or
   ``"upload"``; ``labelled`` — a real dataset with classes (a scenario may keep one class);
-* ``spread_distance`` — optionally, how far the generator puts a record from its centre (a hint when most records
-  are clipped).
+* ``spread_distance`` — optionally, how far the generator typically puts a record from its centre (the app warns
+  before a run when it nears the public radius), and ``spread_formula`` how, in symbols (``"s·√d"``).
 
 :func:`register_data_kind` collects them in declaration order, which is the display order; the Scenario
 (validation), the pipeline (:func:`~geodp_core.pipeline.prepare`) and the app's sidebar (labels and notes) read
@@ -55,6 +55,7 @@ class DataKind:
     where: str = ""
     labelled: bool = False
     spread_distance: Optional[Callable] = None
+    spread_formula: str = "s·√d"
 
     def __post_init__(self):
         check_option(self.source, "source", DATA_SOURCES)
@@ -79,7 +80,8 @@ class DataKind:
 _KINDS = {}
 
 
-def register_data_kind(code, label, spaces, source="generated", where="", labelled=False, spread_distance=None):
+def register_data_kind(code, label, spaces, source="generated", where="", labelled=False, spread_distance=None,
+                       spread_formula="s·√d"):
     """Decorator: declare the function it decorates as the maker of data kind ``code`` (see :class:`DataKind`).
 
     Raises
@@ -91,7 +93,7 @@ def register_data_kind(code, label, spaces, source="generated", where="", labell
     def register(make):
         if code in _KINDS:
             raise InvalidParameterError(f"data kind {code!r} is already declared", param="code")
-        _KINDS[code] = DataKind(code, label, make, spaces, source, where, labelled, spread_distance)
+        _KINDS[code] = DataKind(code, label, make, spaces, source, where, labelled, spread_distance, spread_formula)
         return make
 
     return register
@@ -171,14 +173,21 @@ def make_uniform_ball(scenario, manifold, center, rng, points=None):
             f"uniform in a geodesic ball of radius {spread:g}")
 
 
-@register_data_kind("wrapped_normal", "wrapped normal", _every_space)
+def _wrapped_normal_spread_distance(scenario):
+    r"""Wrapped-normal data (std :math:`s` per tangent direction) in intrinsic dimension :math:`d`: the tangent vector
+    has length :math:`s\chi_d`, about :math:`s\sqrt d`."""
+    return scenario.spread * math.sqrt(scenario.build_manifold().dim)
+
+
+@register_data_kind("wrapped_normal", "wrapped normal", _every_space, spread_distance=_wrapped_normal_spread_distance)
 def make_wrapped_normal(scenario, manifold, center, rng, points=None):
     spread = _spread(scenario)
     return gen.sample_wrapped_normal(manifold, center, spread, scenario.n, rng), f"wrapped normal, std {spread:g}"
 
 
 @register_data_kind("wrapped_normal_mixture", "wrapped-normal mixture", ("hyperbolic",),
-                    where="the heterogeneous wrapped-normal mixture is offered on hyperbolic spaces only")
+                    where="the heterogeneous wrapped-normal mixture is offered on hyperbolic spaces only",
+                    spread_distance=_wrapped_normal_spread_distance)
 def make_wrapped_normal_mixture(scenario, manifold, center, rng, points=None):
     spread = _spread(scenario)
     centers = _mixture_layout(manifold, center, scenario.radius, 2)
@@ -244,7 +253,7 @@ def _landmark_spread_distance(scenario):
 
 @register_data_kind("shape_perturbation", "noisy copies of a template shape", ("kendall",),
                     where="shapes of a template are points of Kendall's shape space",
-                    spread_distance=_landmark_spread_distance)
+                    spread_distance=_landmark_spread_distance, spread_formula="s·√(2k)")
 def make_shape_perturbation(scenario, manifold, center, rng, points=None):
     """Kendall shapes: the public template (the ball centre) plus landmark noise."""
     spread = _spread(scenario)
