@@ -30,7 +30,7 @@ from geodp_core.experiments import (
     sweep,
     utility_curve,
 )
-from geodp_core.explorer import run_scenario
+from geodp_core.explorer import budget_frames, run_scenario
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import availability_table
 from geodp_core.pipeline import public_center
@@ -38,6 +38,7 @@ from geodp_core.planner import plan_series
 from geodp_core.privacy import ApproxDP, Guarantee
 from geodp_core.regression_lab import regression_demo
 from geodp_core.scenario import Scenario
+from geodp_core.viz import scene_figure
 
 #: Lifetime of every cached result in the app (seconds).
 CACHE_TTL = 3600
@@ -73,6 +74,20 @@ def cached_run(scenario_json, upload_digest=None, _points=None):
     small = cache_for(Scenario.from_json(scenario_json)) == "small"
     run = _cached_small_run if small else _cached_large_run
     return run(scenario_json, upload_digest, _points=_points)
+
+
+@st.cache_data(show_spinner="Drawing the releases at every budget of the slider…", max_entries=SMALL_ENTRIES,
+               ttl=CACHE_TTL)
+def cached_budget_scene(scenario_json, upload_digest, draw, camera, _result):
+    """The Explorer's scene with one frame per budget (coupled releases) and its :class:`BudgetFrames`.
+
+    ``_result`` is the (resampled) result of ``scenario_json`` with draw ``draw``, identified by those plain values
+    and the upload's digest. The figure is ``None`` when no mechanism of the scenario has coupled releases.
+    """
+    frames = budget_frames(_result, draw)
+    if not any(m.status == "ok" for m in frames.mechanisms):
+        return None, frames
+    return scene_figure(_result, camera=camera, frames=frames), frames
 
 
 @st.cache_data(show_spinner="Comparing sphere, flat and hyperbolic space…", max_entries=32, ttl=CACHE_TTL)

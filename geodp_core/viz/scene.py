@@ -15,6 +15,7 @@ Distances are geodesic distances in radians.
 No Streamlit here: a notebook user gets the same figures.
 """
 
+import dataclasses
 import math
 
 import numpy as np
@@ -31,6 +32,7 @@ __all__ = [
     "MAX_DATA_DRAWN",
     "MAX_RELEASES_DRAWN",
     "scene_figure",
+    "add_budget_frames",
     "spd_cone_figure",
     "spd_glyph_figure",
     "ball_boundary",
@@ -655,7 +657,7 @@ def _rotation_ball_figure(result):
 
 
 # ---------------------------------------------------------------------------------------------- entry
-def scene_figure(result, camera=None, height=560):
+def scene_figure(result, camera=None, height=560, frames=None):
     """The main picture of a :class:`~geodp_core.explorer.ScenarioResult`.
 
     Parameters
@@ -666,11 +668,17 @@ def scene_figure(result, camera=None, height=560):
         camera from the result: it looks at the public centre m₀ from outside (:func:`data_camera`). An unknown
         key also gets the computed camera.
     height : int
+    frames : BudgetFrames, optional
+        Coupled releases over the budget grid (:func:`geodp_core.explorer.budget_frames`): the figure then gets
+        one animation frame per budget and a slider that scrubs them in the browser (no server round trip); see
+        :func:`add_budget_frames`.
 
     Returns
     -------
     plotly.graph_objects.Figure
     """
+    if frames is not None:
+        return add_budget_frames(result, frames, camera=camera, height=height)
     manifold = result.manifold
     legend_on_container = True
     view = manifold.view  # any other view (a new space, SPD spectra) gets the tangent view at the centre
@@ -707,6 +715,111 @@ def scene_figure(result, camera=None, height=560):
             subtitle = _hint("coordinates of Log_{m₀}(x), orthonormal frame (radians)",
                              "|Log_{m₀}(x)| = geodesic distance to m₀", ISOLATE_HINT)
     return _style(fig, title, subtitle, height=height, legend_on_container=legend_on_container)
+
+
+# =============================================================================== budget frames
+#: Decimals of the coordinates sent in the budget frames (a display needs about 4 significant digits).
+FRAME_DECIMALS = 4
+_SLIDER_HEIGHT = 78  # pixels added above the plot for the budget slider
+
+
+def _with_releases(result, releases):
+    """A copy of ``result`` whose outcomes named in ``releases`` carry those releases instead."""
+    outcomes = [dataclasses.replace(o, releases=releases[o.name]) if releases.get(o.name) is not None else o
+                for o in result.outcomes]
+    return dataclasses.replace(result, outcomes=outcomes)
+
+
+def _group_indices(fig, names):
+    """``{mechanism name: [indices of its traces, in order]}`` (traces are grouped by ``legendgroup``)."""
+    groups = {name: [] for name in names}
+    for index, trace in enumerate(fig.data):
+        group = getattr(trace, "legendgroup", None)
+        if group in groups:
+            groups[group].append(index)
+    return groups
+
+
+def _trace_coordinates(trace, empty=False):
+    """The coordinate arrays of a point or line trace, rounded for a small payload (empty ones if ``empty``)."""
+    out = {"type": trace.type}
+    for axis in ("x", "y", "z"):
+        values = getattr(trace, axis, None)
+        if values is None:
+            continue
+        if empty:
+            out[axis] = []
+            continue
+        array = np.array([np.nan if v is None else v for v in values], dtype=float) if isinstance(values, (list, tuple)) \
+            else np.asarray(values, dtype=float)
+        rounded = np.round(array, FRAME_DECIMALS)
+        if np.isnan(rounded).any():  # gaps between curves stay gaps
+            out[axis] = [None if np.isnan(v) else float(v) for v in rounded]
+        else:
+            out[axis] = _f32(rounded)
+    return out
+
+
+def _budget_label(value):
+    return f"{value:g}"
+
+
+def add_budget_frames(result, frames, camera=None, height=560):
+    r"""The scene with one Plotly animation frame per budget of ``frames`` and a slider that scrubs them.
+
+    The release traces of every coupled mechanism show, in the frame of budget :math:`b`, its releases at
+    :math:`b` (the same uniforms at every budget: each cloud slides towards the true mean as the budget grows);
+    the initial picture is the frame of the scenario's own budget. A mechanism without coupled releases keeps its
+    cloud in the frame of the scenario's own budget and shows none in the others. Everything else (data, ball,
+    true mean, axes) is the same in every frame. The slider is Plotly's own: moving it redraws in the browser,
+    with no request to the server.
+
+    Parameters
+    ----------
+    result : ScenarioResult
+    frames : BudgetFrames
+    camera : str, optional
+    height : int
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    coupled = {m.name: m for m in frames.mechanisms if m.status == "ok"}
+    shown = [o.name for o in _outcomes(result)]
+    at_current = {name: m.releases[frames.current] for name, m in coupled.items()}
+    base = scene_figure(_with_releases(result, at_current), camera=camera, height=height + _SLIDER_HEIGHT)
+    groups = _group_indices(base, shown)
+    plotly_frames, steps = [], []
+    for k, value in enumerate(frames.values):
+        releases = {name: m.releases[k] for name, m in coupled.items()}
+        figure = base if k == frames.current else scene_figure(_with_releases(result, releases), camera=camera)
+        own = _group_indices(figure, shown)
+        data, indices = [], []
+        for name in shown:
+            missing = name not in coupled or coupled[name].releases[k] is None
+            for mine, theirs in zip(groups[name], own[name]):
+                keep_server = name not in coupled and k == frames.current
+                empty = missing and not keep_server
+                data.append(_trace_coordinates(figure.data[theirs], empty=empty))
+                indices.append(mine)
+        label = _budget_label(value)
+        plotly_frames.append(go.Frame(name=label, data=data, traces=indices))
+        steps.append(dict(method="animate", label=label,
+                          args=[[label], dict(mode="immediate", frame=dict(duration=0, redraw=True),
+                                              transition=dict(duration=0))]))
+    base.frames = plotly_frames
+    top = base.layout.margin.t
+    base.update_layout(
+        margin=dict(t=top + _SLIDER_HEIGHT),
+        sliders=[dict(
+            active=frames.current, steps=steps, x=0.0, len=1.0, xanchor="left", y=1.0, yanchor="bottom",
+            pad=dict(t=0, b=8), font=dict(size=10), ticklen=3,
+            currentvalue=dict(prefix=f"{frames.words} = ", suffix=f"  (sidebar: {_budget_label(frames.values[frames.current])})",
+                              font=dict(size=13)),
+        )],
+    )
+    return base
 
 
 # =============================================================================== Kendall shapes
