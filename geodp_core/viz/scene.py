@@ -657,7 +657,7 @@ def _rotation_ball_figure(result):
 
 
 # ---------------------------------------------------------------------------------------------- entry
-def scene_figure(result, camera=None, height=560, frames=None):
+def scene_figure(result, camera=None, height=560, frames=None, _light=False):
     """The main picture of a :class:`~geodp_core.explorer.ScenarioResult`.
 
     Parameters
@@ -701,10 +701,11 @@ def scene_figure(result, camera=None, height=560, frames=None):
                          "drag to rotate", ISOLATE_HINT)
         legend_on_container = False
     elif view == "spd_ellipses":
-        fig = _spd_ellipse_figure(result)
+        drawn = _ELLIPSES_IN_FRAMES if _light else MAX_ELLIPSES_DRAWN
+        fig = _spd_ellipse_figure(result, max_per_group=drawn, n_points=_ELLIPSE_POINTS_IN_FRAMES if _light else 48)
         title = "SPD(2) ellipses {x: xᵀP⁻¹x = 1} per group"
         subtitle = _hint("same scale in every panel; semi-axes √λ, eigenvectors of P",
-                         f"dashed: the true mean; ≤ {MAX_ELLIPSES_DRAWN} ellipses drawn per panel", ISOLATE_HINT)
+                         f"dashed: the true mean; ≤ {drawn} ellipses drawn per panel", ISOLATE_HINT)
     else:
         fig = _tangent_view_figure(result)
         title = f"{manifold.label}: tangent view at the public centre m₀"
@@ -720,6 +721,9 @@ def scene_figure(result, camera=None, height=560, frames=None):
 # =============================================================================== budget frames
 #: Decimals of the coordinates sent in the budget frames (a display needs about 4 significant digits).
 FRAME_DECIMALS = 4
+#: Ellipses per panel and points per ellipse of the SPD(2) view when it carries budget frames (payload).
+_ELLIPSES_IN_FRAMES = 12
+_ELLIPSE_POINTS_IN_FRAMES = 25
 _SLIDER_HEIGHT = 78  # pixels added above the plot for the budget slider
 
 
@@ -788,12 +792,13 @@ def add_budget_frames(result, frames, camera=None, height=560):
     coupled = {m.name: m for m in frames.mechanisms if m.status == "ok"}
     shown = [o.name for o in _outcomes(result)]
     at_current = {name: m.releases[frames.current] for name, m in coupled.items()}
-    base = scene_figure(_with_releases(result, at_current), camera=camera, height=height + _SLIDER_HEIGHT)
+    base = scene_figure(_with_releases(result, at_current), camera=camera, height=height + _SLIDER_HEIGHT, _light=True)
     groups = _group_indices(base, shown)
     plotly_frames, steps = [], []
     for k, value in enumerate(frames.values):
         releases = {name: m.releases[k] for name, m in coupled.items()}
-        figure = base if k == frames.current else scene_figure(_with_releases(result, releases), camera=camera)
+        figure = base if k == frames.current else scene_figure(_with_releases(result, releases), camera=camera,
+                                                               _light=True)
         own = _group_indices(figure, shown)
         data, indices = [], []
         for name in shown:
