@@ -109,9 +109,10 @@ with left:
     if result.manifold.view == "sphere3d":
         camera = st.radio("Camera", list(CAMERA_PRESETS), horizontal=True, key="explorer_camera", bind="query-params")
         url_note("explorer_camera", camera)
-    scrub = st.toggle("Scrub the budget in the browser (teaching view)", value=True, key="explorer_scrub",
+    scrub = st.toggle("Scrub the budget in the browser (teaching view)", value=False, key="explorer_scrub",
                       help="Adds a slider to the picture that moves through the budget grid without asking the "
-                           "server: the releases at every budget are drawn once, from shared random numbers.")
+                           "server: the releases at every budget are drawn once, from shared random numbers. The "
+                           "first picture takes a few seconds longer (every budget is calibrated and drawn).")
     fig, frames = None, None
     if scrub:
         with errors_shown_here():

@@ -61,6 +61,9 @@ def test_scrubbing_the_budget_redraws_on_the_client_without_a_server_run(browser
     try:
         page.goto(f"{app_url}/explorer?n_releases=100", wait_until="domcontentloaded")
         _wait_for_app(page)
+        assert page.locator("[data-testid='stPlotlyChart'] .slider-rail-touch-rect").count() == 0  # off by default
+        page.get_by_text("Scrub the budget in the browser").click()
+        _wait_for_app(page)
         chart = page.locator("[data-testid='stPlotlyChart']").first
         chart.scroll_into_view_if_needed()
         page.wait_for_selector("[data-testid='stPlotlyChart'] .slider-rail-touch-rect")
