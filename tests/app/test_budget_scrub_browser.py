@@ -50,8 +50,14 @@ def _spread(cloud):
     return float(np.mean(np.linalg.norm(points - points.mean(axis=0), axis=1)))
 
 
-@pytest.mark.parametrize("size", list(VIEWPORTS))
-def test_scrubbing_the_budget_redraws_on_the_client_without_a_server_run(browser, app_url, artifacts, size):
+#: (viewport, space, link): the 3D sphere at both sizes, the flat plane (WebGL 2D) on the laptop.
+CASES = [("laptop", "sphere", ""), ("phone", "sphere", ""),
+         ("laptop", "plane", "&manifold=euclidean&data=wrapped_normal")]
+
+
+@pytest.mark.parametrize("size, space, link", CASES, ids=[f"{s}-{v}" for s, v, _ in CASES])
+def test_scrubbing_the_budget_redraws_on_the_client_without_a_server_run(browser, app_url, artifacts, size, space,
+                                                                         link):
     context = browser.new_context(viewport=VIEWPORTS[size], device_scale_factor=1)
     page = context.new_page()
     page.set_default_navigation_timeout(120_000)
@@ -59,7 +65,7 @@ def test_scrubbing_the_budget_redraws_on_the_client_without_a_server_run(browser
     sent = []
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
     try:
-        page.goto(f"{app_url}/explorer?n_releases=100", wait_until="domcontentloaded")
+        page.goto(f"{app_url}/explorer?n_releases=100{link}", wait_until="domcontentloaded")
         _wait_for_app(page)
         assert page.locator("[data-testid='stPlotlyChart'] .slider-rail-touch-rect").count() == 0  # off by default
         page.get_by_text("Scrub the budget in the browser").click()
@@ -72,13 +78,15 @@ def test_scrubbing_the_budget_redraws_on_the_client_without_a_server_run(browser
         page.evaluate(_WATCH)
         before = page.evaluate(_CLOUD, "riemannian_laplace")
         assert before["active"] == 6 and "ε" in before["label"]  # the sidebar's ε = 1 on the grid 0.01 … 100
-        chart.screenshot(path=str(artifacts / f"explorer_scrub_{size}_before.png"))
+        chart.screenshot(path=str(artifacts / f"explorer_scrub_{space}_{size}_before.png"))
         page.wait_for_timeout(1500)
         sent.clear()
 
         rail = page.locator("[data-testid='stPlotlyChart'] .slider-rail-touch-rect").first.bounding_box()
         timings = []
-        for fraction, expect_tighter in ((1.0, True), (0.0, False)):  # ε = 100, then ε = 0.01
+        # ε = 100 (tighter than at the sidebar's ε = 1), ε = 0.01 (wider), then a few more steps for the timing
+        for fraction, expect_tighter in ((1.0, True), (0.0, False), (0.75, True), (0.25, False), (0.9, True),
+                                         (0.1, False)):
             page.mouse.click(rail["x"] + 2 + fraction * (rail["width"] - 4), rail["y"] + rail["height"] / 2)
             page.wait_for_function("() => { const s = window.__scrub; return s.length && s[s.length-1].painted; }")
             after = page.evaluate(_CLOUD, "riemannian_laplace")
@@ -86,12 +94,16 @@ def test_scrubbing_the_budget_redraws_on_the_client_without_a_server_run(browser
             assert (_spread(after) < _spread(before)) == expect_tighter, (after["label"], _spread(after), _spread(before))
             last = page.evaluate("() => window.__scrub[window.__scrub.length - 1]")
             timings.append(last["painted"] - last["input"])
-            chart.screenshot(path=str(artifacts / f"explorer_scrub_{size}_eps_{after['label'].split('=')[1].split()[0]}.png"))
+            if fraction in (0.0, 1.0):
+                value = after["label"].split("=")[1].split()[0]
+                chart.screenshot(path=str(artifacts / f"explorer_scrub_{space}_{size}_eps_{value}.png"))
+            page.wait_for_timeout(300)
         page.wait_for_timeout(1500)
         states = page.evaluate("() => window.__states")
         assert "running" not in states, states  # no Streamlit rerun
         assert page.locator("[data-testid='stApp'][data-test-script-state='notRunning']").count() == 1
         assert sent == [], f"{len(sent)} websocket messages sent to the server while scrubbing"
-        print(json.dumps({"viewport": size, "input_to_paint_ms": [round(t, 1) for t in timings]}))
+        print(json.dumps({"viewport": size, "space": space, "input_to_paint_ms": [round(t, 1) for t in timings],
+                          "median_ms": round(sorted(timings)[len(timings) // 2], 1)}))
     finally:
         context.close()
