@@ -138,3 +138,31 @@ def test_payload_per_view_is_at_most_250_kB(view):
     assert len(fig.frames) == len(frames.values)
     assert size <= 250_000, f"{view}: {size} bytes"
     json.loads(pio.to_json(fig, validate=False))  # well-formed
+
+
+def test_one_figure_serves_every_budget_of_the_grid():
+    """The expensive part is built once at one budget and pointed at another: the same picture, frames and slider as
+    building it at that budget (the app caches it across sidebar steps)."""
+    from geodp_core.viz.scene import add_budget_frames, budget_frames_figure, show_budget
+
+    scenario = Scenario(n_releases=60)
+    at_one, at_two = run_scenario(scenario), run_scenario(scenario.with_changes(eps=2.0))
+    frames_one, frames_two = budget_frames(at_one), budget_frames(at_two)
+    assert frames_two.current == frames_one.current + 1
+    moved = show_budget(budget_frames_figure(at_one, frames_one), at_two, frames_two, frames_two.current)
+    direct = add_budget_frames(at_two, frames_two)
+    assert moved.layout.sliders[0].active == direct.layout.sliders[0].active == frames_two.current
+    assert "sidebar: 2" in moved.layout.sliders[0].currentvalue.suffix
+    for a, b in zip(moved.data, direct.data):
+        for axis in ("x", "y", "z"):
+            if getattr(a, axis, None) is not None:
+                np.testing.assert_array_equal(np.asarray(getattr(a, axis), dtype=float),
+                                              np.asarray(getattr(b, axis), dtype=float))
+    for fa, fb in zip(moved.frames, direct.frames):
+        assert fa.traces == fb.traces
+        for ta, tb in zip(fa.data, fb.data):
+            np.testing.assert_array_equal(np.asarray(ta.x, dtype=float), np.asarray(tb.x, dtype=float))
+    # Brownian motion's cloud (not coupled) is the sidebar budget's own draw, in the picture and in its frame only
+    index = next(i for i, t in enumerate(moved.data) if t.legendgroup == "brownian_motion")
+    bm = next(o for o in at_two.outcomes if o.name == "brownian_motion")
+    np.testing.assert_allclose(np.asarray(moved.data[index].x, dtype=float), bm.releases[:, 0], atol=1e-4)

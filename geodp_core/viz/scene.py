@@ -33,6 +33,8 @@ __all__ = [
     "MAX_RELEASES_DRAWN",
     "scene_figure",
     "add_budget_frames",
+    "budget_frames_figure",
+    "show_budget",
     "spd_cone_figure",
     "spd_glyph_figure",
     "ball_boundary",
@@ -778,6 +780,9 @@ def add_budget_frames(result, frames, camera=None, height=560):
     true mean, axes) is the same in every frame. The slider is Plotly's own: moving it redraws in the browser,
     with no request to the server.
 
+    Built in two steps so that the expensive one can be cached across the budgets of one scenario:
+    :func:`budget_frames_figure` (the same for every budget of the grid) and :func:`show_budget`.
+
     Parameters
     ----------
     result : ScenarioResult
@@ -789,24 +794,46 @@ def add_budget_frames(result, frames, camera=None, height=560):
     -------
     plotly.graph_objects.Figure
     """
+    fig = budget_frames_figure(result, frames, camera=camera, height=height)
+    return show_budget(fig, result, frames, frames.current, camera=camera)
+
+
+def _reference_index(frames):
+    """The budget whose clouds frame the picture: the middle of the grid (a function of the grid only)."""
+    return len(frames.values) // 2
+
+
+def budget_frames_figure(result, frames, camera=None, height=560):
+    """The part of :func:`add_budget_frames` that does not depend on the scenario's own budget.
+
+    The view (zoom, extents) is framed on the coupled clouds at the middle budget of the grid; mechanisms without
+    coupled releases have a placeholder cloud at the true mean in the picture and none in the frames (their
+    clouds depend on the budget: :func:`show_budget` puts them in). ``result`` may be the result at any budget of
+    the grid with the same data, mechanisms and draw.
+    """
     coupled = {m.name: m for m in frames.mechanisms if m.status == "ok"}
     shown = [o.name for o in _outcomes(result)]
-    at_current = {name: m.releases[frames.current] for name, m in coupled.items()}
-    base = scene_figure(_with_releases(result, at_current), camera=camera, height=height + _SLIDER_HEIGHT, _light=True)
+    placeholder = np.repeat(np.asarray(result.true_mean)[None], 3, axis=0)
+
+    def releases_at(k):
+        out = {name: placeholder for name in shown}
+        out.update({name: m.releases[k] for name, m in coupled.items() if m.releases[k] is not None})
+        return out
+
+    reference = _reference_index(frames)
+    base = scene_figure(_with_releases(result, releases_at(reference)), camera=camera, height=height + _SLIDER_HEIGHT,
+                        _light=True)
     groups = _group_indices(base, shown)
     plotly_frames, steps = [], []
     for k, value in enumerate(frames.values):
-        releases = {name: m.releases[k] for name, m in coupled.items()}
-        figure = base if k == frames.current else scene_figure(_with_releases(result, releases), camera=camera,
-                                                               _light=True)
+        figure = base if k == reference else scene_figure(_with_releases(result, releases_at(k)), camera=camera,
+                                                          _light=True)
         own = _group_indices(figure, shown)
         data, indices = [], []
         for name in shown:
             missing = name not in coupled or coupled[name].releases[k] is None
             for mine, theirs in zip(groups[name], own[name]):
-                keep_server = name not in coupled and k == frames.current
-                empty = missing and not keep_server
-                data.append(_trace_coordinates(figure.data[theirs], empty=empty))
+                data.append(_trace_coordinates(figure.data[theirs], empty=missing))
                 indices.append(mine)
         label = _budget_label(value)
         plotly_frames.append(go.Frame(name=label, data=data, traces=indices))
@@ -814,17 +841,41 @@ def add_budget_frames(result, frames, camera=None, height=560):
                           args=[[label], dict(mode="immediate", frame=dict(duration=0, redraw=True),
                                               transition=dict(duration=0))]))
     base.frames = plotly_frames
-    top = base.layout.margin.t
     base.update_layout(
-        margin=dict(t=top + _SLIDER_HEIGHT),
-        sliders=[dict(
-            active=frames.current, steps=steps, x=0.0, len=1.0, xanchor="left", y=1.0, yanchor="bottom",
-            pad=dict(t=0, b=8), font=dict(size=10), ticklen=3,
-            currentvalue=dict(prefix=f"{frames.words} = ", suffix=f"  (sidebar: {_budget_label(frames.values[frames.current])})",
-                              font=dict(size=13)),
-        )],
+        margin=dict(t=base.layout.margin.t + _SLIDER_HEIGHT),
+        sliders=[dict(steps=steps, x=0.0, len=1.0, xanchor="left", y=1.0, yanchor="bottom", pad=dict(t=0, b=8),
+                      font=dict(size=10), ticklen=3,
+                      currentvalue=dict(prefix=f"{frames.words} = ", font=dict(size=13)))],
     )
     return base
+
+
+def show_budget(fig, result, frames, current, camera=None):
+    """Point a figure of :func:`budget_frames_figure` at budget ``frames.values[current]`` (in place; returned).
+
+    The picture shows that budget's frame; the slider starts there and names it as the sidebar's; the clouds of
+    the mechanisms without coupled releases (``result``'s, at that budget) fill the picture and that budget's frame.
+    Cheap: one plain scene of ``result`` and a few array copies.
+    """
+    coupled = {m.name for m in frames.mechanisms if m.status == "ok"}
+    shown = [o.name for o in _outcomes(result)]
+    groups = _group_indices(fig, shown)
+    frame = fig.frames[current]
+    position = {index: j for j, index in enumerate(frame.traces)}
+    plain = None
+    for name in shown:
+        if name not in coupled:
+            if plain is None:
+                plain = scene_figure(result, camera=camera, _light=True)
+            for mine, theirs in zip(groups[name], _group_indices(plain, shown)[name]):
+                coordinates = _trace_coordinates(plain.data[theirs])
+                frame.data[position[mine]].update({k: v for k, v in coordinates.items() if k != "type"})
+        for mine in groups[name]:
+            values = {k: v for k, v in frame.data[position[mine]].to_plotly_json().items() if k in ("x", "y", "z")}
+            fig.data[mine].update(values)
+    fig.layout.sliders[0].update(active=current)
+    fig.layout.sliders[0].currentvalue.update(suffix=f"  (sidebar: {_budget_label(frames.values[current])})")
+    return fig
 
 
 # =============================================================================== Kendall shapes

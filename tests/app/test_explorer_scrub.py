@@ -49,3 +49,22 @@ def test_a_space_without_coupled_releases_says_so():
     assert not at.exception
     assert not _scene_spec(at).get("frames")
     assert "has no budget slider here" in _captions(at)
+
+
+def test_a_sidebar_step_moves_the_slider_and_keeps_the_frames():
+    at = AppTest.from_file(PAGE, default_timeout=180)
+    at.query_params["n_releases"] = "40"
+    at.run()
+    at.toggle(key="explorer_scrub").set_value(True).run()
+    before = _scene_spec(at)
+    at.select_slider(key="eps").set_value(2.0).run()
+    assert not at.exception
+    after = _scene_spec(at)
+    assert after["layout"]["sliders"][0]["active"] == EPS_GRID.index(2.0)
+    assert "sidebar: 2" in after["layout"]["sliders"][0]["currentvalue"]["suffix"]
+    index = next(i for i, t in enumerate(after["data"]) if t.get("legendgroup") == "riemannian_laplace")
+    # the coupled frames are the same draw at every sidebar budget: the frame at ε = 5 did not change
+    k = EPS_GRID.index(5.0)
+    assert before["frames"][k]["data"] == after["frames"][k]["data"]
+    assert after["data"][index]["x"] == after["frames"][EPS_GRID.index(2.0)]["data"][
+        after["frames"][EPS_GRID.index(2.0)]["traces"].index(index)]["x"]
