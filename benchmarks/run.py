@@ -282,10 +282,14 @@ def bench_budget_frames(quick):
     budget, against the server work of ONE ε step (a run and its scene). First build (calibrations of the whole grid
     not yet cached) and a rebuild with new uniforms (calibrations cached: what a resample or a revisit costs). The
     figure JSON size is reported beside (the payload the browser receives)."""
+    import dataclasses
+    import pickle
+
     import plotly.io as pio
 
     from geodp_core.explorer import budget_frames
     from geodp_core.viz import scene_figure
+    from geodp_core.viz.scene import budget_frames_figure, show_budget
 
     rows = []
     views = BUDGET_FRAME_VIEWS[:2] if quick else BUDGET_FRAME_VIEWS
@@ -308,6 +312,19 @@ def bench_budget_frames(quick):
             figure_times.append(time.perf_counter() - start)
         warm_total = statistics.median(warm) + statistics.median(figure_times)
         coupled = sum(m.status == "ok" for m in frames.mechanisms)
+        # a sidebar step along the grid with the frames cached: unpickle the cached figure (what st.cache_data does)
+        # and point it at the new budget, against drawing the plain scene at that budget
+        cached = pickle.dumps(budget_frames_figure(result, frames))
+        step = frames.current + 1
+        stepped = run_scenario(scenario.with_changes(**{frames.parameter: frames.values[step]}))
+        start = time.perf_counter()
+        show_budget(pickle.loads(cached), stepped, dataclasses.replace(frames, current=step), step)
+        point_s = time.perf_counter() - start
+        start = time.perf_counter()
+        scene_figure(stepped)
+        plain_s = time.perf_counter() - start
+        rows.append(row(f"Sidebar ε step on {label} with the budget frames cached: cached figure pointed at the new "
+                        "budget", "the plain scene at that budget", point_s, plain_s, clock="wall, one run"))
         rows.append(row(f"Budget frames on {label}: {len(frames.values)} budgets × {coupled} coupled mechanisms, "
                         "releases and figure (calibrations cached)", "one ε step on the server (run + scene)",
                         warm_total, one_step, releases_s=statistics.median(warm),
