@@ -13,7 +13,9 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from geodp_core import pipeline
+from geodp_core._validation import check_int
 from geodp_core.constraints import EPS_GRID, MU_GRID, RHO_GRID
+from geodp_core.exceptions import InvalidParameterError, UnavailableError
 from geodp_core.mechanisms import get_mechanism
 from geodp_core.pipeline import mean_and_standard_error, public_center
 
@@ -218,9 +220,9 @@ def budget_frames(result, draw=0, size=None):
     -------
     BudgetFrames
     """
-    from geodp_core._validation import check_int
-    from geodp_core.exceptions import UnavailableError
-
+    if not isinstance(result, ScenarioResult):
+        raise InvalidParameterError(f"result must be a ScenarioResult returned by run_scenario(...); got "
+                                    f"{type(result).__name__}", param="result")
     scenario = result.scenario
     draw = check_int(draw, "draw", low=0, high=1_000_000)
     size = (min(scenario.n_releases, MAX_FRAME_RELEASES) if size is None

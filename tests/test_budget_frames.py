@@ -84,6 +84,18 @@ def test_draws_are_reproducible_and_independent():
     assert not np.allclose(a.mechanisms[0].releases[a.current][:10], result.outcomes[0].releases[:10])
 
 
+def test_bad_arguments_are_named():
+    from geodp_core.exceptions import InvalidParameterError
+
+    result = run_scenario(Scenario(mechanisms=("riemannian_laplace",), n_releases=10))
+    for kwargs, param in ((dict(result=None), "result"), (dict(result=result, draw=-1), "draw"),
+                          (dict(result=result, size=0), "size"), (dict(result=result, size=10**6), "size"),
+                          (dict(result=result, draw=1.5), "draw")):
+        with pytest.raises(InvalidParameterError) as info:
+            budget_frames(**kwargs)
+        assert info.value.param == param
+
+
 def test_budgets_where_a_mechanism_is_unavailable_have_no_cloud_and_a_reason():
     result = run_scenario(Scenario(manifold="hyperbolic", dim=3, data="wrapped_normal", notion="pure_dp", eps=5.0,
                                    mechanisms=("riemannian_laplace",)))
