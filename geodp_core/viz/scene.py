@@ -252,9 +252,10 @@ def _sphere_wireframe(n_parallels=11, n_meridians=12, n_points=73):
                         hoverinfo="skip", name="S²", showlegend=False, connectgaps=False)
 
 
-def _sphere_figure(result, camera):
+def _sphere_figure(result, camera, wireframe=True):
     fig = go.Figure()
-    fig.add_trace(_sphere_wireframe())
+    if wireframe:  # (a budget frame's traces do not need it: the frames are matched by mechanism, not position)
+        fig.add_trace(_sphere_wireframe())
     ring = _f32(ball_boundary(result.manifold, result.center, result.scenario.radius, n_points=120))
     fig.add_trace(go.Scatter3d(x=ring[:, 0], y=ring[:, 1], z=ring[:, 2], mode="lines",
                                line=dict(color="black", width=3, dash="dash"), name="public ball B(m₀, r)",
@@ -659,7 +660,7 @@ def _rotation_ball_figure(result):
 
 
 # ---------------------------------------------------------------------------------------------- entry
-def scene_figure(result, camera=None, height=560, frames=None, _light=False):
+def scene_figure(result, camera=None, height=560, frames=None, _light=False, _traces_only=False):
     """The main picture of a :class:`~geodp_core.explorer.ScenarioResult`.
 
     Parameters
@@ -685,7 +686,7 @@ def scene_figure(result, camera=None, height=560, frames=None, _light=False):
     legend_on_container = True
     view = manifold.view  # any other view (a new space, SPD spectra) gets the tangent view at the centre
     if view == "sphere3d":
-        fig = _sphere_figure(result, camera)
+        fig = _sphere_figure(result, camera, wireframe=not _traces_only)
         title = "3D sphere S²: data and private releases"
         subtitle = _hint("drag to rotate; distances are geodesic (radians)", ISOLATE_HINT)
         legend_on_container = False
@@ -695,7 +696,7 @@ def scene_figure(result, camera=None, height=560, frames=None, _light=False):
         where = "zoomed to data, ball, 99% of releases; inset: whole disk" if zoomed else "the whole disk"
         subtitle = _hint(where, "|b| = tanh(ρ/2), ρ = distance to the origin (radians)", ISOLATE_HINT)
     elif view == "shapes":
-        return shape_figure(result)
+        return shape_figure(result, styled=not _traces_only)
     elif view == "rotation_ball":
         fig = _rotation_ball_figure(result)
         title = f"Rotations {manifold.symbol}: data and private releases as rotation vectors"
@@ -717,6 +718,8 @@ def scene_figure(result, camera=None, height=560, frames=None, _light=False):
         else:
             subtitle = _hint("coordinates of Log_{m₀}(x), orthonormal frame (radians)",
                              "|Log_{m₀}(x)| = geodesic distance to m₀", ISOLATE_HINT)
+    if _traces_only:  # the traces of one budget's frame: their layout is never shown
+        return fig
     return _style(fig, title, subtitle, height=height, legend_on_container=legend_on_container)
 
 
@@ -827,7 +830,7 @@ def budget_frames_figure(result, frames, camera=None, height=560):
     plotly_frames, steps = [], []
     for k, value in enumerate(frames.values):
         figure = base if k == reference else scene_figure(_with_releases(result, releases_at(k)), camera=camera,
-                                                          _light=True)
+                                                          _light=True, _traces_only=True)
         own = _group_indices(figure, shown)
         data, indices = [], []
         for name in shown:
@@ -866,7 +869,7 @@ def show_budget(fig, result, frames, current, camera=None):
     for name in shown:
         if name not in coupled:
             if plain is None:
-                plain = scene_figure(result, camera=camera, _light=True)
+                plain = scene_figure(result, camera=camera, _light=True, _traces_only=True)
             for mine, theirs in zip(groups[name], _group_indices(plain, shown)[name]):
                 coordinates = _trace_coordinates(plain.data[theirs])
                 frame.data[position[mine]].update({k: v for k, v in coordinates.items() if k != "type"})
@@ -899,7 +902,7 @@ def _outlines(shapes):
     return (np.concatenate(xs), np.concatenate(ys)) if xs else (np.array([]), np.array([]))
 
 
-def shape_figure(result, per_panel=SHAPES_PER_PANEL, height=None):
+def shape_figure(result, per_panel=SHAPES_PER_PANEL, height=None, styled=True):
     r"""Planar shapes of a Kendall-space scenario: one panel of data, one per mechanism's private mean shapes.
 
     Every shape is rotated optimally onto the true mean shape (ordinary Procrustes: the shape is unchanged), so
@@ -913,6 +916,8 @@ def shape_figure(result, per_panel=SHAPES_PER_PANEL, height=None):
     per_panel : int
         Outlines drawn per panel (the first ones; all are used by the distances shown elsewhere).
     height : int, optional
+    styled : bool, default True
+        ``False`` skips the titles, legend and axes ranges (only the traces are wanted, e.g. for a budget frame).
 
     Returns
     -------
@@ -951,6 +956,8 @@ def shape_figure(result, per_panel=SHAPES_PER_PANEL, height=None):
     for j, o in enumerate(outcomes, 1):
         panel(j, o.releases, MECHANISM_COLORS.get(o.name, "#333"), 1.2, f"{o.title} private mean shapes", o.name,
               True)
+    if not styled:
+        return fig
     limit = 1.08 * max(extent, float(np.max(np.abs(mean))))
     for k in range(1, len(titles) + 1):
         axis = "" if k == 1 else str(k)
