@@ -5,7 +5,13 @@ import json
 import pandas as pd
 import streamlit as st
 
-from geodp_app.cache import cached_budget_plan, cached_curvature_lesson, cached_run, warm_neighbouring_budgets
+from geodp_app.cache import (
+    cached_budget_plan,
+    cached_budget_scene,
+    cached_curvature_lesson,
+    cached_run,
+    warm_neighbouring_budgets,
+)
 from geodp_app.pages import this_page
 from geodp_app.sidebar import scenario_sidebar, upload_digest
 from geodp_app.ui import (
@@ -104,8 +110,46 @@ with left:
     if result.manifold.view == "sphere3d":
         camera = st.radio("Camera", list(CAMERA_PRESETS), horizontal=True, key="explorer_camera", bind="query-params")
         url_note("explorer_camera", camera)
-    fig = scene_figure(result, camera=camera)
+    scrub = st.toggle("Scrub the budget in the browser (teaching view)", value=False, key="explorer_scrub",
+                      help="Adds a slider to the picture that moves through the budget grid without asking the "
+                           "server: the releases at every budget are drawn once, from shared random numbers. The "
+                           "first picture takes a few seconds longer (every budget is calibrated and drawn).")
+    fig, frames = None, None
+    if scrub:
+        with errors_shown_here():
+            fig, frames = cached_budget_scene(scenario.to_json(), upload_digest(points), draw, camera, _result=result)
+    if fig is None:
+        fig = scene_figure(result, camera=camera)
     st.plotly_chart(fig, key="explorer_scene", width="stretch")
+    if frames is not None:
+        coupled = [m for m in frames.mechanisms if m.status == "ok"]
+        left_out = [m for m in frames.mechanisms if m.status != "ok"]
+        sidebar_value = f"{frames.values[frames.current]:g}"
+        if coupled:
+            st.caption(
+                f"**Scrubbing the budget.** The slider above the picture moves the {frames.words} over the grid "
+                f"{frames.values[0]:g} … {frames.values[-1]:g} in your browser, with no work on the server. Each "
+                "mechanism's releases were drawn once from shared random numbers (the same quantile of the distance "
+                "law and the same direction at every budget), so as the budget grows every release slides towards "
+                "the true mean. Each frame is an exact draw of the mechanism at its budget, but looking at several "
+                "frames means seeing several releases of the same data, whose privacy losses add up: only the "
+                f"releases at ONE budget are a release; the frames are a teaching view. The sidebar's {frames.symbol} "
+                f"= {sidebar_value} gives the exact numbers on the right, from its own draw."
+            )
+        gaps = []
+        for m in coupled:
+            missing = [f"{v:g}" for v, r in zip(frames.values, m.releases) if r is None]
+            if missing:
+                gaps.append(f"{m.title} is unavailable at {frames.symbol} = {', '.join(missing)} (no cloud in those "
+                            "frames)")
+        for m in left_out:
+            gaps.append(f"{m.reason}; its cloud is shown only at the sidebar's {frames.symbol} = {sidebar_value}"
+                        if coupled else m.reason)
+        if not coupled:
+            gaps.insert(0, "No mechanism of this scenario has releases shared across budgets, so the picture has no "
+                           "budget slider here")
+        if gaps:
+            st.caption("Not in the budget frames: " + "; ".join(gaps) + ".")
     teach("Each coloured cloud is many independent releases of one mechanism around the true mean (the small "
           "marker beneath them): the tighter the cloud, the more useful the release at the same privacy. Click a "
           "legend entry to isolate a mechanism.")

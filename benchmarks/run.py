@@ -268,6 +268,74 @@ def bench_explorer_kendall_warm(quick):
                 note=f"Kendall / S² = {ratio:.2f} per slider step (target ≤ {EXPLORER_KENDALL_TARGET:g})")]
 
 
+# ------------------------------------------------------------------------------------------------ budget frames
+BUDGET_FRAME_VIEWS = (
+    ("S²", Scenario()),
+    ("ℝ²", Scenario(manifold="euclidean", data="wrapped_normal")),
+    ("H²", Scenario(manifold="hyperbolic", data="wrapped_normal")),
+    ("Kendall Σ⁵₂", Scenario(manifold="kendall", dim=5, data="shape_perturbation", radius=0.3)),
+)
+
+
+def bench_budget_frames(quick):
+    """The Explorer's budget frames: coupled releases at every budget of the ε grid plus the scene with one frame per
+    budget, against the server work of ONE ε step (a run and its scene). First build (calibrations of the whole grid
+    not yet cached) and a rebuild with new uniforms (calibrations cached: what a resample or a revisit costs). The
+    figure JSON size is reported beside (the payload the browser receives)."""
+    import dataclasses
+    import pickle
+
+    import plotly.io as pio
+
+    from geodp_core.explorer import budget_frames
+    from geodp_core.viz import scene_figure
+    from geodp_core.viz.scene import budget_frames_figure, show_budget
+
+    rows = []
+    views = BUDGET_FRAME_VIEWS[:2] if quick else BUDGET_FRAME_VIEWS
+    for label, scenario in views:
+        start = time.perf_counter()
+        result = run_scenario(scenario)
+        plain = scene_figure(result)
+        plain_json = pio.to_json(plain, validate=False)
+        one_step = time.perf_counter() - start
+        start = time.perf_counter()
+        frames = budget_frames(result)
+        cold_frames = time.perf_counter() - start
+        warm, figure_times, size = [], [], 0
+        for draw in range(1, 3 if quick else 4):
+            start = time.perf_counter()
+            frames = budget_frames(result, draw=draw)
+            warm.append(time.perf_counter() - start)
+            start = time.perf_counter()
+            size = len(pio.to_json(scene_figure(result, frames=frames), validate=False))
+            figure_times.append(time.perf_counter() - start)
+        warm_total = statistics.median(warm) + statistics.median(figure_times)
+        coupled = sum(m.status == "ok" for m in frames.mechanisms)
+        # a sidebar step along the grid with the frames cached: unpickle the cached figure (what st.cache_data does)
+        # and point it at the new budget, against drawing the plain scene at that budget
+        cached = pickle.dumps(budget_frames_figure(result, frames))
+        step = frames.current + 1
+        stepped = run_scenario(scenario.with_changes(**{frames.parameter: frames.values[step]}))
+        start = time.perf_counter()
+        show_budget(pickle.loads(cached), stepped, dataclasses.replace(frames, current=step), step)
+        point_s = time.perf_counter() - start
+        start = time.perf_counter()
+        scene_figure(stepped)
+        plain_s = time.perf_counter() - start
+        rows.append(row(f"Sidebar ε step on {label} with the budget frames cached: cached figure pointed at the new "
+                        "budget", "the plain scene at that budget", point_s, plain_s, clock="wall, one run"))
+        rows.append(row(f"Budget frames on {label}: {len(frames.values)} budgets × {coupled} coupled mechanisms, "
+                        "releases and figure (calibrations cached)", "one ε step on the server (run + scene)",
+                        warm_total, one_step, releases_s=statistics.median(warm),
+                        figure_s=statistics.median(figure_times), first_build_releases_s=cold_frames,
+                        payload_kB=size / 1e3, plain_payload_kB=len(plain_json) / 1e3, clock="wall, median",
+                        note=f"first build {cold_frames + statistics.median(figure_times):.3g} s; payload "
+                             f"{size / 1e3:.0f} kB (≤ 250 kB) against {len(plain_json) / 1e3:.0f} kB without frames; "
+                             "then every budget of the grid is a client-side redraw"))
+    return rows
+
+
 # ------------------------------------------------------------------------------------------------ accounting
 def _brute_profile_s2(sigma, delta, eps, n):
     r"""δ(ε) of the Riemannian Gaussian on S² by a midpoint grid in (r, φ): Pr[L > ε] − e^ε Pr[L < −ε], radial density
@@ -686,7 +754,7 @@ def main():
     rows = []
     sections = [("samplers", bench_samplers), ("sampler cost", bench_sampler_ratios),
                 ("calibration grid", bench_calibration_grid), ("explorer kendall", bench_explorer_kendall),
-                ("explorer kendall warm", bench_explorer_kendall_warm),
+                ("explorer kendall warm", bench_explorer_kendall_warm), ("budget frames", bench_budget_frames),
                 ("accounting", bench_accounting), ("ledger", bench_ledger), ("conformal", bench_conformal),
                 ("conformal continuous", bench_conformal_continuous),
                 ("exponential-wrapped", bench_exponential_wrapped),

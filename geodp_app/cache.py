@@ -9,6 +9,7 @@ in :mod:`geodp_core.constraints`) sends it to a cache of 32 small results or to 
 two together never hold more than :data:`~geodp_core.constraints.MAX_CACHED_BYTES`.
 """
 
+import dataclasses
 import functools
 import threading
 
@@ -30,7 +31,7 @@ from geodp_core.experiments import (
     sweep,
     utility_curve,
 )
-from geodp_core.explorer import run_scenario
+from geodp_core.explorer import budget_frames, budget_grid, run_scenario
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import availability_table
 from geodp_core.pipeline import public_center
@@ -38,6 +39,7 @@ from geodp_core.planner import plan_series
 from geodp_core.privacy import ApproxDP, Guarantee
 from geodp_core.regression_lab import regression_demo
 from geodp_core.scenario import Scenario
+from geodp_core.viz.scene import budget_frames_figure, show_budget
 
 #: Lifetime of every cached result in the app (seconds).
 CACHE_TTL = 3600
@@ -73,6 +75,37 @@ def cached_run(scenario_json, upload_digest=None, _points=None):
     small = cache_for(Scenario.from_json(scenario_json)) == "small"
     run = _cached_small_run if small else _cached_large_run
     return run(scenario_json, upload_digest, _points=_points)
+
+
+@st.cache_data(show_spinner="Drawing the releases at every budget of the slider…", max_entries=SMALL_ENTRIES,
+               ttl=CACHE_TTL)
+def _cached_budget_frames(grid_key, upload_digest, draw, camera, shown, _result):
+    """The budget frames and their figure for one scenario up to its budget (``grid_key``: the scenario with its
+    budget at the grid's first value, and the grid), a draw, a camera and the mechanisms drawn (``shown``)."""
+    frames = budget_frames(_result, draw)
+    if not any(m.status == "ok" for m in frames.mechanisms):
+        return None, frames
+    return budget_frames_figure(_result, frames, camera=camera), frames
+
+
+def cached_budget_scene(scenario_json, upload_digest, draw, camera, _result):
+    """The Explorer's scene with one frame per budget (coupled releases) and its :class:`BudgetFrames`.
+
+    ``_result`` is the (resampled) result of ``scenario_json`` with draw ``draw``, identified by those plain values
+    and the upload's digest. The frames are the same at every budget of the grid, so the expensive part is cached
+    once for the whole grid and only pointed at the scenario's budget here (a sidebar step along the grid does not
+    rebuild it). The figure is ``None`` when no mechanism of the scenario has coupled releases.
+    """
+    scenario = Scenario.from_json(scenario_json)
+    field, values, _, _ = budget_grid(scenario)
+    grid_key = scenario.with_changes(**{field: values[0]}).to_json() + "|" + ",".join(map(repr, values))
+    shown = tuple(o.name for o in _result.outcomes if o.status == "ok")
+    fig, frames = _cached_budget_frames(grid_key, upload_digest, int(draw), camera, shown, _result=_result)
+    current = values.index(float(getattr(scenario, field)))
+    frames = dataclasses.replace(frames, current=current)
+    if fig is None:
+        return None, frames
+    return show_budget(fig, _result, frames, current, camera=camera), frames
 
 
 @st.cache_data(show_spinner="Comparing sphere, flat and hyperbolic space…", max_entries=32, ttl=CACHE_TTL)

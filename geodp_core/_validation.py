@@ -126,21 +126,23 @@ def check_finite_array(value, name, ndim=None, shape_tail=None, min_rows=None):
     min_rows : int, optional
         Minimum size of the leading axis.
     """
-    ragged = InvalidParameterError(
-        f"{name} must be a rectangular numeric array (every row of the same length); got {_describe(value)}",
-        param=name)
+    def ragged():  # built only when raised: the repr of a large array is costly
+        return InvalidParameterError(
+            f"{name} must be a rectangular numeric array (every row of the same length); got {_describe(value)}",
+            param=name)
+
     try:
         flat = np.ravel(np.asarray(value, dtype=object)) if isinstance(value, (list, tuple)) else ()
     except ValueError:
-        raise ragged from None
+        raise ragged() from None
     if any(isinstance(v, (bool, np.bool_)) for v in flat):
         raise InvalidParameterError(f"{name} must contain numbers, not booleans; got {_describe(value)}", param=name)
     if any(isinstance(v, (list, tuple, np.ndarray)) for v in flat):
-        raise ragged
+        raise ragged()
     try:
         arr = np.asarray(value)
     except ValueError:
-        raise ragged from None
+        raise ragged() from None
     except Exception as exc:  # pragma: no cover - exotic inputs
         raise InvalidParameterError(f"{name} must be a numeric array; got {_describe(value)}", param=name) from exc
     if arr.dtype == bool or not (np.issubdtype(arr.dtype, np.number)):

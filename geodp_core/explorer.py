@@ -13,9 +13,18 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from geodp_core import pipeline
+from geodp_core._validation import check_int
+from geodp_core.constraints import EPS_GRID, MU_GRID, RHO_GRID
+from geodp_core.exceptions import InvalidParameterError, UnavailableError
+from geodp_core.mechanisms import get_mechanism
 from geodp_core.pipeline import mean_and_standard_error, public_center
 
 __all__ = [
+    "BudgetFrames",
+    "FrameSet",
+    "MAX_FRAME_RELEASES",
+    "budget_frames",
+    "budget_grid",
     "ScenarioResult",
     "public_center",
     "run_scenario",
@@ -24,6 +33,18 @@ __all__ = [
     "mean_and_standard_error",
 ]
 
+
+#: Releases per mechanism and budget in the budget frames (a teaching view sent to the browser: bounded payload).
+MAX_FRAME_RELEASES = 200
+
+#: ``{notion: (scenario field, grid, symbol, words)}``: the budget a notion's slider moves, and its public grid.
+_BUDGET_GRIDS = {
+    "pure_dp": ("eps", EPS_GRID, "ε", "privacy budget ε"),
+    "approx_dp": ("eps", EPS_GRID, "ε", "privacy budget ε (δ fixed)"),
+    "rdp": ("eps", EPS_GRID, "ε", "Rényi budget ε (order α fixed)"),
+    "gdp": ("mu", MU_GRID, "μ", "Gaussian-DP budget μ"),
+    "zcdp": ("rho", RHO_GRID, "ρ", "zero-concentrated budget ρ"),
+}
 
 
 @dataclass
@@ -107,3 +128,136 @@ def results_table(result):
             row.update({f"x{j}": float(c) for j, c in enumerate(coords)})
             rows.append(row)
     return rows
+
+
+def budget_grid(scenario):
+    """The public grid of budgets of the scenario's notion, with the scenario's own value in it.
+
+    Returns
+    -------
+    tuple
+        ``(field, values, symbol, words)``: the scenario field the budget control moves (``"eps"``, ``"mu"`` or
+        ``"rho"``), the sorted grid values (the app's slider grid, plus the scenario's value when it is off the
+        grid), the budget's symbol and its name in words. A function of the scenario's controls only.
+    """
+    field_name, grid, symbol, words = _BUDGET_GRIDS[scenario.notion]
+    values = tuple(sorted(set(grid) | {float(getattr(scenario, field_name))}))
+    return field_name, values, symbol, words
+
+
+@dataclass
+class FrameSet:
+    """One mechanism's releases across the budget grid (:func:`budget_frames`).
+
+    ``releases[k]`` is an array ``(size, *point_shape)`` of releases at budget ``k``, or ``None`` where the
+    mechanism is unavailable at that budget (``reasons[k]`` says why); ``status`` is ``"ok"`` when the releases
+    are coupled, else ``"not coupled"`` with the ``reason`` in plain words (no releases).
+    """
+
+    name: str
+    title: str
+    status: str
+    reason: str = ""
+    releases: list = field(default_factory=list)
+    reasons: list = field(default_factory=list)
+    sigmas: list = field(default_factory=list)
+
+
+@dataclass
+class BudgetFrames:
+    """Coupled releases of a scenario's mechanisms over its public grid of budgets (a teaching view).
+
+    Attributes
+    ----------
+    parameter, symbol, words : str
+        The budget the grid moves (scenario field, symbol, name in words).
+    values : tuple of float
+        The budgets, increasing.
+    current : int
+        Index of the scenario's own budget in ``values``.
+    targets : list of Guarantee
+        The target guarantee at each budget.
+    mechanisms : list of FrameSet
+        One per mechanism of the result whose outcome is ``"ok"``, in the result's order.
+    """
+
+    parameter: str
+    symbol: str
+    words: str
+    values: tuple
+    current: int
+    targets: list
+    mechanisms: list
+
+    def frameset(self, name):
+        """The :class:`FrameSet` of mechanism ``name`` (``None`` if it has none)."""
+        return next((m for m in self.mechanisms if m.name == name), None)
+
+
+def budget_frames(result, draw=0, size=None):
+    r"""Releases of every radial mechanism at every budget of the public grid, from ONE set of shared uniforms.
+
+    For a mechanism whose exact sampler is radial (Riemannian Laplace and Gaussian on the sphere, hyperbolic and
+    flat spaces, SPD with a flat metric, the Kendall shape space, SO(3)), each release :math:`i` draws one uniform
+    :math:`U_i` and one unit direction :math:`u_i`; at budget :math:`b` it is
+    :math:`\mathrm{Exp}_\eta(F_{\sigma_b}^{-1}(U_i)\,u_i)`, :math:`\sigma_b` the mechanism's calibration at that
+    budget (the existing, cached calibration code). Each budget's releases therefore have exactly the mechanism's
+    law at that budget, and each release's distance to the summary :math:`\eta` is non-increasing as the budget
+    grows (docs/derivations/exact_samplers.md, "Coupled releases across budgets"). Showing several budgets'
+    releases shows several releases of the same data: the frames are a teaching view, only the releases at ONE
+    budget are a release.
+
+    Parameters
+    ----------
+    result : ScenarioResult
+    draw : int
+        Which independent set of uniforms (the Explorer's "resample" counter); the stream is derived from the
+        scenario seed and is independent of the releases of :func:`run_scenario`.
+    size : int, optional
+        Releases per mechanism and budget; default ``min(n_releases, MAX_FRAME_RELEASES)``.
+
+    Returns
+    -------
+    BudgetFrames
+    """
+    if not isinstance(result, ScenarioResult):
+        raise InvalidParameterError(f"result must be a ScenarioResult returned by run_scenario(...); got "
+                                    f"{type(result).__name__}", param="result")
+    scenario = result.scenario
+    draw = check_int(draw, "draw", low=0, high=1_000_000)
+    size = (min(scenario.n_releases, MAX_FRAME_RELEASES) if size is None
+            else check_int(size, "size", low=1, high=MAX_FRAME_RELEASES))
+    field_name, values, symbol, words = budget_grid(scenario)
+    current = values.index(float(getattr(scenario, field_name)))
+    targets = [scenario.with_changes(**{field_name: v}).target for v in values]
+    outcomes = [o for o in result.outcomes if o.status == "ok"]
+    streams = np.random.SeedSequence([scenario.seed, 15485863, draw]).spawn(max(len(outcomes), 1))
+    sets = []
+    for outcome, stream in zip(outcomes, streams):
+        mechanism = get_mechanism(outcome.name, result.manifold)
+        reason = mechanism.coupling_reason(outcome.calibration)
+        if reason is not None:
+            sets.append(FrameSet(outcome.name, outcome.title, "not coupled", reason))
+            continue
+        options = dict(outcome.calibration.options or {})
+        options.pop("public_ball", None)
+        calibrations, reasons = [], []
+        for target in targets:
+            try:
+                calibrations.append(mechanism.calibrate(target, result.sensitivity,
+                                                        public_ball=(result.center, scenario.radius), **options))
+                reasons.append("")
+            except (UnavailableError, ValueError) as exc:
+                calibrations.append(None)
+                reasons.append(str(exc))
+        usable = [c for c in calibrations if c is not None]
+        try:
+            drawn = iter(mechanism.sample_coupled(result.true_mean, usable, size, np.random.default_rng(stream))
+                         if usable else [])
+        except (UnavailableError, ValueError) as exc:
+            sets.append(FrameSet(outcome.name, outcome.title, "not coupled", str(exc)))
+            continue
+        releases = [None if c is None else next(drawn) for c in calibrations]
+        sigmas = [None if c is None else float(c.noise["sigma"]) for c in calibrations]
+        sets.append(FrameSet(outcome.name, outcome.title, "ok", "", releases, reasons, sigmas))
+    return BudgetFrames(field_name, symbol, words, values, current, targets, sets)

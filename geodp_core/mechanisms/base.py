@@ -488,6 +488,54 @@ class Mechanism(BoundMechanism):
     def _sample(self, center, calibration, size, rng):
         """Mechanism-specific sampler (arguments already validated)."""
 
+    # ------------------------------------------------------------ coupled releases
+    def coupling_reason(self, calibration):
+        """``None`` when :meth:`sample_coupled` can draw releases at this calibration, else why not (plain words).
+
+        Only mechanisms whose exact law is a push-forward of uniforms through a map monotone in the noise scale
+        (the radial mechanisms) can share their uniforms across budgets; every other mechanism says so here.
+        """
+        return f"{self.title or self.name} has no coupled sampler: its releases cannot be shared across budgets"
+
+    def sample_coupled(self, center, calibrations, size, rng):
+        """``size`` releases at each of several calibrations, drawn from ONE set of shared uniforms.
+
+        Returns
+        -------
+        ndarray of shape ``(len(calibrations), size, *manifold.point_shape)``
+
+        Raises
+        ------
+        UnavailableError
+            When :meth:`coupling_reason` is not ``None`` for one of the calibrations.
+        """
+        calibrations = list(calibrations)
+        for calibration in calibrations:
+            self._check_calibration(calibration)
+            reason = self.coupling_reason(calibration)
+            if reason is not None:
+                raise UnavailableError(reason, param="calibrations")
+        center = self.manifold.validate_points(center, "center", single=True)
+        size = check_sample_size(size, self.manifold)
+        rng = check_rng(rng)
+        with np.errstate(over="ignore", invalid="ignore"):
+            out = np.asarray(self._sample_coupled(center, calibrations, size, rng), dtype=float)
+        expected = (len(calibrations), size) + tuple(self.manifold.point_shape)
+        if out.shape != expected:
+            raise RuntimeError(f"{self.name} coupled sampler returned shape {out.shape}, expected {expected}")
+        with np.errstate(over="ignore", invalid="ignore"):
+            on_manifold = np.asarray(self.manifold.belongs(out, atol=1e-5), dtype=bool)
+        if not on_manifold.all():
+            raise NumericalOverflowError(
+                f"{self.title or self.name}: a coupled release is not a valid point of {self.manifold.label} in "
+                "double precision; calibrate with public_ball to decide the range publicly", param="center",
+            )
+        return out
+
+    def _sample_coupled(self, center, calibrations, size, rng):
+        """Mechanism-specific coupled sampler (arguments already validated)."""
+        raise UnavailableError(self.coupling_reason(calibrations[0]) or "no coupled sampler", param="calibrations")
+
     # ------------------------------------------------------------ optional API
     def log_density(self, center, points, calibration):
         """Unnormalised log density of the release law w.r.t. Riemannian volume (where known)."""

@@ -358,6 +358,44 @@ class IsotropicDistanceMechanism(Mechanism):
         with np.errstate(over="ignore", invalid="ignore"):
             return self.manifold.exp_polar(center, radii, coords, check=False)
 
+    # ------------------------------------------------------- coupled releases
+    def coupling_reason(self, calibration):
+        r"""``None`` when the exact radial sampler applies (a space with a radial volume, ``sampler="exact"``).
+
+        Elsewhere the reason in plain words: SPD(m) affine-invariant (the law of the eigen-log direction changes
+        with the scale, so no single uniform direction serves every budget) and the Metropolis–Hastings option
+        (approximate, not a push-forward of uniforms).
+        """
+        kind, _ = noise_geometry(self.manifold)
+        if calibration.options.get("sampler") == "mh":
+            return (f"{self.title} with the Metropolis–Hastings sampler has no coupled releases: that sampler is "
+                    "approximate")
+        if kind != "radial":
+            return (f"{self.title} on {self.manifold.label} has no coupled releases: the direction of its noise "
+                    "depends on the noise scale there")
+        return None
+
+    def _sample_coupled(self, center, calibrations, size, rng):
+        r"""Quantile coupling: one uniform :math:`U_i` and one unit direction :math:`u_i` per release, shared by
+        every calibration; release :math:`i` at scale :math:`\sigma` is
+        :math:`\mathrm{Exp}_\eta(F_\sigma^{-1}(U_i)\,u_i)`.
+
+        Each budget's releases are i.i.d. with exactly the mechanism's law at that budget
+        (:math:`F_\sigma^{-1}(U)` has CDF :math:`F_\sigma`, the direction is uniform and independent of it), and
+        as :math:`\sigma` decreases every radius decreases (the laws :math:`\propto g_\sigma(r)J(r)` have a
+        monotone likelihood ratio in :math:`r`, so :math:`F_{\sigma'} \ge F_\sigma` for :math:`\sigma' < \sigma`).
+        Derivation: ``docs/derivations/exact_samplers.md``.
+        """
+        quantiles = rng.random(size)
+        coords = rng.standard_normal((size, self.manifold.dim))
+        coords /= np.sqrt(np.einsum("ij,ij->i", coords, coords))[:, None]
+        out = []
+        for calibration in calibrations:
+            radii = self._radial_law(calibration.noise["sigma"]).ppf(quantiles)
+            with np.errstate(over="ignore", invalid="ignore"):
+                out.append(self.manifold.exp_polar(center, radii, coords, check=False))
+        return np.stack(out)
+
     def release_reach(self, calibration, tail=TAIL_PROBABILITY):
         r"""``(1, q)``: :math:`\mathrm{dist}(\eta, Y) \le q` with probability :math:`\ge 1 - 10^{-15}` (public).
 

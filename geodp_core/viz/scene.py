@@ -15,6 +15,7 @@ Distances are geodesic distances in radians.
 No Streamlit here: a notebook user gets the same figures.
 """
 
+import dataclasses
 import math
 
 import numpy as np
@@ -31,6 +32,9 @@ __all__ = [
     "MAX_DATA_DRAWN",
     "MAX_RELEASES_DRAWN",
     "scene_figure",
+    "add_budget_frames",
+    "budget_frames_figure",
+    "show_budget",
     "spd_cone_figure",
     "spd_glyph_figure",
     "ball_boundary",
@@ -248,9 +252,10 @@ def _sphere_wireframe(n_parallels=11, n_meridians=12, n_points=73):
                         hoverinfo="skip", name="S²", showlegend=False, connectgaps=False)
 
 
-def _sphere_figure(result, camera):
+def _sphere_figure(result, camera, wireframe=True):
     fig = go.Figure()
-    fig.add_trace(_sphere_wireframe())
+    if wireframe:  # (a budget frame's traces do not need it: the frames are matched by mechanism, not position)
+        fig.add_trace(_sphere_wireframe())
     ring = _f32(ball_boundary(result.manifold, result.center, result.scenario.radius, n_points=120))
     fig.add_trace(go.Scatter3d(x=ring[:, 0], y=ring[:, 1], z=ring[:, 2], mode="lines",
                                line=dict(color="black", width=3, dash="dash"), name="public ball B(m₀, r)",
@@ -655,7 +660,7 @@ def _rotation_ball_figure(result):
 
 
 # ---------------------------------------------------------------------------------------------- entry
-def scene_figure(result, camera=None, height=560):
+def scene_figure(result, camera=None, height=560, frames=None, _light=False, _traces_only=False):
     """The main picture of a :class:`~geodp_core.explorer.ScenarioResult`.
 
     Parameters
@@ -666,16 +671,22 @@ def scene_figure(result, camera=None, height=560):
         camera from the result: it looks at the public centre m₀ from outside (:func:`data_camera`). An unknown
         key also gets the computed camera.
     height : int
+    frames : BudgetFrames, optional
+        Coupled releases over the budget grid (:func:`geodp_core.explorer.budget_frames`): the figure then gets
+        one animation frame per budget and a slider that scrubs them in the browser (no server round trip); see
+        :func:`add_budget_frames`.
 
     Returns
     -------
     plotly.graph_objects.Figure
     """
+    if frames is not None:
+        return add_budget_frames(result, frames, camera=camera, height=height)
     manifold = result.manifold
     legend_on_container = True
     view = manifold.view  # any other view (a new space, SPD spectra) gets the tangent view at the centre
     if view == "sphere3d":
-        fig = _sphere_figure(result, camera)
+        fig = _sphere_figure(result, camera, wireframe=not _traces_only)
         title = "3D sphere S²: data and private releases"
         subtitle = _hint("drag to rotate; distances are geodesic (radians)", ISOLATE_HINT)
         legend_on_container = False
@@ -685,7 +696,7 @@ def scene_figure(result, camera=None, height=560):
         where = "zoomed to data, ball, 99% of releases; inset: whole disk" if zoomed else "the whole disk"
         subtitle = _hint(where, "|b| = tanh(ρ/2), ρ = distance to the origin (radians)", ISOLATE_HINT)
     elif view == "shapes":
-        return shape_figure(result)
+        return shape_figure(result, styled=not _traces_only)
     elif view == "rotation_ball":
         fig = _rotation_ball_figure(result)
         title = f"Rotations {manifold.symbol}: data and private releases as rotation vectors"
@@ -693,10 +704,11 @@ def scene_figure(result, camera=None, height=560):
                          "drag to rotate", ISOLATE_HINT)
         legend_on_container = False
     elif view == "spd_ellipses":
-        fig = _spd_ellipse_figure(result)
+        drawn = _ELLIPSES_IN_FRAMES if _light else MAX_ELLIPSES_DRAWN
+        fig = _spd_ellipse_figure(result, max_per_group=drawn, n_points=_ELLIPSE_POINTS_IN_FRAMES if _light else 48)
         title = "SPD(2) ellipses {x: xᵀP⁻¹x = 1} per group"
         subtitle = _hint("same scale in every panel; semi-axes √λ, eigenvectors of P",
-                         f"dashed: the true mean; ≤ {MAX_ELLIPSES_DRAWN} ellipses drawn per panel", ISOLATE_HINT)
+                         f"dashed: the true mean; ≤ {drawn} ellipses drawn per panel", ISOLATE_HINT)
     else:
         fig = _tangent_view_figure(result)
         title = f"{manifold.label}: tangent view at the public centre m₀"
@@ -706,7 +718,167 @@ def scene_figure(result, camera=None, height=560):
         else:
             subtitle = _hint("coordinates of Log_{m₀}(x), orthonormal frame (radians)",
                              "|Log_{m₀}(x)| = geodesic distance to m₀", ISOLATE_HINT)
+    if _traces_only:  # the traces of one budget's frame: their layout is never shown
+        return fig
     return _style(fig, title, subtitle, height=height, legend_on_container=legend_on_container)
+
+
+# =============================================================================== budget frames
+#: Decimals of the coordinates sent in the budget frames (a display needs about 4 significant digits).
+FRAME_DECIMALS = 4
+#: Ellipses per panel and points per ellipse of the SPD(2) view when it carries budget frames (payload).
+_ELLIPSES_IN_FRAMES = 12
+_ELLIPSE_POINTS_IN_FRAMES = 25
+_SLIDER_HEIGHT = 78  # pixels added above the plot for the budget slider
+
+
+def _with_releases(result, releases):
+    """A copy of ``result`` whose outcomes named in ``releases`` carry those releases instead."""
+    outcomes = [dataclasses.replace(o, releases=releases[o.name]) if releases.get(o.name) is not None else o
+                for o in result.outcomes]
+    return dataclasses.replace(result, outcomes=outcomes)
+
+
+def _group_indices(fig, names):
+    """``{mechanism name: [indices of its traces, in order]}`` (traces are grouped by ``legendgroup``)."""
+    groups = {name: [] for name in names}
+    for index, trace in enumerate(fig.data):
+        group = getattr(trace, "legendgroup", None)
+        if group in groups:
+            groups[group].append(index)
+    return groups
+
+
+def _trace_coordinates(trace, empty=False):
+    """The coordinate arrays of a point or line trace, rounded for a small payload (empty ones if ``empty``)."""
+    out = {"type": trace.type}
+    for axis in ("x", "y", "z"):
+        values = getattr(trace, axis, None)
+        if values is None:
+            continue
+        if empty:
+            out[axis] = []
+            continue
+        array = np.array([np.nan if v is None else v for v in values], dtype=float) if isinstance(values, (list, tuple)) \
+            else np.asarray(values, dtype=float)
+        rounded = np.round(array, FRAME_DECIMALS)
+        if np.isnan(rounded).any():  # gaps between curves stay gaps
+            out[axis] = [None if np.isnan(v) else float(v) for v in rounded]
+        else:
+            out[axis] = _f32(rounded)
+    return out
+
+
+def _budget_label(value):
+    return f"{value:g}"
+
+
+def add_budget_frames(result, frames, camera=None, height=560):
+    r"""The scene with one Plotly animation frame per budget of ``frames`` and a slider that scrubs them.
+
+    The release traces of every coupled mechanism show, in the frame of budget :math:`b`, its releases at
+    :math:`b` (the same uniforms at every budget: each cloud slides towards the true mean as the budget grows);
+    the initial picture is the frame of the scenario's own budget. A mechanism without coupled releases keeps its
+    cloud in the frame of the scenario's own budget and shows none in the others. Everything else (data, ball,
+    true mean, axes) is the same in every frame. The slider is Plotly's own: moving it redraws in the browser,
+    with no request to the server.
+
+    Built in two steps so that the expensive one can be cached across the budgets of one scenario:
+    :func:`budget_frames_figure` (the same for every budget of the grid) and :func:`show_budget`.
+
+    Parameters
+    ----------
+    result : ScenarioResult
+    frames : BudgetFrames
+    camera : str, optional
+    height : int
+
+    Returns
+    -------
+    plotly.graph_objects.Figure
+    """
+    fig = budget_frames_figure(result, frames, camera=camera, height=height)
+    return show_budget(fig, result, frames, frames.current, camera=camera)
+
+
+def _reference_index(frames):
+    """The budget whose clouds frame the picture: the middle of the grid (a function of the grid only)."""
+    return len(frames.values) // 2
+
+
+def budget_frames_figure(result, frames, camera=None, height=560):
+    """The part of :func:`add_budget_frames` that does not depend on the scenario's own budget.
+
+    The view (zoom, extents) is framed on the coupled clouds at the middle budget of the grid; mechanisms without
+    coupled releases have a placeholder cloud at the true mean in the picture and none in the frames (their
+    clouds depend on the budget: :func:`show_budget` puts them in). ``result`` may be the result at any budget of
+    the grid with the same data, mechanisms and draw.
+    """
+    coupled = {m.name: m for m in frames.mechanisms if m.status == "ok"}
+    shown = [o.name for o in _outcomes(result)]
+    placeholder = np.repeat(np.asarray(result.true_mean)[None], 3, axis=0)
+
+    def releases_at(k):
+        out = {name: placeholder for name in shown}
+        out.update({name: m.releases[k] for name, m in coupled.items() if m.releases[k] is not None})
+        return out
+
+    reference = _reference_index(frames)
+    base = scene_figure(_with_releases(result, releases_at(reference)), camera=camera, height=height + _SLIDER_HEIGHT,
+                        _light=True)
+    groups = _group_indices(base, shown)
+    plotly_frames, steps = [], []
+    for k, value in enumerate(frames.values):
+        figure = base if k == reference else scene_figure(_with_releases(result, releases_at(k)), camera=camera,
+                                                          _light=True, _traces_only=True)
+        own = _group_indices(figure, shown)
+        data, indices = [], []
+        for name in shown:
+            missing = name not in coupled or coupled[name].releases[k] is None
+            for mine, theirs in zip(groups[name], own[name]):
+                data.append(_trace_coordinates(figure.data[theirs], empty=missing))
+                indices.append(mine)
+        label = _budget_label(value)
+        plotly_frames.append(go.Frame(name=label, data=data, traces=indices))
+        steps.append(dict(method="animate", label=label,
+                          args=[[label], dict(mode="immediate", frame=dict(duration=0, redraw=True),
+                                              transition=dict(duration=0))]))
+    base.frames = plotly_frames
+    base.update_layout(
+        margin=dict(t=base.layout.margin.t + _SLIDER_HEIGHT),
+        sliders=[dict(steps=steps, x=0.0, len=1.0, xanchor="left", y=1.0, yanchor="bottom", pad=dict(t=0, b=8),
+                      font=dict(size=10), ticklen=3,
+                      currentvalue=dict(prefix=f"{frames.words} = ", font=dict(size=13)))],
+    )
+    return base
+
+
+def show_budget(fig, result, frames, current, camera=None):
+    """Point a figure of :func:`budget_frames_figure` at budget ``frames.values[current]`` (in place; returned).
+
+    The picture shows that budget's frame; the slider starts there and names it as the sidebar's; the clouds of
+    the mechanisms without coupled releases (``result``'s, at that budget) fill the picture and that budget's frame.
+    Cheap: one plain scene of ``result`` and a few array copies.
+    """
+    coupled = {m.name for m in frames.mechanisms if m.status == "ok"}
+    shown = [o.name for o in _outcomes(result)]
+    groups = _group_indices(fig, shown)
+    frame = fig.frames[current]
+    position = {index: j for j, index in enumerate(frame.traces)}
+    plain = None
+    for name in shown:
+        if name not in coupled:
+            if plain is None:
+                plain = scene_figure(result, camera=camera, _light=True, _traces_only=True)
+            for mine, theirs in zip(groups[name], _group_indices(plain, shown)[name]):
+                coordinates = _trace_coordinates(plain.data[theirs])
+                frame.data[position[mine]].update({k: v for k, v in coordinates.items() if k != "type"})
+        for mine in groups[name]:
+            values = {k: v for k, v in frame.data[position[mine]].to_plotly_json().items() if k in ("x", "y", "z")}
+            fig.data[mine].update(values)
+    fig.layout.sliders[0].update(active=current)
+    fig.layout.sliders[0].currentvalue.update(suffix=f"  (sidebar: {_budget_label(frames.values[current])})")
+    return fig
 
 
 # =============================================================================== Kendall shapes
@@ -730,7 +902,7 @@ def _outlines(shapes):
     return (np.concatenate(xs), np.concatenate(ys)) if xs else (np.array([]), np.array([]))
 
 
-def shape_figure(result, per_panel=SHAPES_PER_PANEL, height=None):
+def shape_figure(result, per_panel=SHAPES_PER_PANEL, height=None, styled=True):
     r"""Planar shapes of a Kendall-space scenario: one panel of data, one per mechanism's private mean shapes.
 
     Every shape is rotated optimally onto the true mean shape (ordinary Procrustes: the shape is unchanged), so
@@ -744,6 +916,8 @@ def shape_figure(result, per_panel=SHAPES_PER_PANEL, height=None):
     per_panel : int
         Outlines drawn per panel (the first ones; all are used by the distances shown elsewhere).
     height : int, optional
+    styled : bool, default True
+        ``False`` skips the titles, legend and axes ranges (only the traces are wanted, e.g. for a budget frame).
 
     Returns
     -------
@@ -782,6 +956,8 @@ def shape_figure(result, per_panel=SHAPES_PER_PANEL, height=None):
     for j, o in enumerate(outcomes, 1):
         panel(j, o.releases, MECHANISM_COLORS.get(o.name, "#333"), 1.2, f"{o.title} private mean shapes", o.name,
               True)
+    if not styled:
+        return fig
     limit = 1.08 * max(extent, float(np.max(np.abs(mean))))
     for k in range(1, len(titles) + 1):
         axis = "" if k == 1 else str(k)
