@@ -18,6 +18,8 @@ from geodp_app.ui import (
 from geodp_app.url_params import LEDGER_MECHANISMS, PLAN_SHARES, bounds, clean_url, remember_page
 from geodp_app.urlstate import url_note
 from geodp_core.explorer import resample_releases, results_table
+from geodp_core.geometry import get_manifold
+from geodp_core.mechanisms.base import noise_text
 from geodp_core.pipeline import typical_spread_distance
 from geodp_core.summaries import p_mean_sensitivity_theorem
 from geodp_core.viz import (
@@ -138,7 +140,7 @@ with right:
                      "Achieved under an approximate sampler" if cal.label == "approximate sampler" else "Achieved")
             st.markdown(
                 f"{claim}: **{cal.achieved.describe()}** · native: {cal.native.describe()}  \n"
-                + " · ".join(f"{k} = {v:.4g}" for k, v in cal.noise.items() if isinstance(v, (int, float)))
+                + cal.noise_text()
             )
             bound = "" if outcome.utility_bound is None else f" · paper bound E d ≤ {outcome.utility_bound:.3g} rad"
             st.markdown(
@@ -198,10 +200,10 @@ if lesson is not None:
     st.markdown(lesson.sentence)
     cols = st.columns(len(lesson.rows))
     for col, row in zip(cols, lesson.rows):
-        col.metric(f"Δ on {unicode_powers(row.label)}", f"{row.sensitivity:.3g}",
+        col.metric(f"Δ on {get_manifold(row.space, lesson.dim).symbol}", f"{row.sensitivity:.3g}",
                    help="Sensitivity of the Fréchet mean: how far one record can move it (radians).")
         if row.status == "ok":
-            col.caption("noise: " + ", ".join(f"{k} = {v:.3g}" for k, v in row.noise.items()))
+            col.caption(noise_text(row.noise, digits=3))
         else:
             col.caption(row.reason)
     st.plotly_chart(curvature_figure(lesson), key="explorer_lesson", width="stretch")

@@ -23,6 +23,7 @@ from plotly.subplots import make_subplots
 
 from geodp_core.geometry.base import unicode_powers
 from geodp_core.mechanisms import registry
+from geodp_core.viz.layout import NOTE_CHARS, TITLE_CHARS, title_below_modebar, wrap_text
 
 __all__ = [
     "CAMERA_PRESETS",
@@ -130,7 +131,6 @@ def _data_name(shown, total):
 
 def _style(fig, title, subtitle="", height=560, legend=True, legend_on_container=True):
     """Shared layout: title + subtitle, readable horizontal legend below the plot, click isolates."""
-    lines = subtitle.count("<br>") + 1 if subtitle else 0
     legend_layout = dict(
         orientation="h", x=0.0, xanchor="left", itemsizing="constant", itemclick="toggleothers",
         itemdoubleclick="toggle", font=dict(size=12), tracegroupgap=4,
@@ -139,13 +139,10 @@ def _style(fig, title, subtitle="", height=560, legend=True, legend_on_container
         legend_layout.update(yref="container", y=0.0, yanchor="bottom")
     else:
         legend_layout.update(y=-0.02, yanchor="top")
-    fig.update_layout(
-        height=height, template="plotly_white", showlegend=legend,
-        title=dict(text=title, subtitle=dict(text=subtitle, font=dict(size=12, color="#555")), x=0.01,
-                   xanchor="left", y=0.99, yanchor="top", font=dict(size=15)),
-        margin=dict(l=10, r=10, t=40 + 17 * lines, b=10),
-        legend=legend_layout,
-    )
+    fig.update_layout(height=height, template="plotly_white", showlegend=legend, margin=dict(l=10, r=10, b=10),
+                      legend=legend_layout)
+    title_below_modebar(fig, wrap_text(title, TITLE_CHARS), subtitle=wrap_text(subtitle, NOTE_CHARS) if subtitle else "",
+                        font_size=15, gap=10, pad=dict(l=10))
     return fig
 
 
@@ -574,9 +571,10 @@ def _tangent_view_figure(result):
     clouds = [(o, coords(o.releases)) for o in _outcomes(result)]
     x_range, y_range = _frame_2d(np.vstack([ring, data_all, mean]), [c for _, c in clouds])
     projected = manifold.dim > 2
-    x_title = (f"principal direction 1 ({shares[0]:.0%} of the data's variance), radians" if projected else
-               "Log_{m₀} coordinate 1 (radians)")
-    y_title = f"direction 2 ({shares[1]:.0%}), radians" if projected else "coordinate 2 (radians)"
+    unit = manifold.distance_unit  # radians on a sphere, data units on ℝᵈ, ...
+    x_title = (f"principal direction 1 ({shares[0]:.0%} of the data's variance), {unit}" if projected else
+               f"coordinate 1 of the tangent vector at m₀ ({unit})")
+    y_title = f"direction 2 ({shares[1]:.0%}), {unit}" if projected else f"coordinate 2 ({unit})"
 
     fig = go.Figure()
     _add_ball_data_mean_2d(fig, ring, data_all, mean[0])
@@ -701,11 +699,11 @@ def scene_figure(result, camera=None, height=560):
         fig = _tangent_view_figure(result)
         title = f"{manifold.label}: tangent view at the public centre m₀"
         if manifold.dim > 2:
-            subtitle = _hint("Log_{m₀}(x) projected on the data's top 2 directions",
-                             "projection shrinks distances: see the histograms", ISOLATE_HINT)
+            subtitle = _hint("each point's tangent vector at m₀ (its log map), projected on the data's top 2 "
+                             "directions", "projection shrinks distances: see the histograms", ISOLATE_HINT)
         else:
-            subtitle = _hint("coordinates of Log_{m₀}(x), orthonormal frame (radians)",
-                             "|Log_{m₀}(x)| = geodesic distance to m₀", ISOLATE_HINT)
+            subtitle = _hint(f"coordinates of each point's tangent vector at m₀ (its log map), orthonormal frame, "
+                             f"{manifold.distance_unit}", "its length = the distance to m₀", ISOLATE_HINT)
     return _style(fig, title, subtitle, height=height, legend_on_container=legend_on_container)
 
 
