@@ -187,11 +187,32 @@ def cached_audit(space, mechanism, variant, notion, eps, delta, n, radius, n_rel
                  radius=radius, alpha=alpha, seed=seed, variant=variant, **extra)
 
 
-@st.cache_data(show_spinner="Auditing every mechanism and the negative controls…", max_entries=16, ttl=CACHE_TTL)
-def cached_audit_all(space, notion, eps, delta, n, radius, n_releases, alpha, seed, include_slow):
-    """:func:`~geodp_core.audit.audit_all`: every mechanism and the negative controls on an audit space."""
-    return audit_all(audit_space_manifold(space), audit_target(notion, eps, delta), n_releases=n_releases, n=n,
-                     radius=radius, alpha=alpha, seed=seed, include_slow=include_slow, executor=parallel_executor())
+def progress_counter(slot, what, unit):
+    """A progress bar in ``slot`` and its ``advance(done, total)``: "Auditing… 3 of 10 audits" (the fraction as
+    counted work, not a guess of the time)."""
+    bar = slot.progress(0.0, text=f"{what}… starting")
+
+    def advance(done, total):
+        bar.progress(min(max(done / max(total, 1), 0.0), 1.0), text=f"{what}… {done} of {total} {unit}")
+
+    return advance
+
+
+@st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
+def cached_audit_all(space, notion, eps, delta, n, radius, n_releases, alpha, seed, include_slow, _slot=None):
+    """:func:`~geodp_core.audit.audit_all`: every mechanism and the negative controls on an audit space.
+
+    ``_slot`` (not part of the cache key) is where the progress bar is drawn, e.g. at the top of the work area; it
+    is removed when the audits are done.
+    """
+    slot = (_slot if _slot is not None else st).empty()
+    advance = progress_counter(slot, "Auditing every mechanism and the negative controls", "audits")
+    try:
+        return audit_all(audit_space_manifold(space), audit_target(notion, eps, delta), n_releases=n_releases, n=n,
+                         radius=radius, alpha=alpha, seed=seed, include_slow=include_slow,
+                         executor=parallel_executor(), progress=advance)
+    finally:
+        slot.empty()
 
 
 # ---------------------------------------------------------------------------------------------- reproduce

@@ -607,7 +607,7 @@ def gdp_mu_vs_sigma_figure(curves=None, sensitivity=1.0):
                  "noise scale σ (same unit as Δ: radians on spheres)", "μ (GDP parameter, dimensionless)",
                  legend_title="space")
     fig.update_yaxes(type="log")
-    return fig
+    return label_log_axes(fig)  # labelled 1-2-5 ticks within the data: Plotly's own minor labels collide
 
 
 # =============================================================================== heat diffusion

@@ -697,7 +697,7 @@ def scene_figure(result, camera=None, height=560):
                          f"dashed: the true mean; ≤ {MAX_ELLIPSES_DRAWN} ellipses drawn per panel", ISOLATE_HINT)
     else:
         fig = _tangent_view_figure(result)
-        title = f"{manifold.label}: tangent view at the public centre m₀"
+        title = f"{unicode_powers(manifold.symbol)}: tangent view at the public centre m₀"
         if manifold.dim > 2:
             subtitle = _hint("each point's tangent vector at m₀ (its log map), projected on the data's top 2 "
                              "directions", "projection shrinks distances: see the histograms", ISOLATE_HINT)
@@ -750,11 +750,12 @@ def shape_figure(result, per_panel=SHAPES_PER_PANEL, height=None):
     manifold = result.manifold
     mean = result.true_mean
     outcomes = [o for o in result.outcomes if o.status == "ok"]
-    titles = [f"data (n = {len(result.data)})"] + [o.title for o in outcomes]
-    columns = min(3, len(titles))
+    # panel titles wrapped to short lines and at most 2 columns: side by side on a phone they would overlap
+    titles = [f"data (n = {len(result.data)})"] + [wrap_text(o.title, 18) for o in outcomes]
+    columns = min(2, len(titles))
     rows = -(-len(titles) // columns)
-    fig = make_subplots(rows=rows, cols=columns, subplot_titles=titles, horizontal_spacing=0.03,
-                        vertical_spacing=0.08 if rows > 1 else 0.0)
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=titles, horizontal_spacing=0.04,
+                        vertical_spacing=0.1 if rows > 1 else 0.0)
     template = manifold.align(result.center, mean)
     extent = 0.0
 
@@ -791,5 +792,5 @@ def shape_figure(result, per_panel=SHAPES_PER_PANEL, height=None):
     subtitle = _hint(f"{manifold.k} landmarks per shape, rotated onto the true mean shape; "
                      f"≤ {per_panel} outlines per panel", ISOLATE_HINT)
     _style(fig, f"{shape_space_title(manifold.k)}: shapes", subtitle, height=height or 300 * rows + 140)
-    fig.update_layout(margin=dict(t=fig.layout.margin.t + 24))  # room for the first row's panel titles
+    fig.update_layout(margin=dict(t=fig.layout.margin.t + 36))  # room for the first row's (two-line) panel titles
     return fig
