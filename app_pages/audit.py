@@ -5,7 +5,7 @@ import streamlit as st
 
 from geodp_app.cache import cached_audit, cached_audit_all
 from geodp_app.pages import this_page
-from geodp_app.ui import errors_shown_here, honesty_badge, teach
+from geodp_app.ui import errors_shown_here, honesty_badge, readable, teach
 from geodp_app.url_params import (
     AUDIT_CONFIDENCES,
     AUDIT_DELTA_GRID,
@@ -106,7 +106,7 @@ with controls:
     if unavailable:
         with st.expander(f"Unavailable on {SPACES[space]} ({len(unavailable)})"):
             for m, reason in unavailable.items():
-                st.caption(f"**{mechanism_class(m).title}**: {reason}")
+                st.caption(f"**{mechanism_class(m).title}**: {readable(reason)}")
     variants = [NO_VARIANT] + [v for v in VARIANTS if variant_applies(v, mechanism)]
     variant = st.selectbox("Variant", variants, format_func=audit_variant_label, key=f"audit_variant_{mechanism}", **_BIND,
                            help="Variants labelled \"no formal guarantee\" and negative controls: the audit "
@@ -157,7 +157,7 @@ with main:
     title = mechanism_class(mechanism).title
     if not availability[mechanism].ok:
         st.markdown(f"**{title}** on {SPACES[space]} {honesty_badge('unavailable')}")
-        st.warning(f"Unavailable here: {availability[mechanism].reason}", icon=":material/block:")
+        st.warning(f"Unavailable here: {readable(availability[mechanism].reason)}", icon=":material/block:")
     elif result is None:
         st.info("Fix the highlighted control (your other settings are kept).")
     else:
@@ -203,7 +203,7 @@ with main:
               "apart.")
         with st.expander("Details: datasets, calibration, test"):
             for note in result.notes:
-                st.markdown(f"- {note}")
+                st.markdown(f"- {readable(note)}")
 
     st.divider()
     st.subheader("Exact mechanisms and negative controls at these settings")

@@ -12,6 +12,7 @@ from geodp_app.ui import (
     download_buttons,
     errors_shown_here,
     honesty_badge,
+    readable,
     scenario_files,
     teach,
 )
@@ -94,7 +95,7 @@ summary_text = ("the data's Fréchet mean (the point that minimises the sum of s
 teach(f"**Read this first.** A mechanism releases a *private* version of {summary_text}. **Δ** is how far one "
       "person's record can move that mean, for any data in the public ball; the noise is scaled to Δ divided by the budget, so a smaller budget or a "
       "larger Δ means noisier releases.")
-st.caption(f"Data: {result.data_note}. The data, the true mean, the clipped count and the distances below are "
+st.caption(f"Data: {readable(result.data_note)}. The data, the true mean, the clipped count and the distances below are "
            "computed from the private data: a teaching view for the data owner only, never part of a release. "
            "The public quantities are the centre and radius of the ball, the sensitivity, the target and each "
            "mechanism's calibration.")
@@ -132,7 +133,7 @@ with right:
         with st.container(border=True):
             if outcome.status != "ok":
                 st.markdown(f"**{outcome.title}** {honesty_badge('unavailable')}")
-                st.caption(outcome.reason)
+                st.caption(readable(outcome.reason))
                 continue
             cal = outcome.calibration
             st.markdown(f"**{outcome.title}** {honesty_badge(cal.label)}")
@@ -149,7 +150,7 @@ with right:
             )
             with st.expander("How was this calibrated?"):
                 for note in cal.notes:
-                    st.markdown(f"- {note}")
+                    st.markdown(f"- {readable(note)}")
 
 st.caption(
     "The gold marker is the true (non-private) mean: a teaching view only — a real release never shows it. "
@@ -205,7 +206,7 @@ if lesson is not None:
         if row.status == "ok":
             col.caption(noise_text(row.noise, digits=3))
         else:
-            col.caption(row.reason)
+            col.caption(readable(row.reason))
     st.plotly_chart(curvature_figure(lesson), key="explorer_lesson", width="stretch")
     teach("Curvature enters twice. The **sensitivity** $\\Delta = \\tfrac{2r(2-h)}{nh}$ with "
           "$h = 2r\\sqrt{\\kappa}\\cot(2r\\sqrt{\\kappa})$ for curvature $\\kappa > 0$ (and $h = 1$ otherwise) is larger "

@@ -12,7 +12,7 @@ from geodp_app.cache import (
     cached_reproduce_more,
 )
 from geodp_app.pages import this_page
-from geodp_app.ui import download_buttons, errors_shown_here, teach
+from geodp_app.ui import download_buttons, errors_shown_here, readable, readable_table, teach
 from geodp_app.url_params import (
     REPRODUCE_CHOICES,
     REPRODUCE_TABS,
@@ -37,7 +37,7 @@ clean_url(PAGE.settings_key)  # bad URL values are reported beside their control
 
 st.title("Reproduce the papers")
 st.caption(
-    "Each source paper's headline experiment rerun here with geodp_core's exact samplers and accounting, at ONE "
+    "Each source paper's headline experiment rerun here with this package's exact samplers and accounting, at ONE "
     "target guarantee per comparison, beside what the paper claims. Fixed seeds; the defaults are small so each card "
     "answers in a few seconds — raise the repetitions for tighter standard errors. The verdicts are computed from "
     "our numbers, never tuned to match."
@@ -97,18 +97,19 @@ def _verdict(result):
     if result.notes:
         with st.expander("What we did differently, and why"):
             for note in result.notes:
-                st.markdown(f"- {note}")
+                st.markdown(f"- {readable(note)}")
 
 
 def _utility_table(table, budget, extra=()):
     columns = [c for c in ("title",) + tuple(extra) + ("budget", "mean", "se", "n_reps", "label", "noise", "target",
                                                        "reason") if c in table.columns]
     view = table[columns].rename(columns=dict(UTILITY_VIEW, budget=budget, sigma_over_delta="σ/Δ"))
-    st.dataframe(view, hide_index=True, width="stretch")
+    st.dataframe(readable_table(view), hide_index=True, width="stretch")
 
 
 def _downloads(result, name):
-    download_buttons([("Results CSV", result.table.to_csv(index=False), f"reproduce_{name}.csv", "text/csv")],
+    download_buttons([("Results CSV", readable_table(result.table).to_csv(index=False), f"reproduce_{name}.csv",
+                       "text/csv")],
                      key_prefix=f"reproduce_{name}")
 
 
@@ -182,7 +183,7 @@ with tab["gdp"]:
                 st.markdown("**Our numbers**")
                 c1, c2, c3 = st.columns(3)
                 c1.metric("Exact μ (quadrature)", f"{num['mu_exact']:.5f}",
-                          help="geodp_core.mechanisms.gdp_mu: deterministic 2-D quadrature of the privacy profile.")
+                          help="The package's exact μ: a deterministic 2-D quadrature of the privacy profile.")
                 c2.metric("Paper's Monte Carlo μ", f"{num['mu_paper']:g}",
                           delta=f"{num['mu_paper'] - num['mu_exact']:+.3f} vs exact", delta_color="off")
                 c3.metric(f"Algorithm 2 rerun ({num['n_seeds']} seeds)", f"{num['mu_mc_mean']:.3f} ± {num['mu_mc_se']:.3f}",
@@ -350,7 +351,7 @@ def _more_table(frame):
         view["space"] = view["space"].map(_space_name)
     if "version" in view.columns:
         view["version"] = view["version"].map(lambda v: _VERSION_NAMES.get(v, v))
-    st.dataframe(view, hide_index=True, width="stretch")
+    st.dataframe(readable_table(view), hide_index=True, width="stretch")
 
 
 with tab["more"]:

@@ -53,9 +53,11 @@ def test_figures_drawn_at_phone_and_laptop_widths_do_not_overlap(tmp_path, brows
                 for axis, ticks in b["ticks_by_axis"].items():
                     if any(_overlap(a, c) for k, a in enumerate(ticks) for c in ticks[k + 1:]):
                         problems.append(f"{where}: tick labels of {axis} collide")
-                panels = [p for p in b["panels"]  # an inset (drawn inside another panel) is not a panel of its own
-                          if not any(q is not p and q[0] <= p[0] and q[1] <= p[1] and q[2] >= p[2] and q[3] >= p[3]
-                                     for q in b["panels"])]
+                def area(box):
+                    return (box[2] - box[0]) * (box[3] - box[1])
+
+                panels = [p for p in b["panels"]  # an inset (drawn over a larger panel) is not a panel of its own
+                          if not any(area(q) > area(p) and _overlap(p, q) for q in b["panels"])]
                 if len(panels) == 1 and device == "phone":
                     plot = panels[0]
                     if plot[2] - plot[0] < 0.5 * width or plot[3] - plot[1] < 100:
