@@ -202,7 +202,7 @@ with main:
     owner_box = st.container(border=True)
     owner_box.markdown("**For the data owner only — computed from the private data, not part of any release**")
     for message in result.owner_warnings:
-        owner_box.warning(message.removeprefix(OWNER_ONLY), icon=":material/lock:")
+        owner_box.warning(readable(message.removeprefix(OWNER_ONLY)), icon=":material/lock:")
     owner = result.owner_diagnostics
     if "max_rhat" in owner:
         owner_box.markdown(
