@@ -173,8 +173,7 @@ with tab_gdp:
         st.caption("For small σ the curved spaces agree with ℝ (manifolds are locally Euclidean); for large σ the "
                    "compact circle and sphere are more private than μ = Δ/σ.")
         with st.expander("Values"):
-            st.dataframe(readable_table(curves.rename(columns={"label": "space"})), hide_index=True,
-                         key="accounting_gdp_table")
+            st.dataframe(readable_table(curves), hide_index=True, key="accounting_gdp_table")
 
 # ------------------------------------------------------------------ heat diffusion
 with tab_heat:

@@ -112,7 +112,7 @@ with controls:
                            help="Variants labelled \"no formal guarantee\" and negative controls: the audit "
                                 "should refute their claim for suitable settings.")
     if variant != NO_VARIANT:
-        st.caption(VARIANT_INFO[variant][2])
+        st.caption(readable(VARIANT_INFO[variant][2]))
     if variant == "understated_noise":
         st.caption("Here the noise is halved where the two neighbouring means are (nearly) as far apart as the public "
                    "sensitivity allows, and quartered where they are not (the sphere at moderate radius), so that "

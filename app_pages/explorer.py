@@ -30,7 +30,6 @@ from geodp_core.viz import (
     spd_glyph_figure,
     spd_spectrum_figure,
 )
-from geodp_core.viz.curves import unicode_powers
 from geodp_core.viz.distances import release_distance_figure
 from geodp_core.viz.lesson import curvature_figure
 
@@ -189,7 +188,7 @@ if plan is not None:
                 f"**{needed.describe()}** to release within {plan_error:g} rad {within}.")
     if compared:
         st.caption("The same question in dimension " + str(result.manifold.dim) + ": " + " · ".join(
-            f"{unicode_powers(label)}: {guarantee.describe()}" for label, guarantee in compared.items()))
+            f"{readable(label)}: {guarantee.describe()}" for label, guarantee in compared.items()))
 
 st.subheader("What curvature does")
 st.caption("The same data scale, number of records and budget on the sphere, flat space and hyperbolic space, "

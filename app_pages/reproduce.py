@@ -82,7 +82,7 @@ _KNG_MORE = ("kng_split", "kng_spd", "kng_kendall_split", "kng_spd_equal", "kng_
 # ------------------------------------------------------------------------------------------------ rendering
 def _header(result):
     st.subheader(result.paper)
-    st.markdown(f"**Setup.** {result.setup}")
+    st.markdown(f"**Setup.** {readable(result.setup)}")
     st.markdown("**The paper's claim**")
     for claim in result.claims:
         st.markdown(f"> {claim.text}  \n> — *{claim.where}*")
@@ -91,7 +91,7 @@ def _header(result):
 def _verdict(result):
     with st.container(border=True):
         st.markdown(f"**Verdict** {VERDICT_BADGES[result.status]}")
-        st.markdown(result.verdict)
+        st.markdown(readable(result.verdict))
     teach("*Partly reproduced* or *differs* is a finding, not a failure: the notes below say where our setting "
           "differs from the paper's and why (often to keep the privacy guarantee valid).")
     if result.notes:
@@ -241,7 +241,7 @@ with tab["ew"]:
         with controls:
             space = st.selectbox("Space", _options("reproduce_ew_space"), key="reproduce_ew_space", **_BIND,
                                  format_func=_labels("reproduce_ew_space").get,
-                                 help="The paper: SPD with three metrics and H^d, d = 3 (and 10, 15).")
+                                 help="The paper: SPD with three metrics and Hᵈ, d = 3 (and 10, 15).")
             grid = st.radio("μ grid", _options("reproduce_ew_grid"), key="reproduce_ew_grid", **_BIND,
                             help="ONE target μ-GDP; the paper varies μ from 0.1 to 2.")
             offset = st.slider("Footpoint distance from the ball centre", *limits("reproduce_ew_offset"), 0.0, step=0.25,
@@ -322,7 +322,7 @@ with tab["kng"]:
                 view = result.table.rename(columns={"mspe_nonprivate": "non-private MSPE", "mspe_mean": "mean MSPE",
                                                     "mspe_se": "s.e.", "log_mspe_mean": "ln mean MSPE",
                                                     "tau_used": "τ used"})
-                st.dataframe(pd.DataFrame(view), hide_index=True, width="stretch")
+                st.dataframe(readable_table(pd.DataFrame(view)), hide_index=True, width="stretch")
                 _verdict(result)
                 _downloads(result, "kng")
 

@@ -104,7 +104,8 @@ def readable(text):
         part = re.sub(r"\b([pv])_hat\b", lambda m: m.group(1) + "\u0302", part)
         part = _GREEK_WORD.sub(lambda m: _GREEK[m.group(1)], part)
         part = re.sub(r"(?<=\w)_(max|min)\b", lambda m: _SUBSCRIPT_WORDS[m.group(1)], part)
-        part = re.sub(r"\b([a-z]+)_(?=[a-z]{2,})", r"\1 ", part)
+        part = re.sub(r"(?<![^\W_])([a-z][a-z0-9]*)_(?=[a-z]{2,})", r"\1 ", part)
+        part = re.sub(r"(?<=[a-z0-9] )([a-z]+)_(?=[a-z]{2,})", r"\1 ", part)  # the next part of a longer name
         parts[i] = part
     return "".join(parts)
 
@@ -124,7 +125,15 @@ def readable_table(frame, drop=("mechanism", "status")):
     frame = pd.DataFrame(frame).copy()
     if "title" in frame.columns:
         frame = frame.drop(columns=[c for c in drop if c in frame.columns])
-    for column in frame.columns:
-        if frame[column].dtype == object:
-            frame[column] = frame[column].map(lambda v: readable(v) if isinstance(v, str) else v)
-    return frame.rename(columns=lambda c: COLUMN_WORDS.get(c, readable(str(c)).replace("_", " ")))
+    for i in range(frame.shape[1]):
+        column = frame.iloc[:, i]
+        if column.dtype == object or pd.api.types.is_string_dtype(column.dtype):
+            frame[frame.columns[i]] = column.map(lambda v: readable(v) if isinstance(v, str) else v).astype(object)
+    names, taken = [], set(map(str, frame.columns))
+    for column in map(str, frame.columns):
+        name = COLUMN_WORDS.get(column, readable(column).replace("_", " "))
+        name = column if name != column and name in taken else name  # never two columns of one name
+        taken.add(name)
+        names.append(name)
+    frame.columns = names
+    return frame

@@ -43,7 +43,7 @@ INTERNAL = re.compile(r"SPEC|DESIGN|seeds/|shared/|\.txt\b|docs/derivations|\bis
 CODE_TOKENS = re.compile(
     r"\b(?:sigma|rho|kappa|tau|p_hat|v_hat|lambda_star)\b"
     r"|\b(?:sigma|rho|kappa|tau|eps|Delta|lambda)_\w"
-    r"|\b(?:eps|mu|delta|alpha|lam|std)\s*=(?!=)"
+    r"|\b(?:eps|mu|delta|alpha|lam)\s*=(?!=)"
     r"|\bNone\b"
     r"|\bgeodp_(?:core|app)\b"
     r"|\b[a-z_][a-z0-9_]*\(\)"
