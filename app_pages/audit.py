@@ -232,7 +232,7 @@ with main:
         with errors_shown_here():  # the progress bar ("3 of 10 audits") right under the button, above the results
             rows = cached_audit_all(space, notion, float(eps), float(delta), int(n), float(radius),
                                     int(min(n_releases, 4000)), round(1.0 - confidence, 6), int(seed),
-                                    bool(include_slow), _slot=st.container())
+                                    bool(include_slow))
         if rows is not None:
             if any(r["status"] == "ok" for r in rows):
                 st.plotly_chart(audit_comparison_figure(rows), key="audit_all_chart", width="stretch")

@@ -160,7 +160,7 @@ tab = dict(zip(TABS, tabs))
 # ------------------------------------------------------------------------------------------------ 1. GDP
 with tab["gdp"]:
     if tab["gdp"].open:
-        progress = st.empty()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
+        progress = st.container()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
         controls, main = st.columns([1, 3], gap="large")
         with controls:
             n_seeds = st.select_slider("Algorithm-2 reruns (seeds)", _options("reproduce_gdp_seeds"), value=5,
@@ -175,9 +175,8 @@ with tab["gdp"]:
             slot = st.container()
         multiples = (0.5, 1.0, 2.0, 3.0) if grid == "4 values" else rp.GDP_PAPER_SIGMA_MULTIPLES
         result = None
-        with errors_shown_here(slot):
-            result = cached_reproduce_gdp(int(n_seeds), 100_000, tuple(multiples), int(n_reps), int(seed),
-                                          _slot=progress)
+        with errors_shown_here(slot), progress:
+            result = cached_reproduce_gdp(int(n_seeds), 100_000, tuple(multiples), int(n_reps), int(seed))
         with main:
             if result is not None:
                 _header(result)
@@ -203,7 +202,7 @@ with tab["gdp"]:
 # ------------------------------------------------------------------------------------------------ 2. heat diffusion
 with tab["heat"]:
     if tab["heat"].open:
-        progress = st.empty()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
+        progress = st.container()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
         controls, main = st.columns([1, 3], gap="large")
         with controls:
             space = st.radio("Manifold", _options("reproduce_heat_space"), key="reproduce_heat_space", **_BIND,
@@ -225,9 +224,8 @@ with tab["heat"]:
             slot = st.container()
         eps_values = (0.1, 0.5, 1.0, 3.0) if grid == "4 values" else rp.HEAT_PAPER_EPS
         result = None
-        with errors_shown_here(slot):
-            result = cached_reproduce_heat(space, int(n), tuple(eps_values), int(n_reps), anchor, int(seed),
-                                           _slot=progress)
+        with errors_shown_here(slot), progress:
+            result = cached_reproduce_heat(space, int(n), tuple(eps_values), int(n_reps), anchor, int(seed))
         with main:
             if result is not None:
                 _utility_card(result, "heat", "ε of the (α = 2, ε)-RDP target", "ε (RDP)",
@@ -236,7 +234,7 @@ with tab["heat"]:
 # ------------------------------------------------------------------------------------------------ 3. exponential-wrapped
 with tab["ew"]:
     if tab["ew"].open:
-        progress = st.empty()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
+        progress = st.container()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
         controls, main = st.columns([1, 3], gap="large")
         with controls:
             space = st.selectbox("Space", _options("reproduce_ew_space"), key="reproduce_ew_space", **_BIND,
@@ -255,8 +253,8 @@ with tab["ew"]:
             slot = st.container()
         mu_values = rp.EW_PAPER_MU if grid == "4 values" else (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
         result = None
-        with errors_shown_here(slot):
-            result = cached_reproduce_ew(space, tuple(mu_values), int(n_reps), float(offset), int(seed), _slot=progress)
+        with errors_shown_here(slot), progress:
+            result = cached_reproduce_ew(space, tuple(mu_values), int(n_reps), float(offset), int(seed))
         with main:
             if result is not None:
                 _utility_card(result, "ew", "μ of the μ-GDP target", "μ",
@@ -267,7 +265,7 @@ with tab["ew"]:
 # ------------------------------------------------------------------------------------------------ 4. conformal
 with tab["conformal"]:
     if tab["conformal"].open:
-        progress = st.empty()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
+        progress = st.container()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
         controls, main = st.columns([1, 3], gap="large")
         with controls:
             spread = st.select_slider("Main vMF std", _options("reproduce_conformal_spread"), value=0.1,
@@ -284,9 +282,9 @@ with tab["conformal"]:
             _url_notes("reproduce_conformal_")
             slot = st.container()
         result = None
-        with errors_shown_here(slot):
+        with errors_shown_here(slot), progress:
             result = cached_reproduce_conformal(tuple(rp.CONFORMAL_PAPER_EPS), float(spread), int(n_cal), int(n_reps),
-                                                int(seed), _slot=progress)
+                                                int(seed))
         with main:
             if result is not None:
                 _utility_card(result, "conformal", "total ε", "ε",
@@ -295,7 +293,7 @@ with tab["conformal"]:
 # ------------------------------------------------------------------------------------------------ 5. KNG regression
 with tab["kng"]:
     if tab["kng"].open:
-        progress = st.empty()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
+        progress = st.container()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
         controls, main = st.columns([1, 3], gap="large")
         with controls:
             grid = st.radio("ε grid", _options("reproduce_kng_grid"), key="reproduce_kng_grid", **_BIND,
@@ -309,9 +307,8 @@ with tab["kng"]:
             slot = st.container()
         eps_values = rp.KNG_PAPER_EPS if grid.startswith("ε = 0.2, 2") else (0.2, 0.5, 1.0, 2.0)
         result = None
-        with errors_shown_here(slot):
-            result = cached_reproduce_kng(tuple(eps_values), int(n), int(n_fits), int(chain), float(tau), int(seed),
-                                          _slot=progress)
+        with errors_shown_here(slot), progress:
+            result = cached_reproduce_kng(tuple(eps_values), int(n), int(n_fits), int(chain), float(tau), int(seed))
         with main:
             if result is not None:
                 _header(result)
@@ -419,8 +416,8 @@ with tab["more"]:
             st.session_state["_reproduce_more_ran"] = settings
         result = None
         if st.session_state.get("_reproduce_more_ran") == settings:
-            with errors_shown_here(slot):
-                result = cached_reproduce_more(*settings, _slot=slot)  # its progress under the Run button
+            with errors_shown_here(slot), slot:
+                result = cached_reproduce_more(*settings)  # its progress under the Run button
         with main:
             if result is None:
                 st.info("Choose a figure and its settings, then press **Run**.", icon=":material/play_arrow:")

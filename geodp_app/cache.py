@@ -189,11 +189,12 @@ def cached_audit(space, mechanism, variant, notion, eps, delta, n, radius, n_rel
 
 
 @contextlib.contextmanager
-def reproduction_progress(slot, what):
-    """Show a reproduction's progress in ``slot`` (default: here) as a bar with "3 of 10 cells", removed at the end."""
+def reproduction_progress(what):
+    """Show a reproduction's progress here as a bar with "3 of 10 cells", removed at the end (call it inside the
+    cached function: elements of an outside container cannot be replayed from the cache)."""
     from geodp_core.studies.reproductions.common import reporting_progress
 
-    place = (slot if slot is not None else st).empty()
+    place = st.empty()
     advance = progress_counter(place, what, "cells")
 
     def report(done, total):
@@ -221,13 +222,13 @@ def progress_counter(slot, what, unit):
 
 
 @st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
-def cached_audit_all(space, notion, eps, delta, n, radius, n_releases, alpha, seed, include_slow, _slot=None):
+def cached_audit_all(space, notion, eps, delta, n, radius, n_releases, alpha, seed, include_slow):
     """:func:`~geodp_core.audit.audit_all`: every mechanism and the negative controls on an audit space.
 
-    ``_slot`` (not part of the cache key) is where the progress bar is drawn, e.g. at the top of the work area; it
-    is removed when the audits are done.
+    A progress bar ("3 of 10 audits") is drawn where the function is called (e.g. inside a container at the top of
+    the work area) and removed when the audits are done.
     """
-    slot = (_slot if _slot is not None else st).empty()
+    slot = st.empty()
     advance = progress_counter(slot, "Auditing every mechanism and the negative controls", "audits")
     try:
         return audit_all(audit_space_manifold(space), audit_target(notion, eps, delta), n_releases=n_releases, n=n,
@@ -239,56 +240,61 @@ def cached_audit_all(space, notion, eps, delta, n, radius, n_releases, alpha, se
 
 # ---------------------------------------------------------------------------------------------- reproduce
 @st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
-def cached_reproduce_gdp(n_seeds, n_samples, multiples, n_reps, seed, _slot=None):
+def cached_reproduce_gdp(n_seeds, n_samples, multiples, n_reps, seed):
     """The GDP paper's headline experiment.
 
-    A progress bar ("3 of 10 cells") in ``_slot`` (not part of the cache key) while it runs.
+    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
+    of the work area); it is created here, so that a cached answer replays without it.
     """
-    with reproduction_progress(_slot, "Rerunning the GDP paper's experiment"):
+    with reproduction_progress("Rerunning the GDP paper's experiment"):
         return rp.reproduce_gdp(n_seeds=n_seeds, n_samples=n_samples, sigma_multiples=multiples, n_reps=n_reps,
                                 seed=seed)
 
 
 @st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
-def cached_reproduce_heat(space, n, eps_values, n_reps, anchor, seed, _slot=None):
+def cached_reproduce_heat(space, n, eps_values, n_reps, anchor, seed):
     """The heat-diffusion paper's headline experiment.
 
-    A progress bar ("3 of 10 cells") in ``_slot`` (not part of the cache key) while it runs.
+    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
+    of the work area); it is created here, so that a cached answer replays without it.
     """
-    with reproduction_progress(_slot, "Rerunning the heat-diffusion paper's experiment"):
+    with reproduction_progress("Rerunning the heat-diffusion paper's experiment"):
         return rp.reproduce_heat_diffusion(space=space, n=n, eps_values=eps_values, n_reps=n_reps, anchor=anchor,
                                            seed=seed)
 
 
 @st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
-def cached_reproduce_ew(space, mu_values, n_reps, offset, seed, _slot=None):
+def cached_reproduce_ew(space, mu_values, n_reps, offset, seed):
     """The exponential-wrapped paper's headline experiment.
 
-    A progress bar ("3 of 10 cells") in ``_slot`` (not part of the cache key) while it runs.
+    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
+    of the work area); it is created here, so that a cached answer replays without it.
     """
-    with reproduction_progress(_slot, "Rerunning the exponential-wrapped paper's experiment"):
+    with reproduction_progress("Rerunning the exponential-wrapped paper's experiment"):
         return rp.reproduce_exponential_wrapped(space=space, mu_values=mu_values, n_reps=n_reps,
                                                 footpoint_offset=offset, seed=seed)
 
 
 @st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
-def cached_reproduce_conformal(eps_values, spread, n_calibrations, n_reps, seed, _slot=None):
+def cached_reproduce_conformal(eps_values, spread, n_calibrations, n_reps, seed):
     """The conformal paper's headline experiment.
 
-    A progress bar ("3 of 10 cells") in ``_slot`` (not part of the cache key) while it runs.
+    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
+    of the work area); it is created here, so that a cached answer replays without it.
     """
-    with reproduction_progress(_slot, "Rerunning the conformal paper's experiment"):
+    with reproduction_progress("Rerunning the conformal paper's experiment"):
         return rp.reproduce_conformal(eps_values=eps_values, spread=spread, n_calibrations=n_calibrations,
                                       n_reps=n_reps, seed=seed)
 
 
 @st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
-def cached_reproduce_kng(eps_values, n, n_fits, chain_length, tau, seed, _slot=None):
+def cached_reproduce_kng(eps_values, n, n_fits, chain_length, tau, seed):
     """The geodesic-regression (KNG) paper's headline experiment.
 
-    A progress bar ("3 of 10 cells") in ``_slot`` (not part of the cache key) while it runs.
+    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
+    of the work area); it is created here, so that a cached answer replays without it.
     """
-    with reproduction_progress(_slot, "Sampling private geodesic-regression fits"):
+    with reproduction_progress("Sampling private geodesic-regression fits"):
         return rp.reproduce_kng_regression(eps_values=eps_values, n=n, n_fits=n_fits, chain_length=chain_length,
                                            tau=tau, seed=seed)
 
@@ -314,12 +320,13 @@ MORE_REPRODUCTIONS = {
 
 
 @st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
-def cached_reproduce_more(figure, settings, _slot=None):
+def cached_reproduce_more(figure, settings):
     """One further figure with the controls' keyword arguments ``settings`` (sorted pairs).
 
-    A progress bar ("3 of 10 cells") in ``_slot`` (not part of the cache key) while it runs.
+    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
+    of the work area); it is created here, so that a cached answer replays without it.
     """
-    with reproduction_progress(_slot, "Rerunning the paper's figure"):
+    with reproduction_progress("Rerunning the paper's figure"):
         return MORE_REPRODUCTIONS[figure](**dict(settings))
 
 
