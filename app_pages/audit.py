@@ -1,5 +1,7 @@
 """Audit: an empirical lower bound on ε beside each mechanism's claim, and negative controls that must fail."""
 
+import math
+
 import pandas as pd
 import streamlit as st
 
@@ -73,6 +75,16 @@ def _apply_preset():
     st.session_state["audit_releases"] = preset["n_releases"]
 
 
+
+
+def _number(value):
+    """A table cell for a person: the number to 3 significant digits, or "—" where there is none (a table would
+    show a missing number as "None")."""
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return "—"
+    return f"{value:.3g}" if math.isfinite(value) else "—"
 
 
 def _verdict(row):
@@ -241,9 +253,9 @@ with main:
                 "kind": "exact mechanism" if r["role"] == "mechanism" and r["label"] == "exact" else (
                     "mechanism" if r["role"] == "mechanism" else "negative control"),
                 "guarantee label": r["label"],
-                "claimed ε": r["claimed_eps"], "lower bound": r["eps_lower_bound"],
+                "claimed ε": _number(r["claimed_eps"]), "lower bound": _number(r["eps_lower_bound"]),
                 "verdict": _verdict(r),
-                "note": r["reason"],
+                "note": readable(r["reason"] or ""),
             } for r in rows])
             st.dataframe(table, hide_index=True, width="stretch")
             missed = [r["name"] for r in rows if r["role"] == "negative control" and r["status"] == "ok"

@@ -422,3 +422,13 @@ def test_clipped_upload_points_are_counted_for_the_owner():
     slot = Slot()
     _clipped_note(slot, Scenario(data="upload", radius=0.7, center_offset=offset_of_lat_lon(0.0, 0.0)), points[2:])
     assert "all 2 uploaded points lie inside" in slot.shown[0], slot.shown
+
+
+def test_audit_of_every_mechanism_table_is_human():
+    """The table of every mechanism and negative control: no "None" for a missing bound, no code names."""
+    at = _page("audit")
+    at.button(key="audit_all_button").click().run()
+    assert at.dataframe, "the table of every audit is shown"
+    cells = [str(v) for frame in at.dataframe for v in frame.value.to_numpy().ravel()]
+    assert "None" not in cells and "nan" not in cells, cells
+    _assert_clean(at, "audit every mechanism")
