@@ -45,13 +45,13 @@ CODE_TOKENS = re.compile(
     r"|\b(?:sigma|rho|kappa|tau|eps|Delta|lambda)_\w"
     r"|\b(?:eps|mu|delta|alpha|lam)\s*=(?!=)"
     r"|\bNone\b"
-    r"|\bgeodp_(?:core|app)\b"
+    r"|\bgeodp_(?:core|app)\.\w"
     r"|\b[a-z_][a-z0-9_]*\(\)"
     r"|(?<![\w^])[SRH]\^\{?\d|\bSPD\^|Log_\{|\b[SRH]\^d\b"
     r"|\b[a-z]+_[a-z]{2,}\w*\b")
 #: Snake_case words that are ordinary text (file names people download and are told about).
 SNAKE_ALLOWED = re.compile(r"\b\w+\.(?:csv|json|py|html|md|sqlite3|npy|npz)\b|\bGEODP_\w+|\$\w+|:material/\w+:"
-                           r"|`geodp_core`"
+                           r"|\bgeodp_core\b(?!\.)"
                            r"|numpy\.random\.default_rng\(\)")
 
 
@@ -188,13 +188,13 @@ def test_the_code_token_check_fails_on_a_planted_internal_name():
     planted = ["noise: sigma = 0.102", "t = 0.08 · rho = 0.03", "kappa = 1/std² = 16", "public tau", "p_hat",
                "|v_hat|", "verified by implies()", "see geodp_core.privacy.implies", "geodp_core.mechanisms.cards",
                "lower bound None", "on S^2, R^2, H^2, S^12", "Log_{m₀} coordinate 1", "eps = 1.0",
-               "mechanism riemannian_laplace", "verified by `implies()`"]
+               "mechanism riemannian_laplace", "verified by `implies()`", "geodp_core.mechanisms.cards"]
     for text in planted:
         assert code_tokens(text), text
     readable = ["noise scale σ = 0.102", "diffusion time t = 0.08 · zCDP parameter ρ = 0.03", "on S², ℝ², H², S¹²",
                 "concentration κ = 1/std² = 16", "the residual bound τ", "`numpy.random.default_rng()` without a seed",
                 ":material/check_circle: **ε-DP**",
-                "$\\sigma = 2$", "download geodp_results.csv", "ε = 1", "Riemannian Laplace", "$GEODP_LEDGER_PATH"]
+                "$\\sigma = 2$", "download geodp_results.csv", "ε = 1", "Riemannian Laplace", "$GEODP_LEDGER_PATH", "the geodp_core package"]
     for text in readable:
         assert not code_tokens(text), (text, code_tokens(text))
 
