@@ -393,7 +393,7 @@ def _spd_ellipse_figure(result, max_per_group=MAX_ELLIPSES_DRAWN, n_points=48):
         row, col = divmod(k, n_cols)
         suffix = "" if k == 0 else str(k + 1)
         x_domain = [col / n_cols + 0.02, (col + 1) / n_cols - 0.02]
-        y_domain = [1 - (row + 1) / n_rows + 0.03, 1 - row / n_rows - 0.06]
+        y_domain = [1 - (row + 1) / n_rows + 0.02, 1 - row / n_rows - 0.08]
         xs, ys = _polylines([ellipse_outline(mat, n_points) for mat in mats])
         fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line=dict(color=color, width=width), opacity=0.8,
                                    hoverinfo="skip", name=name + _showing(len(mats), total), legendgroup=group,
@@ -403,8 +403,9 @@ def _spd_ellipse_figure(result, max_per_group=MAX_ELLIPSES_DRAWN, n_points=48):
                                    xaxis="x" + suffix, yaxis="y" + suffix))
         axis = dict(range=[-extent, extent], constrain="domain", zeroline=False, gridcolor="#eee", nticks=5,
                     showticklabels=True, tickfont=dict(size=9))
+        last_row = row == n_rows - 1 or k + n_cols >= len(groups)  # nothing below: its x ticks are read here
         fig.update_layout({
-            "xaxis" + suffix: dict(domain=x_domain, anchor="y" + suffix, **axis),
+            "xaxis" + suffix: dict(domain=x_domain, anchor="y" + suffix, **dict(axis, showticklabels=last_row)),
             "yaxis" + suffix: dict(domain=y_domain, anchor="x" + suffix, scaleanchor="x" + suffix, scaleratio=1, **axis),
         })
         annotations.append(dict(text=f"<b>{label.split(' (')[0]}</b>", x=sum(x_domain) / 2,

@@ -47,6 +47,9 @@ def test_figures_drawn_at_phone_and_laptop_widths_do_not_overlap(tmp_path, brows
                         problems.append(f"{where}: the mode bar covers an annotation (a panel title)")
                     if any(_overlap(note, t) for t in b["title"]):
                         problems.append(f"{where}: an annotation overlaps the title")
+                    ticks = [t for box in b["ticks_by_axis"].values() for t in box] + b["xticks"]
+                    if any(_overlap(note, t) for t in ticks):
+                        problems.append(f"{where}: an annotation (a panel title) overlaps tick labels")
                 for i, one in enumerate(b["annotations"]):
                     if any(_overlap(one, other) for other in b["annotations"][i + 1:]):
                         problems.append(f"{where}: two annotations (panel titles) overlap")
