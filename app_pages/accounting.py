@@ -6,7 +6,7 @@ import streamlit as st
 from geodp_app.cache import cached_conversion_tables, cached_gdp_curves, guarantee_from_values
 from geodp_app.pages import this_page
 from geodp_app.sidebar import NOTION_LABELS
-from geodp_app.ui import errors_shown_here, teach
+from geodp_app.ui import errors_shown_here, readable_table, teach
 from geodp_app.url_params import (
     ACCOUNTING_LANGEVIN_EPS,
     ACCOUNTING_PMEAN_PS,
@@ -94,11 +94,12 @@ with tab_convert:
         with st.container(border=True):
             for row in conversions:
                 if row["status"] == "ok":
-                    check = " · verified by `implies()`" if row["verified"] else ""
+                    check = " · :green[verified]" if row["verified"] else ""
                     st.markdown(f":material/check_circle: **{row['to']}**: **{row['result']}** — {row['theorem']}{check}")
                 else:
                     st.markdown(f":material/block: **{row['to']}**: unavailable — {row['theorem']}")
-        st.caption("'verified' re-checks each result with geodp_core.privacy.implies (exact comparisons, no tolerance).")
+        st.caption("'verified': each result is re-checked by the package's own implication test between guarantees "
+                   "(exact comparisons, no tolerance).")
         st.subheader(f"If {guarantee.describe()} is the ONE target of a comparison")
         with st.container(border=True):
             for row in budgets:
@@ -109,7 +110,7 @@ with tab_convert:
                     st.markdown(f":material/block: **{row['family']}**: unavailable — {row['note']}")
         st.caption("The native budget each mechanism family is calibrated to (the same helpers the mechanisms call).")
         with st.expander("As a table"):
-            st.dataframe(pd.DataFrame(conversions).drop(columns=["guarantee"]), hide_index=True,
+            st.dataframe(readable_table(pd.DataFrame(conversions).drop(columns=["guarantee"])), hide_index=True,
                          key="accounting_conversions")
 
 # ------------------------------------------------------------------ profiles and trade-offs
@@ -172,7 +173,7 @@ with tab_gdp:
         st.caption("For small σ the curved spaces agree with ℝ (manifolds are locally Euclidean); for large σ the "
                    "compact circle and sphere are more private than μ = Δ/σ.")
         with st.expander("Values"):
-            st.dataframe(curves, hide_index=True, key="accounting_gdp_table")
+            st.dataframe(readable_table(curves), hide_index=True, key="accounting_gdp_table")
 
 # ------------------------------------------------------------------ heat diffusion
 with tab_heat:

@@ -7,7 +7,7 @@ import streamlit as st
 
 from geodp_app.cache import cached_audit, cached_audit_all
 from geodp_app.pages import this_page
-from geodp_app.ui import errors_shown_here, honesty_badge, teach
+from geodp_app.ui import errors_shown_here, honesty_badge, readable, teach
 from geodp_app.url_params import (
     AUDIT_CONFIDENCES,
     AUDIT_DELTA_GRID,
@@ -77,6 +77,16 @@ def _apply_preset():
 
 
 
+def _number(value):
+    """A table cell for a person: the number to 3 significant digits, or "—" where there is none (a table would
+    show a missing number as "None")."""
+    try:
+        value = float(value)
+    except (TypeError, ValueError):
+        return "—"
+    return f"{value:.3g}" if math.isfinite(value) else "—"
+
+
 def _verdict(row):
     """Verdict cell of the comparison table, with what a sound audit should say."""
     if row["status"] != "ok":
@@ -111,13 +121,13 @@ with controls:
     if unavailable:
         with st.expander(f"Unavailable on {SPACES[space]} ({len(unavailable)})"):
             for m, reason in unavailable.items():
-                st.caption(f"**{mechanism_class(m).title}**: {reason}")
+                st.caption(f"**{mechanism_class(m).title}**: {readable(reason)}")
     variants = [NO_VARIANT] + [v for v in VARIANTS if variant_applies(v, mechanism)]
     variant = st.selectbox("Variant", variants, format_func=audit_variant_label, key=f"audit_variant_{mechanism}", **_BIND,
                            help="Variants labelled \"no formal guarantee\" and negative controls: the audit "
                                 "should refute their claim for suitable settings.")
     if variant != NO_VARIANT:
-        st.caption(VARIANT_INFO[variant][2])
+        st.caption(readable(VARIANT_INFO[variant][2]))
     if variant == "understated_noise":
         st.caption("Here the noise is halved where the two neighbouring means are (nearly) as far apart as the public "
                    "sensitivity allows, and quartered where they are not (the sphere at moderate radius), so that "
@@ -164,7 +174,7 @@ with main:
     title = mechanism_class(mechanism).title
     if not availability[mechanism].ok:
         st.markdown(f"**{title}** on {SPACES[space]} {honesty_badge('unavailable')}")
-        st.warning(f"Unavailable here: {availability[mechanism].reason}", icon=":material/block:")
+        st.warning(f"Unavailable here: {readable(availability[mechanism].reason)}", icon=":material/block:")
     elif result is None:
         st.info("Fix the highlighted control (your other settings are kept).")
     else:
@@ -210,7 +220,7 @@ with main:
               "apart.")
         with st.expander("Details: datasets, calibration, test"):
             for note in result.notes:
-                st.markdown(f"- {note}")
+                st.markdown(f"- {readable(note)}")
 
     st.divider()
     st.subheader("Exact mechanisms and negative controls at these settings")
@@ -236,7 +246,7 @@ with main:
         st.session_state["audit_show_all"] = True
     if st.session_state.get("audit_show_all"):
         rows = None
-        with errors_shown_here():
+        with errors_shown_here():  # the progress bar ("3 of 10 audits") right under the button, above the results
             rows = cached_audit_all(space, notion, float(eps), float(delta), int(n), float(radius),
                                     int(min(n_releases, 4000)), round(1.0 - confidence, 6), int(seed),
                                     bool(include_slow))
@@ -248,9 +258,9 @@ with main:
                 "kind": "exact mechanism" if r["role"] == "mechanism" and r["label"] == "exact" else (
                     "mechanism" if r["role"] == "mechanism" else "negative control"),
                 "guarantee label": r["label"],
-                "claimed ε": r["claimed_eps"], "lower bound": r["eps_lower_bound"],
+                "claimed ε": _number(r["claimed_eps"]), "lower bound": _number(r["eps_lower_bound"]),
                 "verdict": _verdict(r),
-                "note": r["reason"],
+                "note": readable(r["reason"] or ""),
             } for r in rows])
             st.dataframe(table, hide_index=True, width="stretch")
             missed = [r["name"] for r in rows if r["role"] == "negative control" and r["status"] == "ok"

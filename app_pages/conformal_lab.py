@@ -9,6 +9,7 @@ from geodp_app.ui import (
     download_buttons,
     errors_shown_here,
     honesty_badge,
+    readable,
     scenario_files,
     teach,
 )
@@ -193,7 +194,7 @@ with main:
                      help=f"Same total target {run.rl_calibration.achieved.describe()}.")
             b.markdown(honesty_badge(run.rl_calibration.label))
         else:
-            b.warning(f"Riemannian Laplace unavailable: {run.rl_reason}")
+            b.warning(f"Riemannian Laplace unavailable: {readable(run.rl_reason)}")
         teach("Both clouds are releases at the same total ε. The conformal releases should hug the true mean more "
               "tightly where the data are dense; the mean distances above say which mechanism wins here.")
         st.caption(f"Paper's utility bound (Theorem V.2 with the sensitivity Δ used, E dist ≤ √E dist²): "
@@ -204,7 +205,7 @@ with main:
                    f"{len(run.releases)} points shows the law; releasing them all would cost ε_φ + k·ε_conf.")
     with st.expander("How was this calibrated?"):
         for note in cal.notes:
-            st.markdown(f"- {note}")
+            st.markdown(f"- {readable(note)}")
     download_buttons(scenario_files(scenario, PAGE.settings_key, study=(
         "from geodp_core.conformal_lab import LabSettings, run_conformal_lab\n\n"
         f"settings = LabSettings(**{settings.to_dict()!r})\n"

@@ -18,6 +18,7 @@ from geodp_app.ui import (
     download_buttons,
     errors_shown_here,
     honesty_badge,
+    readable,
     scenario_files,
     teach,
 )
@@ -34,7 +35,6 @@ from geodp_core.viz import (
     spd_glyph_figure,
     spd_spectrum_figure,
 )
-from geodp_core.viz.curves import unicode_powers
 from geodp_core.viz.distances import release_distance_figure
 from geodp_core.viz.lesson import curvature_panels, volume_figure
 
@@ -99,7 +99,7 @@ summary_text = ("the data's Fréchet mean (the point that minimises the sum of s
 teach(f"**Read this first.** A mechanism releases a *private* version of {summary_text}. **Δ** is how far one "
       "person's record can move that mean, for any data in the public ball; the noise is scaled to Δ divided by the budget, so a smaller budget or a "
       "larger Δ means noisier releases.")
-st.caption(f"Data: {result.data_note}. The data, the true mean, the clipped count and the distances below are "
+st.caption(f"Data: {readable(result.data_note)}. The data, the true mean, the clipped count and the distances below are "
            "computed from the private data: a teaching view for the data owner only, never part of a release. "
            "The public quantities are the centre and radius of the ball, the sensitivity, the target and each "
            "mechanism's calibration.")
@@ -175,7 +175,7 @@ with right:
         with st.container(border=True):
             if outcome.status != "ok":
                 st.markdown(f"**{outcome.title}** {honesty_badge('unavailable')}")
-                st.caption(outcome.reason)
+                st.caption(readable(outcome.reason))
                 continue
             cal = outcome.calibration
             st.markdown(f"**{outcome.title}** {honesty_badge(cal.label)}")
@@ -183,7 +183,7 @@ with right:
                      "Achieved under an approximate sampler" if cal.label == "approximate sampler" else "Achieved")
             st.markdown(
                 f"{claim}: **{cal.achieved.describe()}** · native: {cal.native.describe()}  \n"
-                + " · ".join(f"{k} = {v:.4g}" for k, v in cal.noise.items() if isinstance(v, (int, float)))
+                + cal.noise_text()
             )
             bound = "" if outcome.utility_bound is None else f" · paper bound E d ≤ {outcome.utility_bound:.3g} rad"
             st.markdown(
@@ -192,7 +192,7 @@ with right:
             )
             with st.expander("How was this calibrated?"):
                 for note in cal.notes:
-                    st.markdown(f"- {note}")
+                    st.markdown(f"- {readable(note)}")
 
 st.caption(
     "The gold marker is the true (non-private) mean: a teaching view only — a real release never shows it. "
@@ -231,7 +231,7 @@ if plan is not None:
                 f"**{needed.describe()}** to release within {plan_error:g} rad {within}.")
     if compared:
         st.caption("The same question in dimension " + str(result.manifold.dim) + ": " + " · ".join(
-            f"{unicode_powers(label)}: {guarantee.describe()}" for label, guarantee in compared.items()))
+            f"{readable(label)}: {guarantee.describe()}" for label, guarantee in compared.items()))
 
 st.subheader("What curvature does")
 st.caption("The same data scale, number of records and budget on the sphere, flat space and hyperbolic space, "

@@ -3,7 +3,7 @@
 import streamlit as st
 
 from geodp_app.pages import this_page
-from geodp_app.ui import LABEL_STYLE, honesty_badge, teach
+from geodp_app.ui import LABEL_STYLE, honesty_badge, readable, teach
 from geodp_app.url_params import clean_url
 from geodp_core.mechanisms import mechanism_specs
 from geodp_core.mechanisms.cards import CARD_ORDER, CARDS, GLOSSARY
@@ -38,8 +38,8 @@ def try_it_query(scenario):
 st.title("Learn")
 st.caption(
     "How each mechanism releases a private Fréchet mean on a manifold, what it guarantees and under which "
-    "assumptions. Each card is declared beside its mechanism's code and read through geodp_core.mechanisms.cards, "
-    "so a notebook can print the same cards."
+    "assumptions. Each card is declared beside its mechanism's code, so a notebook can print the same cards "
+    "(see the README)."
 )
 
 query = st.text_input("Filter cards and glossary", value="", key="learn_filter",
@@ -64,11 +64,11 @@ for name in shown:
     with st.container(border=True):
         st.markdown(f"#### {card['title']}")
         st.markdown(f":blue-badge[{card['notion']}]")
-        st.markdown(f"**Idea.** {card['idea']}")
+        st.markdown(f"**Idea.** {readable(card['idea'])}")
         st.latex(card["formula"])
-        st.markdown(f"**Guarantee.** {card['guarantee']}")
-        st.markdown(f"**Assumptions.** {card['assumptions']}")
-        st.markdown(f"**Sampler.** {card['sampler']}")
+        st.markdown(f"**Guarantee.** {readable(card['guarantee'])}")
+        st.markdown(f"**Assumptions.** {readable(card['assumptions'])}")
+        st.markdown(f"**Sampler.** {readable(card['sampler'])}")
         st.caption(f"Source: {card['source']}")
         if name in TRY_IT:
             st.page_link("app_pages/explorer.py", label="Try it", icon=":material/play_circle:",
@@ -92,4 +92,4 @@ else:
     st.info(f"No glossary term mentions “{query}”.")
 for term in terms:
     with st.expander(term, expanded=bool(needle)):
-        st.markdown(GLOSSARY[term])
+        st.markdown(readable(GLOSSARY[term]))

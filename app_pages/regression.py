@@ -5,7 +5,7 @@ import streamlit as st
 
 from geodp_app.cache import cached_regression_demo
 from geodp_app.pages import this_page
-from geodp_app.ui import errors_shown_here, honesty_badge, teach
+from geodp_app.ui import errors_shown_here, honesty_badge, readable, teach
 from geodp_app.url_params import (
     REGRESSION_CHAIN_LENGTHS,
     REGRESSION_SPACES,
@@ -211,12 +211,12 @@ with main:
 
     with st.expander("How was this calibrated?"):
         for note in result.notes:
-            st.markdown(f"- {note}")
+            st.markdown(f"- {readable(note)}")
 
     owner_box = st.container(border=True)
     owner_box.markdown("**For the data owner only — computed from the private data, not part of any release**")
     for message in result.owner_warnings:
-        owner_box.warning(message.removeprefix(OWNER_ONLY), icon=":material/lock:")
+        owner_box.warning(readable(message.removeprefix(OWNER_ONLY)), icon=":material/lock:")
     owner = result.owner_diagnostics
     if "max_rhat" in owner:
         owner_box.markdown(
@@ -225,6 +225,6 @@ with main:
             f" (stage 1) / {owner['shooting_acceptance']:.2f} (stage 2). This does not change the label above."
         )
     for note in result.owner_notes:
-        owner_box.markdown(f"- {note.removeprefix(OWNER_ONLY)}")
+        owner_box.markdown(f"- {readable(note.removeprefix(OWNER_ONLY))}")
 
 remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

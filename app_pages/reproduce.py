@@ -12,7 +12,7 @@ from geodp_app.cache import (
     cached_reproduce_more,
 )
 from geodp_app.pages import this_page
-from geodp_app.ui import download_buttons, errors_shown_here, teach
+from geodp_app.ui import download_buttons, errors_shown_here, readable, readable_table, teach
 from geodp_app.url_params import (
     REPRODUCE_CHOICES,
     REPRODUCE_TABS,
@@ -37,7 +37,7 @@ clean_url(PAGE.settings_key)  # bad URL values are reported beside their control
 
 st.title("Reproduce the papers")
 st.caption(
-    "Each source paper's headline experiment rerun here with geodp_core's exact samplers and accounting, at ONE "
+    "Each source paper's headline experiment rerun here with this package's exact samplers and accounting, at ONE "
     "target guarantee per comparison, beside what the paper claims. Fixed seeds; the defaults are small so each card "
     "answers in a few seconds — raise the repetitions for tighter standard errors. The verdicts are computed from "
     "our numbers, never tuned to match."
@@ -82,7 +82,7 @@ _KNG_MORE = ("kng_split", "kng_spd", "kng_kendall_split", "kng_spd_equal", "kng_
 # ------------------------------------------------------------------------------------------------ rendering
 def _header(result):
     st.subheader(result.paper)
-    st.markdown(f"**Setup.** {result.setup}")
+    st.markdown(f"**Setup.** {readable(result.setup)}")
     st.markdown("**The paper's claim**")
     for claim in result.claims:
         st.markdown(f"> {claim.text}  \n> — *{claim.where}*")
@@ -91,13 +91,13 @@ def _header(result):
 def _verdict(result):
     with st.container(border=True):
         st.markdown(f"**Verdict** {VERDICT_BADGES[result.status]}")
-        st.markdown(result.verdict)
+        st.markdown(readable(result.verdict))
     teach("*Partly reproduced* or *differs* is a finding, not a failure: the notes below say where our setting "
           "differs from the paper's and why (often to keep the privacy guarantee valid).")
     if result.notes:
         with st.expander("What we did differently, and why"):
             for note in result.notes:
-                st.markdown(f"- {note}")
+                st.markdown(f"- {readable(note)}")
 
 
 def _utility_table(table, budget, extra=()):
@@ -105,11 +105,12 @@ def _utility_table(table, budget, extra=()):
                                                        "reason") if c in table.columns]
     view = table[columns].rename(columns=dict(UTILITY_VIEW, budget=budget, sigma_over_delta="σ/Δ",
                                               floor="conformal at ε = 50", point_set_floor="vertex-sampler floor"))
-    st.dataframe(view, hide_index=True, width="stretch")
+    st.dataframe(readable_table(view), hide_index=True, width="stretch")
 
 
 def _downloads(result, name):
-    download_buttons([("Results CSV", result.table.to_csv(index=False), f"reproduce_{name}.csv", "text/csv")],
+    download_buttons([("Results CSV", readable_table(result.table).to_csv(index=False), f"reproduce_{name}.csv",
+                       "text/csv")],
                      key_prefix=f"reproduce_{name}")
 
 
@@ -160,6 +161,7 @@ tab = dict(zip(TABS, tabs))
 # ------------------------------------------------------------------------------------------------ 1. GDP
 with tab["gdp"]:
     if tab["gdp"].open:
+        progress = st.container()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
         controls, main = st.columns([1, 3], gap="large")
         with controls:
             n_seeds = st.select_slider("Algorithm-2 reruns (seeds)", _options("reproduce_gdp_seeds"), value=5,
@@ -174,7 +176,7 @@ with tab["gdp"]:
             slot = st.container()
         multiples = (0.5, 1.0, 2.0, 3.0) if grid == "4 values" else rp.GDP_PAPER_SIGMA_MULTIPLES
         result = None
-        with errors_shown_here(slot):
+        with errors_shown_here(slot), progress:
             result = cached_reproduce_gdp(int(n_seeds), 100_000, tuple(multiples), int(n_reps), int(seed))
         with main:
             if result is not None:
@@ -183,7 +185,7 @@ with tab["gdp"]:
                 st.markdown("**Our numbers**")
                 c1, c2, c3 = st.columns(3)
                 c1.metric("Exact μ (quadrature)", f"{num['mu_exact']:.5f}",
-                          help="geodp_core.mechanisms.gdp_mu: deterministic 2-D quadrature of the privacy profile.")
+                          help="The package's exact μ: a deterministic 2-D quadrature of the privacy profile.")
                 c2.metric("Paper's Monte Carlo μ", f"{num['mu_paper']:g}",
                           delta=f"{num['mu_paper'] - num['mu_exact']:+.3f} vs exact", delta_color="off")
                 c3.metric(f"Algorithm 2 rerun ({num['n_seeds']} seeds)", f"{num['mu_mc_mean']:.3f} ± {num['mu_mc_se']:.3f}",
@@ -201,6 +203,7 @@ with tab["gdp"]:
 # ------------------------------------------------------------------------------------------------ 2. heat diffusion
 with tab["heat"]:
     if tab["heat"].open:
+        progress = st.container()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
         controls, main = st.columns([1, 3], gap="large")
         with controls:
             space = st.radio("Manifold", _options("reproduce_heat_space"), key="reproduce_heat_space", **_BIND,
@@ -222,7 +225,7 @@ with tab["heat"]:
             slot = st.container()
         eps_values = (0.1, 0.5, 1.0, 3.0) if grid == "4 values" else rp.HEAT_PAPER_EPS
         result = None
-        with errors_shown_here(slot):
+        with errors_shown_here(slot), progress:
             result = cached_reproduce_heat(space, int(n), tuple(eps_values), int(n_reps), anchor, int(seed))
         with main:
             if result is not None:
@@ -232,11 +235,12 @@ with tab["heat"]:
 # ------------------------------------------------------------------------------------------------ 3. exponential-wrapped
 with tab["ew"]:
     if tab["ew"].open:
+        progress = st.container()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
         controls, main = st.columns([1, 3], gap="large")
         with controls:
             space = st.selectbox("Space", _options("reproduce_ew_space"), key="reproduce_ew_space", **_BIND,
                                  format_func=_labels("reproduce_ew_space").get,
-                                 help="The paper: SPD with three metrics and H^d, d = 3 (and 10, 15).")
+                                 help="The paper: SPD with three metrics and Hᵈ, d = 3 (and 10, 15).")
             grid = st.radio("μ grid", _options("reproduce_ew_grid"), key="reproduce_ew_grid", **_BIND,
                             help="ONE target μ-GDP; the paper varies μ from 0.1 to 2.")
             offset = st.slider("Footpoint distance from the ball centre", *limits("reproduce_ew_offset"), 0.0, step=0.25,
@@ -250,7 +254,7 @@ with tab["ew"]:
             slot = st.container()
         mu_values = rp.EW_PAPER_MU if grid == "4 values" else (0.1, 0.2, 0.3, 0.5, 0.7, 1.0, 1.5, 2.0)
         result = None
-        with errors_shown_here(slot):
+        with errors_shown_here(slot), progress:
             result = cached_reproduce_ew(space, tuple(mu_values), int(n_reps), float(offset), int(seed))
         with main:
             if result is not None:
@@ -262,6 +266,7 @@ with tab["ew"]:
 # ------------------------------------------------------------------------------------------------ 4. conformal
 with tab["conformal"]:
     if tab["conformal"].open:
+        progress = st.container()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
         controls, main = st.columns([1, 3], gap="large")
         with controls:
             spread = st.select_slider("Main vMF std", _options("reproduce_conformal_spread"), value=0.1,
@@ -278,7 +283,7 @@ with tab["conformal"]:
             _url_notes("reproduce_conformal_")
             slot = st.container()
         result = None
-        with errors_shown_here(slot):
+        with errors_shown_here(slot), progress:
             result = cached_reproduce_conformal(tuple(rp.CONFORMAL_PAPER_EPS), float(spread), int(n_cal), int(n_reps),
                                                 int(seed))
         with main:
@@ -289,6 +294,7 @@ with tab["conformal"]:
 # ------------------------------------------------------------------------------------------------ 5. KNG regression
 with tab["kng"]:
     if tab["kng"].open:
+        progress = st.container()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
         controls, main = st.columns([1, 3], gap="large")
         with controls:
             grid = st.radio("ε grid", _options("reproduce_kng_grid"), key="reproduce_kng_grid", **_BIND,
@@ -302,7 +308,7 @@ with tab["kng"]:
             slot = st.container()
         eps_values = rp.KNG_PAPER_EPS if grid.startswith("ε = 0.2, 2") else (0.2, 0.5, 1.0, 2.0)
         result = None
-        with errors_shown_here(slot):
+        with errors_shown_here(slot), progress:
             result = cached_reproduce_kng(tuple(eps_values), int(n), int(n_fits), int(chain), float(tau), int(seed))
         with main:
             if result is not None:
@@ -314,7 +320,7 @@ with tab["kng"]:
                 view = result.table.rename(columns={"mspe_nonprivate": "non-private MSPE", "mspe_mean": "mean MSPE",
                                                     "mspe_se": "s.e.", "log_mspe_mean": "ln mean MSPE",
                                                     "tau_used": "τ used"})
-                st.dataframe(pd.DataFrame(view), hide_index=True, width="stretch")
+                st.dataframe(readable_table(pd.DataFrame(view)), hide_index=True, width="stretch")
                 _verdict(result)
                 _downloads(result, "kng")
 
@@ -351,7 +357,7 @@ def _more_table(frame):
         view["space"] = view["space"].map(_space_name)
     if "version" in view.columns:
         view["version"] = view["version"].map(lambda v: _VERSION_NAMES.get(v, v))
-    st.dataframe(view, hide_index=True, width="stretch")
+    st.dataframe(readable_table(view), hide_index=True, width="stretch")
 
 
 with tab["more"]:
@@ -411,8 +417,8 @@ with tab["more"]:
             st.session_state["_reproduce_more_ran"] = settings
         result = None
         if st.session_state.get("_reproduce_more_ran") == settings:
-            with errors_shown_here(slot):
-                result = cached_reproduce_more(*settings)
+            with errors_shown_here(slot), slot:
+                result = cached_reproduce_more(*settings)  # its progress under the Run button
         with main:
             if result is None:
                 st.info("Choose a figure and its settings, then press **Run**.", icon=":material/play_arrow:")

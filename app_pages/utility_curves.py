@@ -10,6 +10,8 @@ from geodp_app.ui import (
     download_buttons,
     errors_shown_here,
     honesty_badge,
+    readable,
+    readable_table,
     scenario_files,
     teach,
 )
@@ -163,18 +165,18 @@ for name in dict.fromkeys(frame["mechanism"]):
     with st.container(border=True):
         if ok.empty:
             st.markdown(f"**{title}** {honesty_badge('unavailable')}")
-            st.caption(rows["reason"].iloc[0])
+            st.caption(readable(rows["reason"].iloc[0]))
             continue
         badges = " ".join(honesty_badge(label) for label in dict.fromkeys(ok["label"]))
         st.markdown(f"**{title}** {badges} · achieved e.g. {ok['achieved'].iloc[-1]}")
         bad = rows[rows["status"] != "ok"]
         if not bad.empty:
             xs = ", ".join(f"{v:g}" for v in bad["value" if "value" in bad.columns else "budget"])
-            st.caption(f":material/block: unavailable at {xs}: {bad['reason'].iloc[0]}")
+            st.caption(f":material/block: unavailable at {xs}: {readable(bad['reason'].iloc[0])}")
 
 download_buttons(
     [
-        ("Results CSV", frame.to_csv(index=False), "geodp_utility_curves.csv", "text/csv"),
+        ("Results CSV", readable_table(frame).to_csv(index=False), "geodp_utility_curves.csv", "text/csv"),
         *scenario_files(scenario, PAGE.settings_key, study=(
             "from geodp_core.experiments import sweep, utility_curve\n\n"
             + (f"frame = utility_curve(scenario, {list(values)!r}, {int(n_reps)})\n" if x_axis == "budget" else
@@ -186,6 +188,6 @@ download_buttons(
     key_prefix="curves_dl",
 )
 with st.expander("Results table"):
-    st.dataframe(frame, hide_index=True, key="curves_table")
+    st.dataframe(readable_table(frame), hide_index=True, key="curves_table")
 
 remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

@@ -9,6 +9,7 @@ in :mod:`geodp_core.constraints`) sends it to a cache of 32 small results or to 
 two together never hold more than :data:`~geodp_core.constraints.MAX_CACHED_BYTES`.
 """
 
+import contextlib
 import dataclasses
 import functools
 import threading
@@ -222,45 +223,115 @@ def cached_audit(space, mechanism, variant, notion, eps, delta, n, radius, n_rel
                  radius=radius, alpha=alpha, seed=seed, variant=variant, **extra)
 
 
-@st.cache_data(show_spinner="Auditing every mechanism and the negative controls…", max_entries=16, ttl=CACHE_TTL)
+@contextlib.contextmanager
+def reproduction_progress(what):
+    """Show a reproduction's progress here as a bar with "3 of 10 cells", removed at the end (call it inside the
+    cached function: elements of an outside container cannot be replayed from the cache)."""
+    from geodp_core.studies.reproductions.common import reporting_progress
+
+    place = st.empty()
+    advance = progress_counter(place, what, "cells")
+
+    def report(done, total):
+        if total:
+            advance(done, total)
+        else:  # a reproduction that did not announce its cells: the count so far
+            place.progress(0.0, text=f"{what}… {done} cells done")
+
+    try:
+        with reporting_progress(report):
+            yield
+    finally:
+        place.empty()
+
+
+def progress_counter(slot, what, unit):
+    """A progress bar in ``slot`` and its ``advance(done, total)``: "Auditing… 3 of 10 audits" (the fraction as
+    counted work, not a guess of the time)."""
+    bar = slot.progress(0.0, text=f"{what}… starting")
+
+    def advance(done, total):
+        bar.progress(min(max(done / max(total, 1), 0.0), 1.0), text=f"{what}… {done} of {total} {unit}")
+
+    return advance
+
+
+@st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
 def cached_audit_all(space, notion, eps, delta, n, radius, n_releases, alpha, seed, include_slow):
-    """:func:`~geodp_core.audit.audit_all`: every mechanism and the negative controls on an audit space."""
-    return audit_all(audit_space_manifold(space), audit_target(notion, eps, delta), n_releases=n_releases, n=n,
-                     radius=radius, alpha=alpha, seed=seed, include_slow=include_slow, executor=parallel_executor())
+    """:func:`~geodp_core.audit.audit_all`: every mechanism and the negative controls on an audit space.
+
+    A progress bar ("3 of 10 audits") is drawn where the function is called (e.g. inside a container at the top of
+    the work area) and removed when the audits are done.
+    """
+    slot = st.empty()
+    advance = progress_counter(slot, "Auditing every mechanism and the negative controls", "audits")
+    try:
+        return audit_all(audit_space_manifold(space), audit_target(notion, eps, delta), n_releases=n_releases, n=n,
+                         radius=radius, alpha=alpha, seed=seed, include_slow=include_slow,
+                         executor=parallel_executor(), progress=advance)
+    finally:
+        slot.empty()
 
 
 # ---------------------------------------------------------------------------------------------- reproduce
-@st.cache_data(show_spinner="Rerunning the GDP paper's experiment…", max_entries=16, ttl=CACHE_TTL)
+@st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
 def cached_reproduce_gdp(n_seeds, n_samples, multiples, n_reps, seed):
-    """The GDP paper's headline experiment."""
-    return rp.reproduce_gdp(n_seeds=n_seeds, n_samples=n_samples, sigma_multiples=multiples, n_reps=n_reps, seed=seed)
+    """The GDP paper's headline experiment.
+
+    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
+    of the work area); it is created here, so that a cached answer replays without it.
+    """
+    with reproduction_progress("Rerunning the GDP paper's experiment"):
+        return rp.reproduce_gdp(n_seeds=n_seeds, n_samples=n_samples, sigma_multiples=multiples, n_reps=n_reps,
+                                seed=seed)
 
 
-@st.cache_data(show_spinner="Rerunning the heat-diffusion paper's experiment…", max_entries=16, ttl=CACHE_TTL)
+@st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
 def cached_reproduce_heat(space, n, eps_values, n_reps, anchor, seed):
-    """The heat-diffusion paper's headline experiment."""
-    return rp.reproduce_heat_diffusion(space=space, n=n, eps_values=eps_values, n_reps=n_reps, anchor=anchor, seed=seed)
+    """The heat-diffusion paper's headline experiment.
+
+    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
+    of the work area); it is created here, so that a cached answer replays without it.
+    """
+    with reproduction_progress("Rerunning the heat-diffusion paper's experiment"):
+        return rp.reproduce_heat_diffusion(space=space, n=n, eps_values=eps_values, n_reps=n_reps, anchor=anchor,
+                                           seed=seed)
 
 
-@st.cache_data(show_spinner="Rerunning the exponential-wrapped paper's experiment…", max_entries=16, ttl=CACHE_TTL)
+@st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
 def cached_reproduce_ew(space, mu_values, n_reps, offset, seed):
-    """The exponential-wrapped paper's headline experiment."""
-    return rp.reproduce_exponential_wrapped(space=space, mu_values=mu_values, n_reps=n_reps, footpoint_offset=offset,
-                                            seed=seed)
+    """The exponential-wrapped paper's headline experiment.
+
+    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
+    of the work area); it is created here, so that a cached answer replays without it.
+    """
+    with reproduction_progress("Rerunning the exponential-wrapped paper's experiment"):
+        return rp.reproduce_exponential_wrapped(space=space, mu_values=mu_values, n_reps=n_reps,
+                                                footpoint_offset=offset, seed=seed)
 
 
-@st.cache_data(show_spinner="Rerunning the conformal paper's experiment…", max_entries=16, ttl=CACHE_TTL)
+@st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
 def cached_reproduce_conformal(eps_values, spread, n_calibrations, n_reps, seed):
-    """The conformal paper's headline experiment."""
-    return rp.reproduce_conformal(eps_values=eps_values, spread=spread, n_calibrations=n_calibrations, n_reps=n_reps,
-                                  seed=seed)
+    """The conformal paper's headline experiment.
+
+    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
+    of the work area); it is created here, so that a cached answer replays without it.
+    """
+    with reproduction_progress("Rerunning the conformal paper's experiment"):
+        return rp.reproduce_conformal(eps_values=eps_values, spread=spread, n_calibrations=n_calibrations,
+                                      n_reps=n_reps, seed=seed)
 
 
-@st.cache_data(show_spinner="Sampling private geodesic-regression fits…", max_entries=16, ttl=CACHE_TTL)
+@st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
 def cached_reproduce_kng(eps_values, n, n_fits, chain_length, tau, seed):
-    """The geodesic-regression (KNG) paper's headline experiment."""
-    return rp.reproduce_kng_regression(eps_values=eps_values, n=n, n_fits=n_fits, chain_length=chain_length, tau=tau,
-                                       seed=seed)
+    """The geodesic-regression (KNG) paper's headline experiment.
+
+    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
+    of the work area); it is created here, so that a cached answer replays without it.
+    """
+    with reproduction_progress("Sampling private geodesic-regression fits"):
+        return rp.reproduce_kng_regression(eps_values=eps_values, n=n, n_fits=n_fits, chain_length=chain_length,
+                                           tau=tau, seed=seed)
 
 
 #: The further figures of the Reproduce page's last tab: id -> the reproduction with its fixed arguments (the
@@ -283,10 +354,15 @@ MORE_REPRODUCTIONS = {
 }
 
 
-@st.cache_data(show_spinner="Rerunning the paper's figure…", max_entries=16, ttl=CACHE_TTL)
+@st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
 def cached_reproduce_more(figure, settings):
-    """One further figure with the controls' keyword arguments ``settings`` (sorted pairs)."""
-    return MORE_REPRODUCTIONS[figure](**dict(settings))
+    """One further figure with the controls' keyword arguments ``settings`` (sorted pairs).
+
+    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
+    of the work area); it is created here, so that a cached answer replays without it.
+    """
+    with reproduction_progress("Rerunning the paper's figure"):
+        return MORE_REPRODUCTIONS[figure](**dict(settings))
 
 
 @st.cache_data(show_spinner="Solving for the budget (exact error laws)…", max_entries=64, ttl=CACHE_TTL)

@@ -1,10 +1,13 @@
 """Small UI helpers: honesty badges, error boxes, downloads."""
 
 import contextlib
+import re
 
+import pandas as pd
 import streamlit as st
 
 from geodp_core.exceptions import GeoDPError
+from geodp_core.geometry.base import unicode_powers
 
 LABEL_STYLE = {
     "exact": (":material/verified:", "green", "exact guarantee"),
@@ -78,3 +81,59 @@ def scenario_files(scenario, page, study=None):
         ("Scenario JSON", scenario.to_json(settings), "geodp_scenario.json", "application/json"),
         ("Python snippet", scenario.to_python_snippet(settings, study), "geodp_reproduce.py", "text/x-python"),
     ]
+
+
+# ------------------------------------------------------------------------------------------ text for people
+_GREEK = {"sigma": "σ", "rho": "ρ", "kappa": "κ", "tau": "τ", "eps": "ε", "lambda": "λ", "Delta": "Δ", "mu": "μ"}
+_GREEK_WORD = re.compile(r"\b(" + "|".join(_GREEK) + r")(?=_|\b)")
+_SUBSCRIPT_WORDS = {"max": "ₘₐₓ", "min": "ₘᵢₙ"}
+
+
+def readable(text):
+    """Text written for a notebook (calibration notes, reasons, cards) as a person reads it in the app.
+
+    ``S^2`` → ``S²``, ``R^d`` → ``ℝᵈ``, ``H^12`` → ``H¹²``; parameter names spelled as in the code become their
+    symbols (``sigma`` → σ, ``tau`` → τ, ``eps_p`` → ε_p, ``Delta`` → Δ, ``p_hat`` → p̂, ``v_max`` → vₘₐₓ); other
+    snake_case words are written with spaces (``x_range`` → "x range"). Text inside `backticks` and $maths$ is
+    kept as it is.
+    """
+    parts = re.split(r"(`[^`]*`|\$[^$]*\$)", str(text))
+    for i in range(0, len(parts), 2):
+        part = re.sub(r"\bR\^", "ℝ^", parts[i])
+        part = unicode_powers(part)
+        part = re.sub(r"\b([pv])_hat\b", lambda m: m.group(1) + "\u0302", part)
+        part = _GREEK_WORD.sub(lambda m: _GREEK[m.group(1)], part)
+        part = re.sub(r"(?<=\w)_(max|min)\b", lambda m: _SUBSCRIPT_WORDS[m.group(1)], part)
+        part = re.sub(r"(?<![^\W_])([a-z][a-z0-9]*)_(?=[a-z]{2,})", r"\1 ", part)
+        part = re.sub(r"(?<=[a-z0-9] )([a-z]+)_(?=[a-z]{2,})", r"\1 ", part)  # the next part of a longer name
+        parts[i] = part
+    return "".join(parts)
+
+
+#: Column names of the studies' tables as people read them.
+COLUMN_WORDS = {"title": "mechanism", "mean": "mean distance", "se": "s.e.", "n_reps": "releases",
+                "label": "honesty label", "reason": "why unavailable", "dim": "dimension d", "n": "records n",
+                "sigma": "σ", "mu": "μ", "rho": "ρ", "eps": "ε", "delta": "δ", "alpha": "α",
+                "sigma_over_delta": "σ/Δ", "bound": "paper bound", "sensitivity": "sensitivity Δ",
+                "achieved": "achieved guarantee", "target": "privacy target"}
+
+
+def readable_table(frame, drop=("mechanism", "status")):
+    """A study's table for a person (shown or downloaded): readable column names (:data:`COLUMN_WORDS`, other
+    snake_case names with spaces), text cells through :func:`readable`, the code-name columns ``drop`` left out
+    when a human ``title`` column is there."""
+    frame = pd.DataFrame(frame).copy()
+    if "title" in frame.columns:
+        frame = frame.drop(columns=[c for c in drop if c in frame.columns])
+    for i in range(frame.shape[1]):
+        column = frame.iloc[:, i]
+        if column.dtype == object or pd.api.types.is_string_dtype(column.dtype):
+            frame[frame.columns[i]] = column.map(lambda v: readable(v) if isinstance(v, str) else v).astype(object)
+    names, taken = [], set(map(str, frame.columns))
+    for column in map(str, frame.columns):
+        name = COLUMN_WORDS.get(column, readable(column).replace("_", " "))
+        name = column if name != column and name in taken else name  # never two columns of one name
+        taken.add(name)
+        names.append(name)
+    frame.columns = names
+    return frame

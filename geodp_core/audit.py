@@ -1250,7 +1250,8 @@ def control_noise_scale(manifold, n=DEFAULT_N, radius=DEFAULT_RADIUS, layout="bo
     return UNDERSTATED_NOISE if mean_shift_ratio(manifold, n, radius, layout, seed) >= 0.75 else 0.25
 
 
-def audit_all(manifold, target, include_variants=True, mechanisms=None, include_slow=False, executor=None, **kwargs):
+def audit_all(manifold, target, include_variants=True, mechanisms=None, include_slow=False, executor=None,
+              progress=None, **kwargs):
     """Audit every mechanism and the negative controls at one setting.
 
     Parameters
@@ -1272,6 +1273,9 @@ def audit_all(manifold, target, include_variants=True, mechanisms=None, include_
     executor : optional
         Where the rows run (:mod:`geodp_core.executors`); each audit has its own seeds, so the rows are the
         same on every executor.
+    progress : callable, optional
+        Called as ``progress(done, total)`` after each finished audit (``done`` of ``total`` rows), e.g. to show
+        "3 of 10 audits". Public: the count of rows does not depend on the data.
     **kwargs
         Passed to :func:`audit` (``n_releases``, ``n``, ``radius``, ``alpha``, ``seed``, ``layout``, ``delta``).
         The KNG regression rows use ``n``, ``radius``, ``alpha``, ``seed`` and at most
@@ -1296,8 +1300,13 @@ def audit_all(manifold, target, include_variants=True, mechanisms=None, include_
     cases = [(name, None) for name in names]
     if include_variants:
         cases += [(name, variant) for name, variant in _control_rows() if name in names]
+    if progress is not None and not callable(progress):
+        raise InvalidParameterError(f"progress must be a callable progress(done, total) or None; got "
+                                    f"{type(progress).__name__}", param="progress")
+    total = len(cases)
+    advance = None if progress is None else (lambda fraction: progress(int(round(fraction * total)), total))
     return run_cells(_audit_row, [(manifold, target, name, variant, include_slow, kwargs) for name, variant in cases],
-                     executor)
+                     executor, advance)
 
 
 def _audit_row(manifold, target, name, variant, include_slow, kwargs):

@@ -115,17 +115,35 @@ def resample_releases(result, draw):
     return replace(result, outcomes=outcomes)
 
 
+#: Column names of a budget's parameters in :func:`results_table` (the target's own symbols).
+_BUDGET_COLUMNS = {"eps": "ε", "delta": "δ", "mu": "μ", "rho": "ρ", "alpha": "α"}
+
+
 def results_table(result):
-    """One row per release: mechanism, honesty label, distance to the true mean, coordinates."""
+    """One row per release, with readable column names, for people opening the results file.
+
+    Every row records the setting it comes from: the space, the number of records n, the seed, the ONE privacy
+    target (the notion and its budget, e.g. ``(ε=1, δ=1e-05)-DP`` with ε and δ in their own columns), then the
+    mechanism (its title), its guarantee label and achieved guarantee, the release's index, its distance to the
+    true mean (in the space's unit) and its coordinates. An unavailable mechanism gets one row with the reason.
+    """
+    scenario, manifold = result.scenario, result.manifold
+    target = scenario.target
+    unit = manifold.distance_unit
+    setting = {"space": manifold.symbol, "records n": len(result.data), "seed": scenario.seed,
+               "privacy target": target.describe()}
+    setting.update({_BUDGET_COLUMNS.get(k, k): v for k, v in target.to_dict().items() if k != "notion"})
     rows = []
     for outcome in result.outcomes:
+        base = dict(setting, mechanism=outcome.title)
         if outcome.status != "ok":
-            rows.append({"mechanism": outcome.name, "label": "unavailable", "reason": outcome.reason})
+            rows.append(dict(base, **{"guarantee label": "unavailable", "reason": outcome.reason}))
             continue
+        base.update({"guarantee label": outcome.label, "achieved guarantee": outcome.calibration.achieved.describe()})
         flat = outcome.releases.reshape(len(outcome.releases), -1)
         for i, (dist, coords) in enumerate(zip(outcome.distances, flat)):
-            row = {"mechanism": outcome.name, "label": outcome.label, "release": i, "distance_to_true_mean": float(dist)}
-            row.update({f"x{j}": float(c) for j, c in enumerate(coords)})
+            row = dict(base, release=i + 1, **{f"distance to the true mean ({unit})": float(dist)})
+            row.update({f"coordinate {j + 1}": float(c) for j, c in enumerate(coords)})
             rows.append(row)
     return rows
 

@@ -591,13 +591,22 @@ class Scenario:
             "result = run_scenario(scenario)\n"
             "print('true mean (teaching view):', result.true_mean)\n"
             "for outcome in result.outcomes:\n"
-            "    print(outcome.name, outcome.status, outcome.mean_distance)\n"
+            "    print(outcome.title, outcome.status, outcome.mean_distance)\n"
         )
         return (
-            "# Reproduces a GeoDP Explorer view. The seed makes the noise reproducible (teaching only): for a real\n"
-            "# release, draw the noise from fresh secret randomness, e.g. mechanism.sample(mean, calibration, 1,\n"
-            "# numpy.random.default_rng()) -- anyone who knows a seed can recompute and subtract the noise.\n"
-            "from geodp_core.scenario import Scenario\n\n"
+            "# Reproduces a GeoDP Explorer view.\n"
+            "# NEEDS the geodp_core package of GeoDP Explorer (Python 3.11): in the GeoDP Explorer folder run\n"
+            "#     pip install .\n"
+            "# (or ./run-app, which installs everything into the folder's .venv: then run this file with\n"
+            "# .venv/bin/python), and then, from any folder: python geodp_reproduce.py\n"
+            "# The seed makes the noise reproducible (teaching only): for a real release, draw the noise from fresh\n"
+            "# secret randomness, e.g. mechanism.sample(mean, calibration, 1, numpy.random.default_rng()) -- anyone\n"
+            "# who knows a seed can recompute and subtract the noise.\n"
+            "try:\n"
+            "    from geodp_core.scenario import Scenario\n"
+            "except ModuleNotFoundError:\n"
+            "    raise SystemExit(\"This file needs the geodp_core package: run 'pip install .' in the GeoDP Explorer \"\n"
+            "                     \"folder (see the comment at the top of this file).\") from None\n\n"
             f"scenario, page_settings = Scenario.read_file('''{self.to_json(page_settings)}''')\n"
             + study
         )

@@ -742,3 +742,14 @@ def test_kng_regression_audit_on_kendall_shapes():
     assert not public_tau.claim_refuted and public_tau.eps_lower_bound < 1.0
     assert data_tau.claim_refuted and data_tau.eps_lower_bound > 2.0
     assert public_tau.manifold == "Kendall Σ^4_2"
+
+
+def test_audit_all_reports_each_audit_for_a_progress_bar():
+    """The Audit page's bar says "3 of 10 audits": ``progress(done, total)`` after each row, ending at total."""
+    calls = []
+    rows = audit_all(R1, PureDP(1.0), n_releases=1000, mechanisms=["riemannian_laplace", "riemannian_gaussian"],
+                     include_variants=True, seed=1, progress=lambda done, total: calls.append((done, total)))
+    total = len(rows)
+    assert total >= 2 and calls == [(k, total) for k in range(1, total + 1)], calls
+    with pytest.raises(ValueError, match="progress"):
+        audit_all(R1, PureDP(1.0), mechanisms=["riemannian_laplace"], progress="every row")

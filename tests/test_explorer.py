@@ -51,8 +51,28 @@ def test_unavailable_mechanisms_reported_with_reason():
     ew = result.outcomes[0]
     assert ew.status == "unavailable" and "Hadamard" in ew.reason
     rows = results_table(result)
-    assert rows[0]["label"] == "unavailable"
-    assert any(r["mechanism"] == "riemannian_laplace" and "distance_to_true_mean" in r for r in rows)
+    assert rows[0]["guarantee label"] == "unavailable" and "Hadamard" in rows[0]["reason"]
+    assert any(r["mechanism"] == "Riemannian Laplace" and "distance to the true mean (radians)" in r for r in rows)
+
+
+def test_results_table_records_the_setting_in_readable_columns():
+    from geodp_core.privacy import ApproxDP
+
+    scenario = Scenario(mechanisms=("riemannian_gaussian",), n_releases=4, n=37, seed=5, notion="approx_dp",
+                        eps=2.0, delta=1e-6)
+    result = run_scenario(scenario)
+    rows = results_table(result)
+    assert len(rows) == 4 and [r["release"] for r in rows] == [1, 2, 3, 4]
+    row = rows[0]
+    assert row["space"] == "S²" and row["records n"] == 37 and row["seed"] == 5
+    assert row["ε"] == 2.0 and row["δ"] == 1e-6 and row["privacy target"] == ApproxDP(2.0, 1e-6).describe()
+    assert row["mechanism"] == "Riemannian Gaussian" and row["guarantee label"] == "exact"
+    assert row["distance to the true mean (radians)"] == pytest.approx(result.outcomes[0].distances[0])
+    assert [k for k in row if k.startswith("coordinate")] == ["coordinate 1", "coordinate 2", "coordinate 3"]
+    for key in row:  # no code names as columns
+        assert "_" not in key and key not in ("mechanism_name", "label", "x0"), key
+    flat = results_table(run_scenario(Scenario(manifold="euclidean", data="uniform_ball", n_releases=2, n=20)))
+    assert "distance to the true mean (data units)" in flat[0]
 
 
 @pytest.mark.parametrize(

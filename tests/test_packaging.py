@@ -53,4 +53,4 @@ def test_the_python_snippet_runs_against_the_installed_package(installed, tmp_pa
     snippet = Scenario(n=30, n_releases=5, mechanisms=("riemannian_laplace",)).to_python_snippet()
     out = _run(snippet, purelib, tmp_path)
     assert out.returncode == 0, out.stderr[-2000:]
-    assert "riemannian_laplace ok" in out.stdout
+    assert "Riemannian Laplace ok" in out.stdout

@@ -968,3 +968,26 @@ def test_ew_octmnist_ew_gaussian_beats_the_laplace_on_the_stand_in():
     assert result.status == "reproduced"
     with pytest.raises(InvalidParameterError, match="label"):
         rp.run_reproduction("ew_octmnist", "quick", 0, dict(label=4))
+def test_reproductions_report_their_cells_for_a_progress_bar():
+    """The Reproduce page's bar says "3 of 10 cells": each headline reproduction announces its cells first and reports
+    each one, ending at done == total; nothing is reported outside ``reporting_progress``."""
+    from geodp_core import reproduce as rp
+    from geodp_core.studies.reproductions.common import cell_done, reporting_progress
+
+    runs = {
+        "heat": lambda: rp.reproduce_heat_diffusion(eps_values=(0.5, 1.0), n_reps=20, seed=0),
+        "gdp": lambda: rp.reproduce_gdp(n_seeds=2, n_samples=1000, sigma_multiples=(1.0, 2.0), n_reps=20, seed=0),
+        "ew": lambda: rp.reproduce_exponential_wrapped(mu_values=(1.0, 2.0), n_reps=20, seed=0),
+    }
+    for name, run in runs.items():
+        calls = []
+        with reporting_progress(lambda done, total: calls.append((done, total))):
+            run()
+        assert calls and calls[0][0] == 0 and calls[0][1] > 0, (name, calls)
+        total = calls[0][1]
+        assert [done for done, _ in calls] == list(range(total + 1)), (name, calls)
+        assert all(t == total for _, t in calls) and calls[-1] == (total, total), (name, calls)
+    cell_done()  # outside a reporter: nothing happens, nothing fails
+    with pytest.raises(ValueError, match="callback"):
+        with reporting_progress("not a function"):
+            pass

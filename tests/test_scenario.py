@@ -238,3 +238,35 @@ def test_neighbouring_targets_are_one_grid_step_either_side():
     assert Scenario(notion="pure_dp", eps=0.01).neighbouring_targets() == (PureDP(0.02),)  # the grid's first value
     assert Scenario(notion="gdp", mu=10.0).neighbouring_targets() == (GDP(5.0),)
     assert Scenario(notion="rdp").neighbouring_targets() == ()
+
+
+def _run_file(code, tmp_path, pythonpath, *flags):
+    import os
+    import subprocess
+    import sys
+
+    path = tmp_path / "geodp_reproduce.py"
+    path.write_text(code, encoding="utf-8")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    if pythonpath:
+        env["PYTHONPATH"] = pythonpath
+    return subprocess.run([sys.executable, *flags, str(path)], cwd=tmp_path, env=env, capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_downloaded_snippet_says_what_it_needs_and_runs_as_a_file(tmp_path):
+    """The file the pages offer: its first lines say it needs the package (``pip install .`` in the project's
+    folder); run as a script from another folder with the repository on PYTHONPATH (as after ``pip install .``)
+    it prints every mechanism's result; without the package it stops with that advice, not a traceback."""
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    scenario = Scenario(n=30, n_releases=5, mechanisms=("riemannian_laplace", "riemannian_gaussian"))
+    code = scenario.to_python_snippet({"explorer_camera": "oblique"})
+    head = "\n".join(code.splitlines()[:6])
+    assert "pip install ." in head and "geodp_core" in head and "GeoDP Explorer folder" in head
+    out = _run_file(code, tmp_path, str(root))
+    assert out.returncode == 0, out.stderr[-2000:]
+    assert "Riemannian Laplace ok" in out.stdout and "Riemannian Gaussian ok" in out.stdout, out.stdout
+    missing = _run_file(code, tmp_path, "", "-S")  # no site-packages: as on a machine without the package
+    assert missing.returncode != 0 and "pip install ." in missing.stderr and "Traceback" not in missing.stderr

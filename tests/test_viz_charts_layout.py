@@ -216,6 +216,64 @@ def _further_reproduce_figures():
             for i, fig in enumerate(reproduction_figures(result))}
 
 
+def _page_scene_figures():
+    """The Explorer's figures (app_pages/explorer.py) on every view, and the Privacy accounting p-mean chart:
+    drawn only in the browser test (3-D scenes and panels have no single pair of axes to check here)."""
+    from geodp_core.curvature_lesson import curvature_lesson
+    from geodp_core.explorer import run_scenario
+    from geodp_core.viz import p_mean_sensitivity_figure, scene_figure, spd_cone_figure, spd_glyph_figure
+    from geodp_core.viz.distances import release_distance_figure
+    from geodp_core.viz.lesson import curvature_figure
+    from geodp_core.viz.spd_spectrum import spd_spectrum_figure
+
+    cheap = dict(n=40, n_releases=20)
+    results = {
+        "S²": run_scenario(Scenario(**cheap)),
+        "H²": run_scenario(Scenario(manifold="hyperbolic", data="uniform_ball", **cheap)),
+        "SPD(2)": run_scenario(Scenario(manifold="spd", data="uniform_ball", **cheap)),
+        "SPD(3)": run_scenario(Scenario(manifold="spd", dim=3, data="uniform_ball", **cheap)),
+        "ℝ²": run_scenario(Scenario(manifold="euclidean", data="uniform_ball", **cheap)),
+        "S⁵": run_scenario(Scenario(dim=5, data="uniform_ball", **cheap)),
+        "SO(3)": run_scenario(Scenario(manifold="so3", dim=3, data="uniform_ball", **cheap)),
+        "Kendall": run_scenario(Scenario(manifold="kendall", dim=6, data="uniform_ball", radius=0.3, **cheap)),
+    }
+    figures = {f"scene {name}": scene_figure(result) for name, result in results.items()}
+    figures["release distances"] = release_distance_figure(results["S²"])
+    figures["SPD(2) glyphs"] = spd_glyph_figure(results["SPD(2)"])
+    figures["SPD(2) cone"] = spd_cone_figure(results["SPD(2)"])
+    figures["SPD(3) spectra"] = spd_spectrum_figure(results["SPD(3)"])
+    figures["curvature lesson"] = curvature_figure(curvature_lesson(Scenario(**cheap)))
+    figures["p-mean sensitivity"] = p_mean_sensitivity_figure(0.5, [1.5, 2.0, 3.0])
+    return figures
+
+
+def test_scene_titles_sit_below_the_mode_bar():
+    """The Explorer's scenes, panels and histograms take their title from the same rule as every chart."""
+    from geodp_core.viz.layout import MODEBAR_PX
+
+    for name, fig in _page_scene_figures().items():
+        title = fig.layout.title
+        assert title.text and title.yref == "container" and title.y == 1.0 and title.yanchor == "top", name
+        assert title.pad.t >= MODEBAR_PX and title.xanchor == "left", name
+        lines = title.text.count("<br>") + 1
+        sub = title.subtitle.text.count("<br>") + 1 if title.subtitle.text else 0
+        assert fig.layout.margin.t >= MODEBAR_PX + 19 * lines + 16 * sub, name
+        for text in [title.text, title.subtitle.text or ""] + [a.text for a in fig.layout.annotations]:
+            assert not any(raw in text for raw in RAW_FORMULA), (name, text)
+            assert not any(f"{s}^" in text for s in "SRH"), (name, text)  # S², ℝ², H²: never S^2
+
+
+def test_tangent_view_axes_are_in_the_spaces_own_unit():
+    from geodp_core.explorer import run_scenario
+    from geodp_core.viz import scene_figure
+
+    flat = scene_figure(run_scenario(Scenario(manifold="euclidean", data="uniform_ball", n=30, n_releases=10)))
+    texts = (flat.layout.xaxis.title.text, flat.layout.yaxis.title.text, flat.layout.title.subtitle.text)
+    assert all("data units" in t and "radians" not in t and "Log_" not in t for t in texts), texts
+    sphere = scene_figure(run_scenario(Scenario(dim=4, data="uniform_ball", n=30, n_releases=10)))
+    assert "radians" in sphere.layout.xaxis.title.text
+
+
 @pytest.fixture(scope="module")
 def figures():
     return _figures()
@@ -407,8 +465,13 @@ _MEASURE = """() => {
   const boxes = (sel) => Array.from(document.querySelectorAll(sel)).map(e => e.getBoundingClientRect())
       .filter(r => r.width > 0 && r.height > 0).map(r => [r.left, r.top, r.right, r.bottom]);
   return {legend: boxes('g.legend'), xtitle: boxes('.g-xtitle text'), xticks: boxes('.xtick text'),
-          title: boxes('.gtitle'), modebar: boxes('.modebar'), plot: boxes('.draglayer .xy .nsewdrag'),
-          annotations: boxes('.annotation'), figure: boxes('.main-svg')};
+          title: boxes('.gtitle, .gtitle-subtitle'), modebar: boxes('.modebar'),
+          plot: boxes('.draglayer .xy .nsewdrag'), panels: boxes('.draglayer .nsewdrag'), annotations: boxes('.annotation'), figure: boxes('.main-svg'),
+          ticks_by_axis: Object.fromEntries(Array.from(document.querySelectorAll('.cartesianlayer .subplot'))
+              .flatMap(sub => ['x', 'y'].map(a => [sub.getAttribute('class') + ' ' + a, Array.from(
+                  sub.querySelectorAll('.' + a + 'axislayer-above .' + a + 'tick text'))
+                  .map(e => e.getBoundingClientRect()).filter(r => r.width > 0 && r.height > 0)
+                  .map(r => [r.left + 1, r.top + 1, r.right - 1, r.bottom - 1])])))};
 }"""
 
 

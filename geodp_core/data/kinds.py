@@ -151,7 +151,7 @@ _SPHERES_ONLY = "the von Mises–Fisher law is defined on spheres only"
 def make_vmf(scenario, manifold, center, rng, points=None):
     kappa = gen.vmf_kappa_from_std(_spread(scenario))
     return (gen.sample_von_mises_fisher(center, kappa, scenario.n, rng),
-            f"von Mises–Fisher, kappa = 1/std² = {kappa:.3g}")
+            f"von Mises–Fisher, concentration κ = 1/std² = {kappa:.3g}")
 
 
 @register_data_kind("vmf_mixture", "vMF mixture (heterogeneous density)", ("sphere",), where=_SPHERES_ONLY,

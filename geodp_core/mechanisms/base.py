@@ -33,6 +33,8 @@ __all__ = [
     "HONESTY_LABELS",
     "Availability",
     "Calibration",
+    "NOISE_WORDS",
+    "noise_text",
     "BoundMechanism",
     "DatasetMechanism",
     "Mechanism",
@@ -171,6 +173,11 @@ class Calibration:
         params = ", ".join(f"{k}={v:.4g}" for k, v in self.noise.items() if np.isscalar(v))
         return f"{self.mechanism} on {self.manifold}: {self.achieved.describe()} ({self.label}); {params}"
 
+    def noise_text(self):
+        """The noise parameters in words and symbols for people, e.g. ``noise scale σ = 0.102``
+        (:data:`NOISE_WORDS`; a key without words is spelled with spaces)."""
+        return noise_text(self.noise)
+
     def to_dict(self):
         """JSON-ready dictionary (arrays become lists)."""
         return {
@@ -184,6 +191,31 @@ class Calibration:
             "label": self.label,
             "notes": list(self.notes),
         }
+
+
+#: How a person reads each key of :attr:`Calibration.noise`.
+NOISE_WORDS = {
+    "sigma": "noise scale σ",
+    "sigma_first_stage": "first-stage noise scale σ₁",
+    "t": "diffusion time t",
+    "rho": "zCDP parameter ρ",
+    "lam": "potential strength λ",
+    "lambda_star": "density exponent λ*",
+    "eps_phi": "ε spent on the conformal factor",
+    "eps_conf": "ε of the conformal release",
+    "kernel_mass_bound": "kernel mass bound",
+    "l1_sensitivity": "ℓ¹ sensitivity",
+    "phi_min": "smallest conformal factor φ",
+    "phi_max": "largest conformal factor φ",
+    "conformal_sensitivity": "conformal sensitivity",
+    "acceptance_lower_bound": "acceptance rate at least",
+}
+
+
+def noise_text(noise, digits=4):
+    """``"noise scale σ = 0.102 · ..."``: the scalar entries of a calibration's noise dictionary in words."""
+    return " · ".join(f"{NOISE_WORDS.get(k, str(k).replace('_', ' '))} = {v:.{digits}g}" for k, v in noise.items()
+                      if isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, bool))
 
 
 class BoundMechanism(ABC):

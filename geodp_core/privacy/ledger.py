@@ -173,6 +173,8 @@ class ReleaseCard:
 
     def to_markdown(self):
         """The card as Markdown text."""
+        from geodp_core.mechanisms.base import noise_text  # mechanisms build on privacy: imported when used
+
         f = self.fields
         cal = f["calibration"]
         lines = [
@@ -192,7 +194,7 @@ class ReleaseCard:
             f"* audit status: {f['audit']}",
             "",
             "## Calibration",
-            f"* noise: {', '.join(f'{k} = {v:.6g}' for k, v in cal['noise'].items() if isinstance(v, (int, float)))}",
+            f"* noise: {noise_text(cal['noise'], digits=6)}",
             *[f"* {note}" for note in cal["notes"]],
             "",
             "## Composition state after this release",

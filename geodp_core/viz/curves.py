@@ -15,7 +15,6 @@ r"""Plotly figures of utility curves and of privacy accounting (no Streamlit).
 
 import math
 import re
-import textwrap
 
 import numpy as np
 import pandas as pd
@@ -36,6 +35,7 @@ from geodp_core.privacy import (
     rdp_to_approx_dp,
     zcdp_to_approx_dp,
 )
+from geodp_core.viz.layout import MODEBAR_PX, NOTE_CHARS, TITLE_CHARS, TITLE_LINE_PX, title_below_modebar, wrap_text
 from geodp_core.viz.scene import MECHANISM_COLORS
 
 __all__ = [
@@ -65,36 +65,17 @@ _REASON_CHARS = 150
 # =============================================================================== shared chart layout
 # Every figure of the app is read on a laptop (chart ~700-1100 px wide) and on a phone (~360 px):
 # * the title sits at the top left BELOW the band of the Plotly mode bar (which floats over the top
-#   right corner), wrapped to lines that fit a phone;
+#   right corner; geodp_core.viz.layout.title_below_modebar), wrapped to lines that fit a phone;
 # * the legend is horizontal, anchored to the bottom of the figure (container coordinates): Plotly then
 #   grows the bottom margin so that the plot, its tick labels and axis titles stay above the legend,
 #   whatever the number of legend rows at the current width; legend symbols have a constant size;
 # * the default height leaves a usable plot area even when the legend needs one row per entry (phone).
-TITLE_CHARS = 46
-"""Characters per title line (14 px font): one line fits a 360 px wide phone chart."""
-NOTE_CHARS = 56
-"""Characters per line of notes (11-12 px font)."""
 _LEGEND_NAME_CHARS = 48
-_MODEBAR_PX = 34  # the mode bar: 24 px of buttons 2 px below the top edge, plus a gap
-_MULTILINE_SHIFT_PX = 10  # Plotly starts a multi-line top-anchored title this much higher than one line
-_TITLE_LINE_PX = 19
 _LEGEND_ROW_PX = 19
 _PHONE_LEGEND_PX = 340
 _AXIS_PX = 62  # tick labels + one line of x-axis title
 _X_TITLE_CHARS = 44  # 14 px axis titles: one line fits the ~290 px plot of a phone
 _Y_TITLE_CHARS = 40
-
-
-def wrap_text(text, width=TITLE_CHARS):
-    """Wrap plain text at spaces into lines of at most ``width`` characters joined by ``<br>``.
-
-    Existing ``<br>`` breaks are kept. Words longer than ``width`` are not split. Markup other than
-    ``<br>`` must not contain spaces (``<b>`` is fine).
-    """
-    lines = []
-    for paragraph in str(text).split("<br>"):
-        lines.extend(textwrap.wrap(paragraph, width, break_long_words=False, break_on_hyphens=False) or [""])
-    return "<br>".join(lines)
 
 
 def _n_lines(text):
@@ -184,7 +165,7 @@ def chart_layout(fig, title, x_title=None, y_title=None, *, height=None, notes=(
         text += "<br>" + "<br>".join(f"<span style='font-size:12px;color:{note_color}'>{line}</span>"
                                       for note in note_lines for line in note.split("<br>"))
     lines = _n_lines(text)
-    top = max(60, _MODEBAR_PX + _TITLE_LINE_PX * lines + 14)
+    top = max(60, MODEBAR_PX + TITLE_LINE_PX * lines + 14)
     legend_names = []
     for trace in fig.data:
         if trace.showlegend is False or not trace.name:
@@ -200,13 +181,9 @@ def chart_layout(fig, title, x_title=None, y_title=None, *, height=None, notes=(
                   yanchor="bottom", itemsizing="constant", font=dict(size=11), bgcolor="rgba(255,255,255,0)",
                   tracegroupgap=4,
                   title=dict(text=legend_header or "", side="top", font=dict(size=11, color="#444")))
-    fig.update_layout(
-        template="plotly_white", height=height, margin=dict(l=10, r=10, t=top, b=10, autoexpand=True),
-        title=dict(text=text, x=0.0, xref="container", xanchor="left", y=1.0, yref="container", yanchor="top",
-                   pad=dict(t=_MODEBAR_PX + (_MULTILINE_SHIFT_PX if lines > 1 else 0), l=12), font=dict(size=14),
-                   automargin=False),
-        legend=legend,
-    )
+    fig.update_layout(template="plotly_white", height=height, margin=dict(l=10, r=10, b=10, autoexpand=True),
+                      legend=legend)
+    title_below_modebar(fig, text, pad=dict(l=12))
     if x_title is not None:
         fig.update_xaxes(title=dict(text=wrap_text(x_title, _X_TITLE_CHARS)), automargin=True)
     if y_title is not None:
@@ -630,7 +607,7 @@ def gdp_mu_vs_sigma_figure(curves=None, sensitivity=1.0):
                  "noise scale σ (same unit as Δ: radians on spheres)", "μ (GDP parameter, dimensionless)",
                  legend_title="space")
     fig.update_yaxes(type="log")
-    return fig
+    return label_log_axes(fig)  # labelled 1-2-5 ticks within the data: Plotly's own minor labels collide
 
 
 # =============================================================================== heat diffusion

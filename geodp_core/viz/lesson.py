@@ -7,6 +7,7 @@ import plotly.graph_objects as go
 from plotly.subplots import make_subplots
 
 from geodp_core.viz.curves import chart_layout
+from geodp_core.viz.layout import TITLE_CHARS, title_below_modebar, wrap_text
 
 __all__ = ["CURVATURE_COLORS", "curvature_figure", "curvature_panels", "volume_figure"]
 
@@ -81,9 +82,9 @@ def curvature_figure(lesson, height=330):
     fig.update_yaxes(title_text="share of releases", tickformat=".0%", row=1, col=1)
     fig.update_annotations(font_size=12)
     symbols = ", ".join(r.symbol or r.label for r in rows)
-    fig.update_layout(height=height, margin=dict(l=10, r=10, t=80, b=10), template="plotly_white", bargap=0.02,
-                      title=dict(text=f"Same data scale, same budget ({lesson.target}): {lesson.mechanism_title} "
-                                      f"releases on {symbols}", x=0.01, y=0.98, font=dict(size=13)))
+    fig.update_layout(height=height, margin=dict(l=10, r=10, b=10), template="plotly_white", bargap=0.02)
+    title_below_modebar(fig, wrap_text(f"Same data scale, same budget ({lesson.target}): {lesson.mechanism_title} "
+                                       f"releases on {symbols}", TITLE_CHARS), font_size=13)
     return fig
 
 

@@ -24,6 +24,7 @@ from plotly.subplots import make_subplots
 
 from geodp_core.geometry.base import unicode_powers
 from geodp_core.mechanisms import registry
+from geodp_core.viz.layout import NOTE_CHARS, TITLE_CHARS, title_below_modebar, wrap_text
 
 __all__ = [
     "CAMERA_PRESETS",
@@ -134,7 +135,6 @@ def _data_name(shown, total):
 
 def _style(fig, title, subtitle="", height=560, legend=True, legend_on_container=True):
     """Shared layout: title + subtitle, readable horizontal legend below the plot, click isolates."""
-    lines = subtitle.count("<br>") + 1 if subtitle else 0
     legend_layout = dict(
         orientation="h", x=0.0, xanchor="left", itemsizing="constant", itemclick="toggleothers",
         itemdoubleclick="toggle", font=dict(size=12), tracegroupgap=4,
@@ -143,13 +143,10 @@ def _style(fig, title, subtitle="", height=560, legend=True, legend_on_container
         legend_layout.update(yref="container", y=0.0, yanchor="bottom")
     else:
         legend_layout.update(y=-0.02, yanchor="top")
-    fig.update_layout(
-        height=height, template="plotly_white", showlegend=legend,
-        title=dict(text=title, subtitle=dict(text=subtitle, font=dict(size=12, color="#555")), x=0.01,
-                   xanchor="left", y=0.99, yanchor="top", font=dict(size=15)),
-        margin=dict(l=10, r=10, t=40 + 17 * lines, b=10),
-        legend=legend_layout,
-    )
+    fig.update_layout(height=height, template="plotly_white", showlegend=legend, margin=dict(l=10, r=10, b=10),
+                      legend=legend_layout)
+    title_below_modebar(fig, wrap_text(title, TITLE_CHARS), subtitle=wrap_text(subtitle, NOTE_CHARS) if subtitle else "",
+                        font_size=15, gap=10, pad=dict(l=10))
     return fig
 
 
@@ -401,7 +398,7 @@ def _spd_ellipse_figure(result, max_per_group=MAX_ELLIPSES_DRAWN, n_points=48):
         row, col = divmod(k, n_cols)
         suffix = "" if k == 0 else str(k + 1)
         x_domain = [col / n_cols + 0.02, (col + 1) / n_cols - 0.02]
-        y_domain = [1 - (row + 1) / n_rows + 0.03, 1 - row / n_rows - 0.06]
+        y_domain = [1 - (row + 1) / n_rows + 0.02, 1 - row / n_rows - 0.08]
         xs, ys = _polylines([ellipse_outline(mat, n_points) for mat in mats])
         fig.add_trace(go.Scattergl(x=xs, y=ys, mode="lines", line=dict(color=color, width=width), opacity=0.8,
                                    hoverinfo="skip", name=name + _showing(len(mats), total), legendgroup=group,
@@ -411,8 +408,9 @@ def _spd_ellipse_figure(result, max_per_group=MAX_ELLIPSES_DRAWN, n_points=48):
                                    xaxis="x" + suffix, yaxis="y" + suffix))
         axis = dict(range=[-extent, extent], constrain="domain", zeroline=False, gridcolor="#eee", nticks=5,
                     showticklabels=True, tickfont=dict(size=9))
+        last_row = row == n_rows - 1 or k + n_cols >= len(groups)  # nothing below: its x ticks are read here
         fig.update_layout({
-            "xaxis" + suffix: dict(domain=x_domain, anchor="y" + suffix, **axis),
+            "xaxis" + suffix: dict(domain=x_domain, anchor="y" + suffix, **dict(axis, showticklabels=last_row)),
             "yaxis" + suffix: dict(domain=y_domain, anchor="x" + suffix, scaleanchor="x" + suffix, scaleratio=1, **axis),
         })
         annotations.append(dict(text=f"<b>{label.split(' (')[0]}</b>", x=sum(x_domain) / 2,
@@ -579,9 +577,10 @@ def _tangent_view_figure(result):
     clouds = [(o, coords(o.releases)) for o in _outcomes(result)]
     x_range, y_range = _frame_2d(np.vstack([ring, data_all, mean]), [c for _, c in clouds])
     projected = manifold.dim > 2
-    x_title = (f"principal direction 1 ({shares[0]:.0%} of the data's variance), radians" if projected else
-               "Log_{m₀} coordinate 1 (radians)")
-    y_title = f"direction 2 ({shares[1]:.0%}), radians" if projected else "coordinate 2 (radians)"
+    unit = manifold.distance_unit  # radians on a sphere, data units on ℝᵈ, ...
+    x_title = (f"principal direction 1 ({shares[0]:.0%} of the data's variance), {unit}" if projected else
+               f"coordinate 1 of the tangent vector at m₀ ({unit})")
+    y_title = f"direction 2 ({shares[1]:.0%}), {unit}" if projected else f"coordinate 2 ({unit})"
 
     fig = go.Figure()
     _add_ball_data_mean_2d(fig, ring, data_all, mean[0])
@@ -711,13 +710,13 @@ def scene_figure(result, camera=None, height=560, frames=None, _light=False, _tr
                          f"dashed: the true mean; ≤ {drawn} ellipses drawn per panel", ISOLATE_HINT)
     else:
         fig = _tangent_view_figure(result)
-        title = f"{manifold.label}: tangent view at the public centre m₀"
+        title = f"{unicode_powers(manifold.symbol)}: tangent view at the public centre m₀"
         if manifold.dim > 2:
-            subtitle = _hint("Log_{m₀}(x) projected on the data's top 2 directions",
-                             "projection shrinks distances: see the histograms", ISOLATE_HINT)
+            subtitle = _hint("each point's tangent vector at m₀ (its log map), projected on the data's top 2 "
+                             "directions", "projection shrinks distances: see the histograms", ISOLATE_HINT)
         else:
-            subtitle = _hint("coordinates of Log_{m₀}(x), orthonormal frame (radians)",
-                             "|Log_{m₀}(x)| = geodesic distance to m₀", ISOLATE_HINT)
+            subtitle = _hint(f"coordinates of each point's tangent vector at m₀ (its log map), orthonormal frame, "
+                             f"{manifold.distance_unit}", "its length = the distance to m₀", ISOLATE_HINT)
     if _traces_only:  # the traces of one budget's frame: their layout is never shown
         return fig
     return _style(fig, title, subtitle, height=height, legend_on_container=legend_on_container)
@@ -926,11 +925,12 @@ def shape_figure(result, per_panel=SHAPES_PER_PANEL, height=None, styled=True):
     manifold = result.manifold
     mean = result.true_mean
     outcomes = [o for o in result.outcomes if o.status == "ok"]
-    titles = [f"data (n = {len(result.data)})"] + [o.title for o in outcomes]
-    columns = min(3, len(titles))
+    # panel titles wrapped to short lines and at most 2 columns: side by side on a phone they would overlap
+    titles = [f"data (n = {len(result.data)})"] + [wrap_text(o.title, 18) for o in outcomes]
+    columns = min(2, len(titles))
     rows = -(-len(titles) // columns)
-    fig = make_subplots(rows=rows, cols=columns, subplot_titles=titles, horizontal_spacing=0.03,
-                        vertical_spacing=0.08 if rows > 1 else 0.0)
+    fig = make_subplots(rows=rows, cols=columns, subplot_titles=titles, horizontal_spacing=0.04,
+                        vertical_spacing=0.1 if rows > 1 else 0.0)
     template = manifold.align(result.center, mean)
     extent = 0.0
 
@@ -969,5 +969,5 @@ def shape_figure(result, per_panel=SHAPES_PER_PANEL, height=None, styled=True):
     subtitle = _hint(f"{manifold.k} landmarks per shape, rotated onto the true mean shape; "
                      f"≤ {per_panel} outlines per panel", ISOLATE_HINT)
     _style(fig, f"{shape_space_title(manifold.k)}: shapes", subtitle, height=height or 300 * rows + 140)
-    fig.update_layout(margin=dict(t=fig.layout.margin.t + 24))  # room for the first row's panel titles
+    fig.update_layout(margin=dict(t=fig.layout.margin.t + 36))  # room for the first row's (two-line) panel titles
     return fig

@@ -15,6 +15,7 @@ No Streamlit here.
 import numpy as np
 import plotly.graph_objects as go
 
+from geodp_core.geometry.base import unicode_powers
 from geodp_core.viz.scene import (
     DATA_COLOR,
     ISOLATE_HINT,
@@ -94,5 +95,5 @@ def spd_spectrum_figure(result, height=460):
     fig.update_yaxes(title=dict(text="log λₖ of m₀⁻½ X m₀⁻½", font=dict(size=12)))
     distance = ("their Euclidean norm is the distance to m₀" if manifold.metric == "affine"
                 else "a view of the affine-invariant geometry (this metric's distances differ)")
-    return _style(fig, f"{manifold.label}: spectra relative to the public centre m₀",
+    return _style(fig, f"{unicode_powers(manifold.label)}: spectra relative to the public centre m₀",
                   _hint(f"0 (dashed) = the centre's own spectrum; {distance}", ISOLATE_HINT), height=height)

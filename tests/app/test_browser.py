@@ -114,9 +114,13 @@ def test_results_csv_download_is_generated_on_click(page, app_url):
     _wait_for_app(page)
     with page.expect_download(timeout=120_000) as info:
         page.get_by_role("button", name="Results CSV").click()
-    lines = open(info.value.path(), encoding="utf-8").read().strip().splitlines()
-    assert lines[0].startswith("mechanism,label,release,distance_to_true_mean")
-    assert len(lines) == 1 + 7 and all(line.startswith("riemannian_laplace,exact,") for line in lines[1:])
+    import csv
+
+    rows = list(csv.DictReader(open(info.value.path(), encoding="utf-8")))
+    assert len(rows) == 7 and all(r["mechanism"] == "Riemannian Laplace" and r["guarantee label"] == "exact"
+                                  for r in rows)
+    assert rows[0]["privacy target"] == "ε=1-DP" and rows[0]["ε"] == "1.0" and rows[0]["seed"] == "0"
+    assert rows[0]["space"] == "S²" and "distance to the true mean (radians)" in rows[0]
 
 
 def test_scenario_link_survives_navigation(page, app_url, artifacts):

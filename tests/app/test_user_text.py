@@ -36,6 +36,45 @@ CHEAP = {"n_releases": "20", "curves_reps": "5", "curves_count": "2", "regressio
 
 #: Internal references a user cannot follow.
 INTERNAL = re.compile(r"SPEC|DESIGN|seeds/|shared/|\.txt\b|docs/derivations|\bissues?\b|#\d+\b")
+#: Code-ish tokens a person cannot read: parameter names spelled as in the code (sigma, rho, kappa, tau, p_hat,
+#: v_hat, an ``x = `` assignment of eps/mu/delta/alpha/lam), Python's ``None``, dotted module paths, function
+#: calls such as ``implies()``, ASCII powers and subscripts of spaces (``S^2``, ``R^12``, ``Log_{m₀}``), snake_case
+#: words (code names). The same check reads every table's cells and every download.
+CODE_TOKENS = re.compile(
+    r"\b(?:sigma|rho|kappa|tau|p_hat|v_hat|lambda_star)\b"
+    r"|\b(?:sigma|rho|kappa|tau|eps|Delta|lambda)_\w"
+    r"|\b(?:eps|mu|delta|alpha|lam)\s*=(?!=)"
+    r"|\bNone\b"
+    r"|\bgeodp_(?:core|app)\.\w"
+    r"|\b[a-z_][a-z0-9_]*\(\)"
+    r"|(?<![\w^])[SRH]\^\{?\d|\bSPD\^|Log_\{|\b[SRH]\^d\b"
+    r"|\b[a-z]+_[a-z]{2,}\w*\b")
+#: Snake_case words that are ordinary text (file names people download and are told about).
+SNAKE_ALLOWED = re.compile(r"\b\w+\.(?:csv|json|py|html|md|sqlite3|npy|npz)\b|\bGEODP_\w+|\$\w+|:material/\w+:"
+                           r"|\bgeodp_core\b(?!\.)"
+                           r"|numpy\.random\.default_rng\(\)")
+
+
+def code_tokens(text):
+    """The code-ish tokens of ``text`` (outside $maths$; inline `code` is read too: "verified by `implies()`" names a
+    function), empty when it reads as plain words. Allowed: file names, environment variables, Streamlit icons, and
+    the one call a person is told to type, ``numpy.random.default_rng()``."""
+    outside = SNAKE_ALLOWED.sub("", MATH.sub("", str(text)))
+    return [m.group(0) for m in CODE_TOKENS.finditer(outside)]
+
+
+def table_texts(at):
+    """``[(where, text)]`` of every shown table: column names and text cells (AppTest's dataframes)."""
+    out = []
+    for frame in at.dataframe:
+        value = frame.value
+        out.extend(("table column", str(c)) for c in value.columns)
+        for column in value.columns:
+            if value[column].dtype == object:
+                out.extend((f"table cell of {column!r}", str(v)) for v in value[column].tolist())
+    return out
+
+
 #: LaTeX that only renders inside $...$.
 RAW_LATEX = re.compile(r"\^\{|_\{|\\[A-Za-z]{2,}")
 MATH = re.compile(r"\$\$.*?\$\$|\$[^$]*\$", re.S)
@@ -106,6 +145,11 @@ def problems(at):
             found.append(f"raw LaTeX outside $...$ in {where}: {text[:300]!r}")
         if PROSE_CODE_NAMES.search(outside_maths) and not where.endswith(".options"):
             found.append(f"code name in prose in {where}: {text[:300]!r}")
+        if code_tokens(text):
+            found.append(f"code-ish {code_tokens(text)} in {where}: {text[:300]!r}")
+    for where, text in table_texts(at):
+        if code_tokens(text):
+            found.append(f"code-ish {code_tokens(text)} in a {where}: {text[:300]!r}")
     for key, option in displayed_options(at):
         if option in CODE_NAMES and key not in PENDING:
             found.append(f"code name shown as an option of {key!r}: {option!r}")
@@ -138,6 +182,21 @@ def test_the_checks_catch_what_they_should():
         assert INTERNAL.search(text) or RAW_LATEX.search(CODE.sub("", MATH.sub("", text))), text
     for text in good:
         assert not INTERNAL.search(text) and not RAW_LATEX.search(CODE.sub("", MATH.sub("", text))), text
+
+
+def test_the_code_token_check_fails_on_a_planted_internal_name():
+    planted = ["noise: sigma = 0.102", "t = 0.08 · rho = 0.03", "kappa = 1/std² = 16", "public tau", "p_hat",
+               "|v_hat|", "verified by implies()", "see geodp_core.privacy.implies", "geodp_core.mechanisms.cards",
+               "lower bound None", "on S^2, R^2, H^2, S^12", "Log_{m₀} coordinate 1", "eps = 1.0",
+               "mechanism riemannian_laplace", "verified by `implies()`", "geodp_core.mechanisms.cards"]
+    for text in planted:
+        assert code_tokens(text), text
+    readable = ["noise scale σ = 0.102", "diffusion time t = 0.08 · zCDP parameter ρ = 0.03", "on S², ℝ², H², S¹²",
+                "concentration κ = 1/std² = 16", "the residual bound τ", "`numpy.random.default_rng()` without a seed",
+                ":material/check_circle: **ε-DP**",
+                "$\\sigma = 2$", "download geodp_results.csv", "ε = 1", "Riemannian Laplace", "$GEODP_LEDGER_PATH", "the geodp_core package"]
+    for text in readable:
+        assert not code_tokens(text), (text, code_tokens(text))
 
 
 # ------------------------------------------------------------------------------------------ every page, defaults
@@ -365,3 +424,13 @@ def test_clipped_upload_points_are_counted_for_the_owner():
     slot = Slot()
     _clipped_note(slot, Scenario(data="upload", radius=0.7, center_offset=offset_of_lat_lon(0.0, 0.0)), points[2:])
     assert "all 2 uploaded points lie inside" in slot.shown[0], slot.shown
+
+
+def test_audit_of_every_mechanism_table_is_human():
+    """The table of every mechanism and negative control: no "None" for a missing bound, no code names."""
+    at = _page("audit")
+    at.button(key="audit_all_button").click().run()
+    assert at.dataframe, "the table of every audit is shown"
+    cells = [str(v) for frame in at.dataframe for v in frame.value.to_numpy().ravel()]
+    assert "None" not in cells and "nan" not in cells, cells
+    _assert_clean(at, "audit every mechanism")

@@ -13,6 +13,8 @@ valid conversion; unavailable cells carry the reason). Randomness: the data use 
 errors of the difference.
 """
 
+import contextlib
+import contextvars
 import math
 from dataclasses import dataclass, field
 
@@ -26,7 +28,7 @@ from geodp_core.pipeline import evaluate, mean_and_standard_error, prepare
 from geodp_core.scenario import Scenario
 from geodp_core.studies.reproductions.spec import VERDICTS, evaluate_claim, verdict_text
 
-__all__ = ["PaperClaim", "Reproduction", "UTILITY_COLUMNS", "VERDICTS", "finish"]
+__all__ = ["PaperClaim", "Reproduction", "UTILITY_COLUMNS", "VERDICTS", "finish", "reporting_progress"]
 
 #: Columns of every utility frame (a superset of what :func:`geodp_core.viz.curves.utility_curve_figure` needs).
 UTILITY_COLUMNS = (
@@ -140,9 +142,53 @@ def _empty_row(name, title, status, reason):
                 reason=reason, bound=np.nan, achieved="", noise="", scale=np.nan)
 
 
+# ------------------------------------------------------------------------------------------ progress
+_PROGRESS = contextvars.ContextVar("reproduction_progress", default=None)
+
+
+@contextlib.contextmanager
+def reporting_progress(callback):
+    """Within the block, a reproduction reports its cells: ``callback(done, total)`` once it knows how many cells it
+    will compute (``done`` = 0) and after each finished cell (one mechanism at one budget, or one calibration).
+
+    ``total`` is the count the reproduction announced (:func:`expect_cells`); a reproduction that announces none
+    reports ``total = 0``. Nothing here depends on the data: the cells are fixed by the public settings.
+    """
+    if not callable(callback):
+        raise InvalidParameterError(f"callback must be callable; got {type(callback).__name__}", param="callback")
+    token = _PROGRESS.set({"callback": callback, "done": 0, "total": 0})
+    try:
+        yield
+    finally:
+        _PROGRESS.reset(token)
+
+
+def expect_cells(count):
+    """Announce ``count`` more cells to the progress reporter of :func:`reporting_progress` (if any)."""
+    state = _PROGRESS.get()
+    if state is not None:
+        state["total"] += int(count)
+        state["callback"](state["done"], state["total"])
+
+
+def cell_done():
+    """One cell finished (reported to :func:`reporting_progress`, if any)."""
+    state = _PROGRESS.get()
+    if state is not None:
+        state["done"] += 1
+        state["callback"](state["done"], state["total"])
+
+
 def _utility_row(prepared, name, target, n_reps, rng, options=None):
-    """Calibrate ``name`` to ``target`` and draw ``n_reps`` releases at the true mean (:func:`pipeline.evaluate`)."""
-    outcome = evaluate(prepared, name, target, n_reps, rng, **(options or {}))
+    """Calibrate ``name`` to ``target`` and draw ``n_reps`` releases at the true mean (:func:`pipeline.evaluate`);
+    one cell of the progress (:func:`cell_done`)."""
+    try:
+        return _utility_row_of(name, evaluate(prepared, name, target, n_reps, rng, **(options or {})))
+    finally:
+        cell_done()
+
+
+def _utility_row_of(name, outcome):
     if outcome.status != "ok":
         return _empty_row(name, outcome.title, outcome.status, outcome.reason)
     calibration = outcome.calibration

@@ -33,6 +33,8 @@ from geodp_core.studies.reproductions.common import (
     _stream,
     _utility_row,
     _wins,
+    cell_done,
+    expect_cells,
     finish,
 )
 from geodp_core.studies.reproductions.spec import Clause, reproduction
@@ -157,6 +159,7 @@ def reproduce_conformal(eps_values=CONFORMAL_PAPER_EPS, n=CONFORMAL_PAPER_N, spr
 
     conformal = get_mechanism("conformal", manifold)
     rows = []
+    expect_cells(len(eps_grid) * (n_cal + 2))  # each budget: n_cal conformal calibrations, the Laplace, the tangent
     for j, eps in enumerate(eps_grid):
         target = PureDP(eps)
         means, phis, label, achieved, lam, bounds = [], [], "", "", [], []
@@ -169,6 +172,7 @@ def reproduce_conformal(eps_values=CONFORMAL_PAPER_EPS, n=CONFORMAL_PAPER_N, spr
             lam.append(calibration.noise["lambda_star"])
             bounds.append(conformal.utility_bound(calibration))
             label, achieved = calibration.label, calibration.achieved.describe()
+            cell_done()
         mean, se = mean_and_standard_error(means)
         rows.append(dict(mechanism="conformal", title=conformal.title, budget=eps, target=target.describe(), mean=mean,
                          se=se, n_reps=n_cal * n_reps, label=label, status="ok", reason="",

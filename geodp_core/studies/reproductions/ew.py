@@ -29,6 +29,7 @@ from geodp_core.studies.reproductions.common import (
     _uniform_ball_data,
     _utility_row,
     _wins,
+    expect_cells,
     finish,
 )
 from geodp_core.studies.reproductions.spec import Clause, reproduction
@@ -116,6 +117,7 @@ def reproduce_exponential_wrapped(space="spd_affine", mu_values=EW_PAPER_MU, n_r
     footpoint = manifold.exp(center, manifold.from_frame(center, coords))
     names = ("ew_gaussian", "ew_laplace", "riemannian_laplace")
     rows = []
+    expect_cells(len(names) * len(mu_grid))
     for name in names:
         options = dict(footpoint=footpoint) if name.startswith("ew_") else None
         for j, mu in enumerate(mu_grid):

@@ -31,6 +31,8 @@ from geodp_core.studies.reproductions.common import (
     _uniform_ball_data,
     _utility_row,
     _wins,
+    cell_done,
+    expect_cells,
     finish,
 )
 from geodp_core.studies.reproductions.spec import Clause, reproduction
@@ -136,6 +138,7 @@ def reproduce_gdp(n_seeds=5, n_samples=100_000, sigma_multiples=(0.5, 1.0, 2.0, 
     # ---- utility: Gaussian at sigma vs Laplace at the same mu
     gaussian = get_mechanism("riemannian_gaussian", manifold)
     rows = []
+    expect_cells(2 * len(multiples))  # the Gaussian and the Laplace at each σ
     for j, k in enumerate(multiples):
         sigma = k * delta
         mu = gdp_mu("sphere", 2, sigma, delta)
@@ -149,6 +152,7 @@ def reproduce_gdp(n_seeds=5, n_samples=100_000, sigma_multiples=(0.5, 1.0, 2.0, 
                          mean=g_mean, se=g_se, n_reps=n_reps, label="exact", status="ok", reason="", bound=np.nan,
                          achieved=f"μ={mu:.6g}-GDP (exact μ(σ, Δ))", noise=f"sigma = {sigma:.4g}", scale=sigma,
                          sigma=sigma, sigma_over_delta=k, mu=mu))
+        cell_done()
         row = _utility_row(prepared, "riemannian_laplace", target, n_reps,
                            _stream(seed, _TAG_GDP, "riemannian_laplace", j))
         row.update(budget=mu, target=target.describe(), n_reps=n_reps, sigma=sigma, sigma_over_delta=k, mu=mu)

@@ -36,6 +36,7 @@ from geodp_core.studies.reproductions.common import (
     _uniform_ball_data,
     _utility_row,
     _wins,
+    expect_cells,
     finish,
 )
 from geodp_core.studies.reproductions.spec import Clause, reproduction
@@ -228,6 +229,7 @@ def reproduce_heat_diffusion(space="sphere", n=10, eps_values=(0.1, 0.5, 1.0, 3.
         options = {"langevin": dict(anchor=anchor_point, lam=HEAT_PAPER_LAMBDA),
                    "ew_gaussian": dict(footpoint=anchor_point)}
     rows = []
+    expect_cells(len((ours,) + others) * len(eps_grid))
     for name in (ours,) + others:
         for j, eps in enumerate(eps_grid):
             target = RDP(HEAT_PAPER_ALPHA, eps)
