@@ -540,7 +540,7 @@ def effective_sample_size(trace):
     var_plus = (n - 1) / n * within + between / n
     out = np.empty(count)
     for s in range(count):
-        if not var_plus[s] > 0.0:
+        if not within[s] > 0.0:  # no chain moves: no information if they disagree, else a constant
             out[s] = 0.0 if between[s] > 0.0 else float(n * m)
             continue
         rho = 1.0 - (within[s] - acov[:, :, s].mean(axis=1)) / var_plus[s]
