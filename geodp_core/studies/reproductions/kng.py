@@ -289,13 +289,13 @@ KNG_SHAPES_CLAIM = tuple(
               description="DP geodesic regression Fig. 7 (bottom): equal budget splits, total ε from 0.2 to 2.0 on "
                           "SPD(2), affine-invariant",
               default=dict(space="spd"), quick=dict(space="spd", eps_values=(0.2, 2.0), n_fits=3, chain_length=200),
-              full=dict(space="spd", eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=1000),
+              full=dict(space="spd", eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000),
               panels=KNG_PAPER_PANELS)
 @reproduction("kng", paper=_PAPER, figure="Figure 1 (bottom), §4.1", space="S²", claim=KNG_EQUAL_CLAIMS["sphere"],
               description="DP geodesic regression Fig. 1 (bottom): KNG fits on S² vs the non-private fit, equal "
                           "budget split",
               quick=dict(eps_values=(2.0,), n_fits=2, chain_length=100),
-              full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=1000), panels=KNG_PAPER_PANELS)
+              full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS)
 def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_length=300, tau=0.2, data_radius=1.0,
                              seed=0, space="sphere"):
     r"""DP geodesic regression at equal budget splits: KNG fits vs the non-private fit against the total ε.
@@ -407,12 +407,12 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
                           "affine-invariant",
               default=dict(space="spd"),
               quick=dict(space="spd", eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
-              full=dict(space="spd", n_fits=20, chain_length=1000), panels=KNG_PAPER_PANELS)
+              full=dict(space="spd", n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS)
 @reproduction("kng_split", paper=_PAPER, figure="Figure 1 (top), §4.1", space="S²", claim=KNG_SPLIT_CLAIMS["sphere"],
               description="DP geodesic regression Fig. 1 (top): unequal budget splits ε_p + ε_v = 2.02 on S², "
                           "rigorous KNG vs the paper's variant",
               quick=dict(eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
-              full=dict(n_fits=20, chain_length=1000), panels=KNG_PAPER_PANELS)
+              full=dict(n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS)
 def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG_PAPER_SPLIT_TOTAL, space="sphere",
                                n=50, n_fits=10, chain_length=300, tau=0.2, data_radius=1.0, seed=0):
     r"""DP geodesic regression Fig. 1 top (S²), Fig. 2 top (Kendall shapes), Fig. 7 top (SPD(2)): unequal splits.
@@ -493,7 +493,7 @@ def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG
               description="DP geodesic regression Fig. 6: MSPE on S² for noise levels δ = 0.001, 0.01, 0.1 against "
                           "the total ε",
               quick=dict(n_fits=3, chain_length=100),
-              full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=1000))
+              full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000))
 def reproduce_kng_noise(deltas=KNG_PAPER_DELTAS, eps_values=(0.2, 2.0), n=50, n_fits=10, chain_length=300, tau=0.2,
                         data_radius=1.0, seed=0):
     r"""DP geodesic regression appendix E, Fig. 6: MSPE on S² for noise levels δ ∈ {0.001, 0.01, 0.1}.
