@@ -246,7 +246,8 @@ with main:
     if "max_rhat" in owner:
         owner_box.markdown(
             f"Chains on the private data (the fits above plus {owner['n_diagnostic_chains']} extra chains from the "
-            f"public starts): max split-R̂ **{owner['max_rhat']:.3f}**; acceptance {owner['footpoint_acceptance']:.2f}"
+            f"public starts): max split-R̂ **{owner['max_rhat']:.3f}**, smallest effective sample size "
+            f"**{owner['min_ess']:.0f}**; acceptance {owner['footpoint_acceptance']:.2f}"
             f" (stage 1) / {owner['shooting_acceptance']:.2f} (stage 2). This does not change the label above."
         )
     for note in result.owner_notes:

@@ -1276,15 +1276,20 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
         owner_diag.update(start_footpoints=np.array(rel_p), start_shooting_vectors=np.array(rel_v))
     if opts["owner_diagnostics"]:
         rhat1 = split_rhat(np.stack(trace1)) if trace1 is not None else None
+        ess1 = effective_sample_size(np.stack(trace1)) if trace1 is not None and len(trace1) >= 4 else None
         # stage 2: only chains at the same footpoint are comparable (release chain 0 + the extra chains)
-        rhat2 = split_rhat(np.stack(trace2)[:, [0] + list(range(n_releases, n_releases + n_extra))])
+        same_foot = np.stack(trace2)[:, [0] + list(range(n_releases, n_releases + n_extra))]
+        rhat2 = split_rhat(same_foot)
+        ess2 = effective_sample_size(same_foot) if same_foot.shape[0] >= 4 else np.zeros(same_foot.shape[2])
         worst = float(max(np.max(rhat2), -np.inf if rhat1 is None else np.max(rhat1)))
+        least = float(min(np.min(ess2), np.inf if ess1 is None else np.min(ess1)))
         owner_diag.update(rhat_footpoint=rhat1, rhat_shooting=rhat2, max_rhat=worst,
-                          passed=bool(worst < threshold))
+                          ess_footpoint=ess1, ess_shooting=ess2, min_ess=least, passed=bool(worst < threshold))
         owner.append(
             OWNER_ONLY + f"split-R-hat on the private data over {n_chains} stage-1 chains (the release chains and "
             f"{n_extra} extra chains from the public starts) and {1 + n_extra} stage-2 chains at the first released "
-            f"footpoint: max R-hat {worst:.3f} ({'below' if worst < threshold else 'NOT below'} {threshold:g})"
+            f"footpoint: max R-hat {worst:.3f} ({'below' if worst < threshold else 'NOT below'} {threshold:g}), "
+            f"smallest effective sample size {least:.0f}"
             + ("" if rhat1 is not None else "; stage 1 not traced for the paper's variant")
             + ". This does not change the public label or notes (it is not part of the release)."
         )

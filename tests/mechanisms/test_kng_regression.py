@@ -383,6 +383,7 @@ def test_public_outputs_do_not_depend_on_the_private_data():
         assert all(note.startswith("For the data owner only") for note in result.owner_notes)
         assert "max_residual_at_fit" not in result.diagnostics and "footpoint_acceptance" not in result.diagnostics
         assert "footpoint_acceptance" in result.owner_diagnostics and "max_rhat" in result.owner_diagnostics
+        assert result.owner_diagnostics["min_ess"] > 0 and "min_ess" not in result.diagnostics
 
 
 def test_data_derived_warnings_are_marked_for_the_data_owner():
