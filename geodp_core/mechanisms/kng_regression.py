@@ -293,6 +293,7 @@ def _rescale_covariates(x, x_range):
 
 
 # ------------------------------------------------------------------ samplers
+_ROW_BLOCK = 48  # rows per batched gradient evaluation
 _NUMERIC_FLOOR = -1e300  # log target of an in-domain state whose gradient is not representable (never -inf/NaN)
 def _representable(manifold, points, domain=False):
     r"""Boolean mask (leading axes) of points that are finite, on the manifold and numerically well conditioned.
@@ -317,9 +318,19 @@ def _representable(manifold, points, domain=False):
 
 
 def _masked(values_fn, ok, n_rows, fill=-np.inf):
-    """``values_fn(index)`` on the rows where ``ok`` (float array of ``n_rows``), ``fill`` elsewhere."""
+    """``values_fn(index)`` on the rows where ``ok`` (float array of ``n_rows``), ``fill`` elsewhere.
+
+    Evaluated in blocks of at most :data:`_ROW_BLOCK` rows (each row is computed independently; blocks keep the
+    batched gradients' temporaries small, which is faster for the many rows of the tempered chains)."""
     out = np.full(n_rows, fill, dtype=float)
     idx = np.flatnonzero(ok)
+    if idx.size > _ROW_BLOCK:
+        for start in range(0, idx.size, _ROW_BLOCK):
+            block = idx[start:start + _ROW_BLOCK]
+            mask = np.zeros(n_rows, dtype=bool)
+            mask[block] = True
+            out[block] = _masked(values_fn, mask, n_rows, fill)[block]
+        return out
     if idx.size:
         with np.errstate(all="ignore"):
             try:

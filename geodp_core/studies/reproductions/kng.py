@@ -727,7 +727,8 @@ def reproduce_kng_shapes(eps_p=KNG_PAPER_SHAPE_EPS[0], eps_v=KNG_PAPER_SHAPE_EPS
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RegressionPrivacyWarning)
             demos[version] = regression_demo(space, n, noise_std, KNG_SPACE_PRESETS[space], eps_total,
-                                             eps_p / eps_total, tau, data_radius, chain_length, n_fits, seed, **kwargs)
+                                             eps_p / eps_total, tau, data_radius, chain_length, n_fits, seed,
+                                             owner_diagnostics=False, **kwargs)
     demo = demos["rigorous"]
     manifold, grid = demo.manifold, np.asarray(KNG_SHAPE_COVARIATES, dtype=float)
     p_hat, v_hat = demo.result.nonprivate
