@@ -281,14 +281,14 @@ KNG_SHAPES_CLAIM = tuple(
                           "Kendall shape space, synthetic shapes (the paper's corpus-callosum data are not available "
                           "offline)",
               default=dict(space="kendall", n=100),
-              quick=dict(space="kendall", n=100, eps_values=(0.2, 1.0, 2.0), n_fits=3, chain_length=200),
+              quick=dict(space="kendall", n=100, eps_values=(0.2, 2.0), n_fits=3, chain_length=100),
               full=dict(space="kendall", n=100, eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=1000),
               panels=KNG_KENDALL_PANELS)
 @reproduction("kng_spd_equal", paper=_PAPER, figure="Figure 7 (bottom), appendix F", space="SPD(2), affine-invariant",
               claim=KNG_EQUAL_CLAIMS["spd"],
               description="DP geodesic regression Fig. 7 (bottom): equal budget splits, total ε from 0.2 to 2.0 on "
                           "SPD(2), affine-invariant",
-              default=dict(space="spd"), quick=dict(space="spd", eps_values=(0.2, 2.0), n_fits=3, chain_length=200),
+              default=dict(space="spd"), quick=dict(space="spd", eps_values=(0.2, 2.0), n_fits=3, chain_length=100),
               full=dict(space="spd", eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000),
               panels=KNG_PAPER_PANELS)
 @reproduction("kng", paper=_PAPER, figure="Figure 1 (bottom), §4.1", space="S²", claim=KNG_EQUAL_CLAIMS["sphere"],
@@ -399,7 +399,7 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
               description="DP geodesic regression Fig. 2 (top): unequal budget splits at ε = 2.02 on Kendall shape "
                           "space, synthetic shapes (the paper's corpus-callosum data are not available offline)",
               default=dict(space="kendall", n=100),
-              quick=dict(space="kendall", n=100, eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=200),
+              quick=dict(space="kendall", n=100, eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
               full=dict(space="kendall", n=100, n_fits=20, chain_length=1000), panels=KNG_KENDALL_PANELS)
 @reproduction("kng_spd", paper=_PAPER, figure="Figure 7 (top), appendix F", space="SPD(2), affine-invariant",
               claim=KNG_SPLIT_CLAIMS["spd"],
@@ -683,7 +683,7 @@ _SHAPE_FIT_NAMES = {"nonprivate": "non-private fit", "truth": "true geodesic", "
               claim=KNG_SHAPES_CLAIM,
               description="DP geodesic regression Fig. 3: predicted shapes along the geodesic, non-private vs private "
                           "fits at ε_p = ε_v = 0.3 on Kendall shape space, synthetic shapes",
-              quick=dict(n_fits=5, chain_length=200), full=dict(n_fits=20, chain_length=1000))
+              quick=dict(n_fits=3, chain_length=100), full=dict(n_fits=20, chain_length=1000))
 def reproduce_kng_shapes(eps_p=KNG_PAPER_SHAPE_EPS[0], eps_v=KNG_PAPER_SHAPE_EPS[1], n=100, n_fits=10,
                          chain_length=300, tau=0.2, data_radius=1.0, seed=0):
     r"""DP geodesic regression Fig. 3: predicted shapes along the geodesic, non-private vs private fits.
