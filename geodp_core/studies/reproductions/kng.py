@@ -193,7 +193,7 @@ def _convergence_text(table, by):
     for version in _KNG_VERSIONS:
         sub = table[table["version"] == version]
         parts.append(f"{_WHO[version]}: {int(sub['converged'].sum())}/{len(sub)} cells passed the public convergence "
-                     f"check (largest split-R̂ {sub['max_rhat'].max():.3g}, threshold 1.05; smallest effective sample "
+                     f"check (largest split-R̂ {sub['max_rhat'].max():.3f}, threshold 1.05; smallest effective sample "
                      f"size {sub['min_ess'].min():.0f})")
     return "; ".join(parts)
 
