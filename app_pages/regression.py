@@ -227,7 +227,7 @@ with main:
     names_2 = [f"shooting vector: coordinate {j + 1}" for j in range(len(diag["proxy_rhat_shooting"]) - 1)] + [
         "shooting vector: |v|"]
     st.dataframe(pd.DataFrame({"summary": names_1 + names_2, "R̂": rhat_all,
-                               "effective sample size": [round(e) for e in ess_all]}),
+                               "eff. sample size": [round(e) for e in ess_all]}),
                  hide_index=True, width="stretch", height=min(38 * (len(rhat_all) + 1), 300))
     teach("These chains ran on a public stand-in dataset (same n, τ, ε and domain; never your data), from "
           "starting points spread over the domain. If they overlap as one band and R̂ is close to 1, the sampler "
