@@ -1,5 +1,6 @@
 """Geodesic regression: non-private fit vs private K-norm-gradient (KNG) fits (docs/specification.md §5.8)."""
 
+import numpy as np
 import pandas as pd
 import streamlit as st
 
@@ -27,6 +28,7 @@ from geodp_core.viz.regression import (
     mspe_figure,
     private_fit_colors,
     regression_figure,
+    trace_figure,
 )
 
 PAGE = this_page(__file__)
@@ -209,6 +211,43 @@ with main:
     teach("MSPE is the mean squared geodesic distance between a fit's predictions and the observed points. The "
           "price of privacy is how far the private fits' errors exceed the non-private fit's (dashed line).")
 
+    st.subheader("Did the sampler converge? (public check)")
+    ess_all = list(diag["proxy_ess_footpoint"]) + list(diag["proxy_ess_shooting"])
+    rhat_all = list(diag["proxy_rhat_footpoint"]) + list(diag["proxy_rhat_shooting"])
+    d1, d2, d3 = st.columns(3)
+    d1.metric("Largest R̂ (agreement of chains)", f"{max(rhat_all):.3f}",
+              delta="passed" if diag["proxy_passed"] else "failed",
+              delta_color="normal" if diag["proxy_passed"] else "inverse",
+              help=f"Below {diag['rhat_threshold']:g} means chains started far apart end up describing the same "
+                   "distribution.")
+    d2.metric("Smallest effective sample size", f"{min(ess_all):.0f}",
+              help=f"How many independent draws the {diag['proxy_n_chains']} check chains are worth together, for "
+                   "the summary that mixes worst. A few hundred or more make the agreement above meaningful.")
+    d3.metric("Temperatures per chain", f"{len(diag['temperatures_footpoint'])} / {len(diag['temperatures_shooting'])}",
+              help="Each chain runs copies at flatter versions of the target (footpoint stage / shooting-vector "
+                   "stage) that swap states with it, so it can cross between distant regions. Only the copy at "
+                   "the true target is released.")
+    traces = diag["proxy_trace_footpoint"]
+    steps = (np.arange(traces.shape[0]) * max(1, -(-diag["chain_length"] // traces.shape[0]))).tolist()
+    t1, t2 = st.columns(2)
+    t1.plotly_chart(trace_figure(traces[:, :, 0], steps, "Footpoint stage: distance of the footpoint from the "
+                                 "public centre, each chain", "distance d(m₀, p)"),
+                    key="regression_trace_footpoint", width="stretch")
+    t2.plotly_chart(trace_figure(diag["proxy_trace_shooting"][:, :, 1], steps, "Shooting-vector stage: length of the "
+                                 "shooting vector, each chain", "|v|"),
+                    key="regression_trace_shooting", width="stretch")
+    names_1 = ["footpoint: distance from the centre", "footpoint stage: |v|"] + [
+        f"footpoint: coordinate {j + 1}" for j in range(len(diag["proxy_rhat_footpoint"]) - 2)]
+    names_2 = [f"shooting vector: coordinate {j + 1}" for j in range(len(diag["proxy_rhat_shooting"]) - 1)] + [
+        "shooting vector: |v|"]
+    st.dataframe(pd.DataFrame({"summary": names_1 + names_2, "R̂": rhat_all,
+                               "eff. sample size": [round(e) for e in ess_all]}),
+                 hide_index=True, width="stretch", height=min(38 * (len(rhat_all) + 1), 300))
+    teach("These chains ran on a public stand-in dataset (same n, τ, ε and domain; never your data), from "
+          "starting points spread over the domain. If they overlap as one band and R̂ is close to 1, the sampler "
+          "very likely reaches the mechanism's law in that many steps; the same settings are then used for the "
+          "private fits. This is evidence, not a proof: a region no chain found would not show up here.")
+
     with st.expander("How was this calibrated?"):
         for note in result.notes:
             st.markdown(f"- {readable(note)}")
@@ -221,7 +260,8 @@ with main:
     if "max_rhat" in owner:
         owner_box.markdown(
             f"Chains on the private data (the fits above plus {owner['n_diagnostic_chains']} extra chains from the "
-            f"public starts): max split-R̂ **{owner['max_rhat']:.3f}**; acceptance {owner['footpoint_acceptance']:.2f}"
+            f"public starts): max split-R̂ **{owner['max_rhat']:.3f}**, smallest effective sample size "
+            f"**{owner['min_ess']:.0f}**; acceptance {owner['footpoint_acceptance']:.2f}"
             f" (stage 1) / {owner['shooting_acceptance']:.2f} (stage 2). This does not change the label above."
         )
     for note in result.owner_notes:

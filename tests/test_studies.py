@@ -169,7 +169,7 @@ GOOD = dict(
     conformal_better=4, better_than_tangent_gaussian=4, n_tangent_gaussian=4, conformal_better_at_smallest_eps=True,
     ratio_smallest_eps_is_min=True, better_than_laplace=4, cells=4, cells_tangent_gaussian=4,
     advantage_largest_at_smallest_x=True, beats_both_everywhere=True, decreases_everywhere=True,
-    n_below_one=0, r_p_median=1.5, r_v_median=2.0, nonprivate_increasing=True,
+    n_below_one=0, r_p_median=1.5, r_v_median=2.0, r_p_median_max=1.5, r_v_median_max=2.0, nonprivate_increasing=True,
     **{f"{v}_{key}": value for v in ("rigorous", "paper") for key, value in (
         ("ratio_at_max", 1.9), ("higher_at_smallest_eps", True), ("parabolic", True),
         ("higher_at_small_eps_every_delta", True), ("close", True))},
@@ -187,7 +187,7 @@ BAD = dict(
     flat_or_hyperbolic_better=8, ratio_grows_with_d=False, speedup_median=99.0, speedup_grows_with_d=False,
     conformal_better=0, conformal_better_at_smallest_eps=False, better_than_laplace=3,
     advantage_largest_at_smallest_x=False, beats_both_everywhere=False, decreases_everywhere=False,
-    n_below_one=1, r_p_median=2.8, nonprivate_increasing=False,
+    n_below_one=1, r_p_median=2.8, r_p_median_max=2.8, r_v_median_max=4.6, nonprivate_increasing=False,
     **{f"{v}_{key}": value for v in ("rigorous", "paper") for key, value in (
         ("ratio_at_max", 2.0), ("higher_at_smallest_eps", False), ("parabolic", False),
         ("higher_at_small_eps_every_delta", False), ("close", False))},
@@ -223,9 +223,11 @@ def test_clause_thresholds_sit_where_the_claims_put_them():
     assert faster.evaluate(dict(speedup_median=100.0)).outcome == "holds"   # two orders of magnitude
     assert faster.evaluate(dict(speedup_median=10.0)).outcome == "fails"    # one order is not "several"
     assert grows.evaluate(dict(ratio_grows_with_d=None)).outcome == "not measured"  # one d only
-    near_one = by["kng_sensitivity"][1]
-    assert near_one.evaluate(dict(r_p_median=2.0, r_v_median=2.0)).outcome == "holds"
-    assert near_one.evaluate(dict(r_p_median=3.6, r_v_median=6.9)).outcome == "fails"  # the measured medians
+    near_one_p, near_one_v = by["kng_sensitivity"][1:3]
+    assert near_one_p.evaluate(dict(r_p_median_max=2.0)).outcome == "holds"
+    assert near_one_p.evaluate(dict(r_p_median_max=4.7)).outcome == "fails"  # the largest measured median per box
+    assert near_one_v.evaluate(dict(r_v_median_max=2.0)).outcome == "holds"
+    assert near_one_v.evaluate(dict(r_v_median_max=10.8)).outcome == "fails"
     mu = by["gdp"][0]
     assert mu.evaluate(dict(mu_exact=0.99754, mu_paper=1.116)).outcome == "fails"
     assert mu.evaluate(dict(mu_exact=1.11, mu_paper=1.116)).outcome == "holds"

@@ -25,8 +25,10 @@ every :math:`(p, v)` in the domain. Since the normalising constants depend on :m
 :math:`(\varepsilon_p + \varepsilon_v)`-DP by (adaptive) composition. The paper's
 :math:`\sigma = \Delta/\varepsilon` is available as ``scale_convention="paper"`` (no formal guarantee).
 
-Samplers: random-walk Metropolis–Hastings from PUBLIC starting points with a chain length chosen by a
-convergence check on a PUBLIC proxy dataset (approximate sampler, docs/specification.md §8). Stage 1 on the tangent
+Samplers: parallel-tempering Metropolis–Hastings with multi-scale proposals (:func:`_tempered_sampler`) from
+PUBLIC starting points, on a PUBLIC temperature ladder (:func:`temperature_ladder`), with proposal scales adapted
+on a PUBLIC proxy dataset and a chain length chosen by a convergence check (split-R̂ and effective sample size)
+on that proxy (approximate sampler, docs/specification.md §8). Stage 1 on the tangent
 bundle (a symmetric "geodesic-flow" proposal, below) or, for the paper's variant, the generic
 :func:`geodp_core.mechanisms.mcmc.riemannian_metropolis_hastings` on :math:`M`; stage 2 a Euclidean
 random walk in frame coordinates of :math:`T_{\tilde p}M`. Derivation: ``docs/derivations/kng_regression.md``.
@@ -74,6 +76,9 @@ __all__ = [
     "predict",
     "mean_squared_prediction_error",
     "OPTION_DEFAULTS",
+    "split_rhat",
+    "effective_sample_size",
+    "temperature_ladder",
 ]
 
 SOURCE = "Differentially private geodesic regression (KNG), §2.3, §3, appendices A, C, D, F"
@@ -99,6 +104,10 @@ OPTION_DEFAULTS = {
 
 _VELOCITY_STEP_RATIO = 2.0  # velocity steps are this many times the footpoint steps (E is flatter in v)
 _TARGET_ACCEPTANCE = 0.3
+_SCALE_JITTER = 1.5  # each step's local scale is the rung's scale times e^u, u ~ U(-1.5, 1.5) (public)
+_JUMP_SHARE = 0.25  # share of steps whose scale is log-uniform up to the public cap (long jumps)
+_MAX_RUNGS = 12  # at most this many temperatures in the public ladder
+_LADDER_RATIO = float(np.sqrt(2.0))  # adjacent inverse temperatures differ by this factor (public)
 _LOW_ACCEPTANCE = 0.02
 _MAX_START_AXES = 8  # dispersed public starts along at most this many frame axes (both signs)
 _MIN_AUTO_LENGTH = 250  # first candidate chain length of the public proxy check (then doubled)
@@ -284,6 +293,7 @@ def _rescale_covariates(x, x_range):
 
 
 # ------------------------------------------------------------------ samplers
+_ROW_BLOCK = 48  # rows per batched gradient evaluation
 _NUMERIC_FLOOR = -1e300  # log target of an in-domain state whose gradient is not representable (never -inf/NaN)
 def _representable(manifold, points, domain=False):
     r"""Boolean mask (leading axes) of points that are finite, on the manifold and numerically well conditioned.
@@ -308,9 +318,19 @@ def _representable(manifold, points, domain=False):
 
 
 def _masked(values_fn, ok, n_rows, fill=-np.inf):
-    """``values_fn(index)`` on the rows where ``ok`` (float array of ``n_rows``), ``fill`` elsewhere."""
+    """``values_fn(index)`` on the rows where ``ok`` (float array of ``n_rows``), ``fill`` elsewhere.
+
+    Evaluated in blocks of at most :data:`_ROW_BLOCK` rows (each row is computed independently; blocks keep the
+    batched gradients' temporaries small, which is faster for the many rows of the tempered chains)."""
     out = np.full(n_rows, fill, dtype=float)
     idx = np.flatnonzero(ok)
+    if idx.size > _ROW_BLOCK:
+        for start in range(0, idx.size, _ROW_BLOCK):
+            block = idx[start:start + _ROW_BLOCK]
+            mask = np.zeros(n_rows, dtype=bool)
+            mask[block] = True
+            out[block] = _masked(values_fn, mask, n_rows, fill)[block]
+        return out
     if idx.size:
         with np.errstate(all="ignore"):
             try:
@@ -496,6 +516,58 @@ def split_rhat(trace):
     return rhat
 
 
+def effective_sample_size(trace):
+    r"""Multi-chain effective sample size of every scalar summary (Geyer's initial monotone sequence).
+
+    With :math:`m` chains of :math:`n` draws, :math:`W` the mean within-chain variance,
+    :math:`\widehat{\mathrm{var}}^+ = \frac{n-1}{n}W + \frac{B}{n}` (:math:`B/n` the variance of the chain means)
+    and :math:`\bar\gamma_t` the within-chain autocovariance at lag :math:`t` averaged over chains,
+    :math:`\hat\rho_t = 1 - (W - \bar\gamma_t)/\widehat{\mathrm{var}}^+` (so that disagreeing chains lower the
+    ESS). The sums :math:`P_j = \hat\rho_{2j} + \hat\rho_{2j+1}` are kept while positive and made
+    non-increasing, :math:`\hat\tau = -1 + 2\sum_j P_j` and :math:`\mathrm{ESS} = mn/\hat\tau`
+    (Vehtari, Gelman, Simpson, Carpenter & Bürkner 2021, without rank normalisation). For independent draws
+    ESS ≈ :math:`mn`; for an AR(1) chain with coefficient :math:`\phi`, ESS ≈ :math:`mn(1-\phi)/(1+\phi)`.
+
+    Parameters
+    ----------
+    trace : array_like, shape ``(n_draws, n_chains, n_summaries)``
+        Draws of several chains (``n_draws >= 4``).
+
+    Returns
+    -------
+    ndarray, shape ``(n_summaries,)``
+        The ESS of each summary, in :math:`(0, mn \log_{10}(mn)]`; ``0`` for a summary on which the chains
+        disagree while none moves.
+    """
+    trace = np.asarray(trace, dtype=float)
+    n, m, count = trace.shape
+    if n < 4:
+        raise InvalidParameterError(f"trace must have at least 4 draws per chain; got {n}", param="trace")
+    centred = trace - trace.mean(axis=0)
+    spectrum = np.fft.rfft(centred, n=2 * n, axis=0)
+    acov = np.fft.irfft(spectrum * np.conj(spectrum), n=2 * n, axis=0)[:n] / n  # (lag, chain, summary)
+    within = acov[0].mean(axis=0) * n / (n - 1)
+    between = n * np.var(trace.mean(axis=0), axis=0, ddof=1) if m > 1 else np.zeros(count)
+    var_plus = (n - 1) / n * within + between / n
+    out = np.empty(count)
+    for s in range(count):
+        if not within[s] > 0.0:  # no chain moves: no information if they disagree, else a constant
+            out[s] = 0.0 if between[s] > 0.0 else float(n * m)
+            continue
+        rho = 1.0 - (within[s] - acov[:, :, s].mean(axis=1)) / var_plus[s]
+        rho[0] = 1.0
+        total, previous = 0.0, np.inf
+        for lag in range(0, n - 1, 2):
+            pair = rho[lag] + rho[lag + 1]
+            if pair < 0.0:
+                break
+            previous = min(pair, previous)
+            total += previous
+        tau = max(-1.0 + 2.0 * total, 1.0 / np.log10(max(n * m, 10)))
+        out[s] = n * m / tau
+    return out
+
+
 def _public_starts(manifold, center, radius, max_speed):
     r"""Dispersed PUBLIC starting states of the tangent-bundle chains (never the data's fit).
 
@@ -546,16 +618,23 @@ _PROXY_CACHE_SIZE = 64
 
 
 def _proxy_check(manifold, n, tau, tau_clip, sigma_p, sigma_v, center, radius, max_speed, data_radius,
-                 lengths, burn_in, step_scale, threshold):
+                 lengths, burn_in, step_scale, threshold, betas_p=None, betas_v=None):
     r"""Run the convergence check on the PUBLIC proxy dataset (a function of public inputs only; cached).
 
     For each candidate chain length (in order) run ``2 (1 + 2 min(dim, 8))`` stage-1 chains and as many stage-2 chains
     (at the proxy's public footpoint) from the dispersed public starts, with burn-in ``burn_in`` (``None`` =
     the chain length), and compute split-:math:`\hat R` of the scalar summaries; stop at the first length whose
-    largest :math:`\hat R` is below ``threshold``. Returns a dict (all entries public).
+    largest :math:`\hat R` is below ``threshold``. The chains are tempered on the PUBLIC ladders ``betas_p``,
+    ``betas_v`` (:func:`temperature_ladder`) and adapt one proposal scale per rung during burn-in; the adapted
+    scales are returned (``scales_footpoint``, ``scales_shooting``) and used, frozen, by the chains on the
+    private data. Also returned: the effective sample size of every summary (:func:`effective_sample_size`),
+    the swap acceptance between rungs and thinned traces of a few summaries of the cold chains (for plots).
+    Returns a dict (all entries public).
     """
+    betas_p = np.ones(1) if betas_p is None else np.asarray(betas_p, dtype=float)
+    betas_v = np.ones(1) if betas_v is None else np.asarray(betas_v, dtype=float)
     key = (manifold, n, tau, tau_clip, sigma_p, sigma_v, center.tobytes(), radius, max_speed, data_radius,
-           tuple(lengths), burn_in, step_scale, threshold)
+           tuple(lengths), burn_in, step_scale, threshold, tuple(betas_p), tuple(betas_v))
     if key in _PROXY_CACHE:
         return _PROXY_CACHE[key]
     x, y, foot, _ = _proxy_data(manifold, n, center, tau, data_radius, radius, max_speed)
@@ -569,22 +648,34 @@ def _proxy_check(manifold, n, tau, tau_clip, sigma_p, sigma_v, center, radius, m
     history = []
     for length in lengths:
         warm = length if burn_in is None else burn_in
-        trace1, trace2 = [], []
-        _, _, acc1, _ = _joint_footpoint_chain(manifold, x, y, sigma_p, tau_clip, max_speed, center, radius, init_p,
-                                               init_v, n_chains, length, warm, step_scale, rng, trace=trace1)
-        _, acc2, _ = _shooting_chain(manifold, x, y, feet, sigma_v, tau_clip, max_speed, init_c, length, warm,
-                                     step_scale, rng, trace=trace2)
-        rhat1, rhat2 = split_rhat(np.stack(trace1)), split_rhat(np.stack(trace2))
+        trace1, trace2, swap1, swap2 = [], [], {}, {}
+        _, _, acc1, scales1 = _joint_footpoint_chain(
+            manifold, x, y, sigma_p, tau_clip, max_speed, center, radius, init_p, init_v, n_chains, length, warm,
+            step_scale, rng, trace=trace1, betas=betas_p, tempering=swap1)
+        _, acc2, scales2 = _shooting_chain(manifold, x, y, feet, sigma_v, tau_clip, max_speed, init_c, length, warm,
+                                           step_scale, rng, trace=trace2, betas=betas_v, tempering=swap2)
+        trace1, trace2 = np.stack(trace1), np.stack(trace2)
+        rhat1, rhat2 = split_rhat(trace1), split_rhat(trace2)
+        ess1, ess2 = effective_sample_size(trace1), effective_sample_size(trace2)
         worst = float(max(np.max(rhat1), np.max(rhat2)))
         history.append(dict(chain_length=int(length), burn_in=int(warm), max_rhat=worst,
-                            rhat_footpoint=rhat1, rhat_shooting=rhat2,
-                            acceptance_footpoint=float(np.mean(acc1)), acceptance_shooting=float(np.mean(acc2))))
+                            rhat_footpoint=rhat1, rhat_shooting=rhat2, ess_footpoint=ess1, ess_shooting=ess2,
+                            min_ess=float(min(np.min(ess1), np.min(ess2))),
+                            acceptance_footpoint=float(np.mean(acc1)), acceptance_shooting=float(np.mean(acc2)),
+                            swap_footpoint=float(swap1["swap_acceptance"]),
+                            swap_shooting=float(swap2["swap_acceptance"]),
+                            scales_footpoint=np.asarray(scales1), scales_shooting=np.asarray(scales2)))
         if worst < threshold:
             break
     last = history[-1]
+    # thinned traces for plots: d(m0, p), |v| and the first coordinate of Log_m0 p (stage 1); the first frame
+    # coordinate of v and |v| (stage 2)
     result = dict(passed=bool(last["max_rhat"] < threshold), chain_length=last["chain_length"],
-                  burn_in=last["burn_in"], max_rhat=last["max_rhat"], history=history, n_chains=n_chains,
-                  n_starts=starts_p.shape[0])
+                  burn_in=last["burn_in"], max_rhat=last["max_rhat"], min_ess=last["min_ess"], history=history,
+                  n_chains=n_chains, n_starts=starts_p.shape[0], betas_footpoint=betas_p, betas_shooting=betas_v,
+                  scales_footpoint=last["scales_footpoint"], scales_shooting=last["scales_shooting"],
+                  trace_footpoint=trace1[:, :, :3].astype(np.float32),
+                  trace_shooting=trace2[:, :, [0, -1]].astype(np.float32))
     if len(_PROXY_CACHE) >= _PROXY_CACHE_SIZE:
         _PROXY_CACHE.pop(next(iter(_PROXY_CACHE)))
     _PROXY_CACHE[key] = result
@@ -623,44 +714,131 @@ def _propose(manifold, p, v, xi, zeta):
 
 
 def _joint_footpoint_chain(manifold, x, y, sigma, tau, max_speed, center, radius, init_p, init_v,
-                           n_chains, n_steps, burn_in, step_scale, rng, trace=None):
-    r"""Random-walk MH on the tangent bundle for :math:`f_1(p, v)`; returns ``(p, v, acceptance, scales)``.
+                           n_chains, n_steps, burn_in, step_scale, rng, trace=None, betas=None, scales=None,
+                           tempering=None):
+    r"""Tempered multi-scale Metropolis–Hastings on the tangent bundle for :math:`f_1(p, v)`.
 
-    ``init_p, init_v`` are one start or one per chain. If ``trace`` is a list, the scalar summaries of
-    :func:`_footpoint_summaries` (about ``center``) of every chain are appended to it every few post-burn-in
-    steps (for convergence diagnostics).
+    Returns ``(p, v, acceptance, scales)``: the cold (:math:`\beta = 1`) state and post-burn-in acceptance of
+    each chain, and the proposal scale of each rung of the temperature ladder (adapted during burn-in when
+    ``scales`` is ``None``, else the given frozen ``scales``). ``betas``: the inverse temperatures (``None`` =
+    no tempering, one rung); see :func:`_tempered_sampler` for the kernel. ``init_p, init_v`` are one start or
+    one per chain. If ``trace`` is a list, the scalar summaries of :func:`_footpoint_summaries` (about
+    ``center``) of every chain's cold state are appended to it every few post-burn-in steps. If ``tempering``
+    is a dict, the swap acceptance rate is stored in it.
     """
-    k = _npt(manifold)
     shape = (n_chains,) + tuple(manifold.point_shape)
-    p = np.broadcast_to(init_p, shape).copy()
-    v = np.broadcast_to(init_v, shape).copy()
     log_target = _joint_log_target(manifold, x, y, sigma, tau, max_speed, center, radius)
-    log_pi = log_target(p, v)  # public starts lie in the domain (checked publicly); never raises
     cap = _step_cap(manifold, max_speed, radius)
-    start = np.log(min(step_scale * sigma, cap))
-    log_scale = np.full(n_chains, start)
-    low, high = start - 20.0, np.log(cap)
-    accepted = np.zeros(n_chains)
-    thin = _thinning(n_steps)
-    for step in range(burn_in + n_steps):
-        scale = np.exp(log_scale)[:, None, None]
-        noise = rng.standard_normal((n_chains, 2, manifold.dim)) * scale
+
+    def propose(state, scale):
+        p, v = state
+        noise = rng.standard_normal((p.shape[0], 2, manifold.dim)) * scale[:, None, None]
         noise[:, 1] *= _VELOCITY_STEP_RATIO
         xi, zeta = np.moveaxis(manifold.from_frame(p[:, None], noise), 1, 0)
-        p_new, v_new = _propose(manifold, p, v, xi, zeta)
-        log_pi_new = log_target(p_new, v_new)
+        return _propose(manifold, p, v, xi, zeta)
+
+    def summaries(state):
+        return _footpoint_summaries(manifold, center, *state)
+
+    state = (np.broadcast_to(init_p, shape).copy(), np.broadcast_to(init_v, shape).copy())
+    state, accepted, scales, swap_rate = _tempered_sampler(
+        state, lambda s: log_target(*s), propose, n_chains, n_steps, burn_in, min(step_scale * sigma, cap),
+        sigma, cap, rng, betas, scales, trace, summaries)
+    if tempering is not None:
+        tempering["swap_acceptance"] = swap_rate
+    return state[0], state[1], accepted, scales
+
+
+def _tempered_sampler(state, log_target, propose, n_chains, n_steps, burn_in, start_scale, sigma, cap, rng,
+                      betas, scales, trace, summaries):
+    r"""Parallel-tempering Metropolis–Hastings with multi-scale symmetric proposals, vectorised over chains.
+
+    Every chain :math:`c` carries one replica per rung :math:`t` of the PUBLIC ladder
+    :math:`1 = \beta_0 > \beta_1 > \dots` (rows ``c * T + t``); replica :math:`t` targets :math:`\pi^{\beta_t}`.
+    Each step: (1) every replica proposes with a symmetric proposal ``propose(state, scale)`` whose scale is
+    drawn afresh, independently of the state: with probability 3/4 the rung's scale :math:`s_t` times
+    :math:`e^{u}`, :math:`u \sim U(-1.5, 1.5)`, else log-uniform between :math:`\min(\sigma/2, \mathrm{cap})`
+    and the cap (a long jump); accepted with probability :math:`\min\{1, (\pi(y')/\pi(y))^{\beta_t}\}`. A
+    mixture of kernels each reversible for :math:`\pi^{\beta_t}` is reversible for it. (2) Adjacent rungs
+    :math:`(t, t+1)` of the same chain (even pairs on even steps, odd pairs on odd steps) swap states with
+    probability :math:`\min\{1, \exp((\beta_t - \beta_{t+1})(\log\pi(y_{t+1}) - \log\pi(y_t)))\}`, which leaves
+    :math:`\prod_t \pi^{\beta_t}` invariant, whose marginal on the cold rung is :math:`\pi` (the release is
+    the cold state at the end). Chains never share information.
+
+    Scales: if ``scales`` is ``None`` they start at ``start_scale`` :math:`/\sqrt{\beta_t}` and are adapted
+    during burn-in, pooled over the chains of a rung (Robbins–Monro on :math:`\log s_t` towards acceptance
+    0.3), then frozen; otherwise the given ``scales`` are used unchanged throughout. The mechanism adapts only
+    on the PUBLIC proxy dataset and passes the frozen scales to the chains on the private data, so no tuning
+    decision depends on the private data.
+
+    Returns ``(state, cold_acceptance, scales, swap_acceptance)``.
+    """
+    betas = np.ones(1) if betas is None else np.asarray(betas, dtype=float)
+    n_rungs = betas.size
+    rows = n_chains * n_rungs
+    state = tuple(np.repeat(s, n_rungs, axis=0) for s in state)
+    beta_row = np.tile(betas, n_chains)
+    log_pi = log_target(state)  # public starts lie in the domain (checked publicly); never raises
+    adapt = scales is None
+    high = np.log(cap)
+    if adapt:
+        log_scale = np.minimum(np.log(start_scale) - 0.5 * np.log(betas), high)
+    else:
+        log_scale = np.log(np.broadcast_to(np.asarray(scales, dtype=float), (n_rungs,)))
+    low = log_scale.min() - 20.0
+    jump_low = np.log(min(0.5 * sigma, cap))
+    accepted = np.zeros(rows)
+    swaps = swapped = 0
+    thin = _thinning(n_steps)
+    cold = np.arange(n_chains) * n_rungs
+    for step in range(burn_in + n_steps):
+        local = np.exp(np.tile(log_scale, n_chains) + rng.uniform(-_SCALE_JITTER, _SCALE_JITTER, size=rows))
+        jump = np.exp(rng.uniform(min(jump_low, high), high, size=rows))
+        scale = np.where(rng.uniform(size=rows) < _JUMP_SHARE, jump, local)
+        proposal = propose(state, scale)
+        log_pi_new = log_target(proposal)
         with np.errstate(invalid="ignore"):  # -inf - (-inf) = NaN: not accepted
-            accept = np.log(rng.uniform(size=n_chains)) < log_pi_new - log_pi
-        mask = accept.reshape((n_chains,) + (1,) * k)
-        p, v = np.where(mask, p_new, p), np.where(mask, v_new, v)
+            accept = np.log(rng.uniform(size=rows)) < beta_row * (log_pi_new - log_pi)
+        state = tuple(np.where(accept.reshape((rows,) + (1,) * (s.ndim - 1)), new, s)
+                      for s, new in zip(state, proposal))
         log_pi = np.where(accept, log_pi_new, log_pi)
         if step < burn_in:
-            log_scale = _adapt(log_scale, accept, step, low, high)
+            if adapt:
+                rate = accept.reshape(n_chains, n_rungs).mean(axis=0)
+                log_scale = np.clip(log_scale + (rate - _TARGET_ACCEPTANCE) / (step + 1.0) ** 0.6, low, high)
         else:
             accepted += accept
-            if trace is not None and (step - burn_in) % thin == 0:
-                trace.append(_footpoint_summaries(manifold, center, p, v))
-    return p, v, accepted / n_steps, np.exp(log_scale)
+        for t in range(step % 2, n_rungs - 1, 2):  # replica exchange between adjacent rungs
+            i = np.arange(n_chains) * n_rungs + t
+            j = i + 1
+            with np.errstate(invalid="ignore"):
+                ok = np.log(rng.uniform(size=n_chains)) < (betas[t] - betas[t + 1]) * (log_pi[j] - log_pi[i])
+            swaps += n_chains
+            swapped += int(np.count_nonzero(ok))
+            a, b = i[ok], j[ok]
+            for s in state:
+                s[a], s[b] = s[b].copy(), s[a].copy()
+            log_pi[a], log_pi[b] = log_pi[b].copy(), log_pi[a].copy()
+        if trace is not None and step >= burn_in and (step - burn_in) % thin == 0:
+            trace.append(summaries(tuple(s[cold] for s in state)))
+    return (tuple(s[cold] for s in state), accepted[cold] / n_steps, np.exp(log_scale),
+            swapped / swaps if swaps else float("nan"))
+
+
+def temperature_ladder(n, eps, factor=2.0):
+    r"""The PUBLIC ladder of inverse temperatures :math:`1, 2^{-1/2}, 2^{-1}, \dots, 2^{-(T-1)/2}` of the KNG samplers.
+
+    With residuals clipped at :math:`\tau`, :math:`|\nabla E_\tau| \le n\Delta/2` (the sensitivity is twice the
+    largest gradient over :math:`n`), so the log density of :math:`\exp(-|\nabla E_\tau|/\sigma)`,
+    :math:`\sigma = f\Delta/\varepsilon`, varies by at most :math:`L = n\varepsilon/(2f)` over the domain. The
+    hottest rung :math:`2^{-(T-1)/2} \approx 1/L` sees a nearly flat law (moves freely); rungs a factor
+    :math:`\sqrt2` apart keep swaps frequent across the transition between the narrow mode near the fit and the
+    plateau far from it. :math:`T = 1 + \lceil 2\log_2 \max(L, 1)\rceil`, at most 12. A function of the public
+    ``n``, ``eps`` and scale factor ``factor`` (2 rigorous, 1 the paper's) only.
+    """
+    spread = n * eps / (2.0 * factor)
+    rungs = min(_MAX_RUNGS, 1 + int(np.ceil(np.log(max(spread, 1.0)) / np.log(_LADDER_RATIO))))
+    return _LADDER_RATIO ** -np.arange(rungs, dtype=float)
 
 
 def _paper_footpoint_chain(manifold, x, y, sigma, tau, max_speed, center, radius, p_hat, v_hat, init_p,
@@ -691,50 +869,48 @@ def _paper_footpoint_chain(manifold, x, y, sigma, tau, max_speed, center, radius
 
 
 def _shooting_chain(manifold, x, y, footpoints, sigma, tau, max_speed, init_v, n_steps, burn_in, step_scale, rng,
-                    trace=None):
-    r"""Random-walk MH for :math:`\exp(-|\nabla_v E(\tilde p, v)|/\sigma)` on :math:`\{|v| \le v_{\max}\}` per chain.
+                    trace=None, betas=None, scales=None, tempering=None):
+    r"""Tempered multi-scale Metropolis–Hastings for :math:`\exp(-|\nabla_v E(\tilde p, v)|/\sigma)` on
+    :math:`\{|v| \le v_{\max}\}` per chain (Euclidean random walk in frame coordinates of :math:`T_{\tilde p}M`,
+    the kernel of :func:`_tempered_sampler`). Returns ``(v, acceptance, scales)``.
 
-    If ``trace`` is a list, the frame coordinates of :math:`v` and :math:`|v|` of every chain are appended to
-    it every few post-burn-in steps (comparable across chains only for chains at the same footpoint).
+    If ``trace`` is a list, the frame coordinates of :math:`v` and :math:`|v|` of every chain's cold state are
+    appended to it every few post-burn-in steps (comparable across chains only for chains at the same footpoint).
     """
     n_chains = footpoints.shape[0]
     frame = manifold.tangent_frame(footpoints)  # (k, d, *ps)
     axes = "abcdefgh"[: _npt(manifold)]
 
-    def to_vec(coords):
-        return np.einsum(f"kd,kd{axes}->k{axes}", coords, frame)
+    def to_vec(coords, feet_frame):
+        return np.einsum(f"kd,kd{axes}->k{axes}", coords, feet_frame)
 
-    def log_target(coords):
+    def log_target(state):
+        coords, feet, fr = state
         ok = np.all(np.isfinite(coords), axis=-1)
         ok &= np.linalg.norm(np.where(ok[:, None], coords, 0.0), axis=-1) <= max_speed
-        ok[ok] &= _endpoint_ok(manifold, footpoints[ok], np.einsum(f"kd,kd{axes}->k{axes}", coords[ok], frame[ok]))
+        ok[ok] &= _endpoint_ok(manifold, feet[ok], to_vec(coords[ok], fr[ok]))
 
         def value(i):
-            return -_gradients(manifold, footpoints[i], to_vec(coords)[i], x, y, tau).shooting_norm / sigma
+            return -_gradients(manifold, feet[i], to_vec(coords[i], fr[i]), x, y, tau).shooting_norm / sigma
 
         return _masked(value, ok, coords.shape[0])
 
-    coords = manifold.to_frame(footpoints, init_v)
-    log_pi = log_target(coords)
-    start = np.log(min(step_scale * sigma * _VELOCITY_STEP_RATIO, max_speed))
-    log_scale = np.full(n_chains, start)
-    low, high = start - 20.0, np.log(max_speed)
-    accepted = np.zeros(n_chains)
-    thin = _thinning(n_steps)
-    for step in range(burn_in + n_steps):
-        proposal = coords + rng.standard_normal(coords.shape) * np.exp(log_scale)[:, None]
-        log_pi_new = log_target(proposal)
-        with np.errstate(invalid="ignore"):  # -inf - (-inf) = NaN: not accepted
-            accept = np.log(rng.uniform(size=n_chains)) < log_pi_new - log_pi
-        coords = np.where(accept[:, None], proposal, coords)
-        log_pi = np.where(accept, log_pi_new, log_pi)
-        if step < burn_in:
-            log_scale = _adapt(log_scale, accept, step, low, high)
-        else:
-            accepted += accept
-            if trace is not None and (step - burn_in) % thin == 0:
-                trace.append(np.concatenate([coords, np.linalg.norm(coords, axis=-1, keepdims=True)], axis=-1))
-    return to_vec(coords), accepted / n_steps, np.exp(log_scale)
+    def propose(state, scale):
+        coords, feet, fr = state
+        return coords + rng.standard_normal(coords.shape) * scale[:, None], feet, fr
+
+    def summaries(state):
+        coords = state[0]
+        return np.concatenate([coords, np.linalg.norm(coords, axis=-1, keepdims=True)], axis=-1)
+
+    state = (manifold.to_frame(footpoints, init_v), footpoints, frame)
+    start = min(step_scale * sigma * _VELOCITY_STEP_RATIO, max_speed)
+    state, accepted, scales, swap_rate = _tempered_sampler(
+        state, log_target, propose, n_chains, n_steps, burn_in, start, sigma, max_speed, rng, betas, scales,
+        trace, summaries)
+    if tempering is not None:
+        tempering["swap_acceptance"] = swap_rate
+    return to_vec(state[0], frame), accepted, scales
 
 
 # ---------------------------------------------------------------- mechanism
@@ -746,9 +922,15 @@ def _public_init_text(manifold, n_starts, radius, max_speed):
 
 def _sampler_note(n_releases, state, init_text):
     return (
-        f"Sampler: random-walk Metropolis–Hastings, {n_releases} independent chain(s) per stage, burn-in "
+        f"Sampler: parallel-tempering Metropolis–Hastings with multi-scale proposals, {n_releases} independent "
+        f"chain(s) per stage, each with {len(state['proxy']['betas_footpoint'])} (stage 1) and "
+        f"{len(state['proxy']['betas_shooting'])} (stage 2) replicas at the public inverse temperatures 1, 1/2, "
+        "1/4, ... (only the replica at temperature 1 is released), proposal scales adapted on the public proxy "
+        f"dataset and then frozen (no tuning on the private data), burn-in "
         f"{state['burn_in']} + {state['chain_length']} steps each (a public choice: {state['how']}); "
-        f"public convergence check {'PASSED' if state['proxy']['passed'] else 'FAILED'}; {init_text}; stage 2 starts "
+        f"public convergence check {'PASSED' if state['proxy']['passed'] else 'FAILED'} (largest split-R̂ "
+        f"{state['proxy']['max_rhat']:.3g}, smallest effective sample size {state['proxy']['min_ess']:.0f} over "
+        f"{state['proxy']['n_chains']} chains); {init_text}; stage 2 starts "
         "at v = 0. The guarantee is for the exact KNG laws; the chain's output law only approximates them "
         "(approximate sampler): if it is within total variation gamma of the exact law for every dataset, the "
         "release is (eps, (1 + e^eps) gamma)-DP; the check is evidence of a small gamma, not a proof."
@@ -877,9 +1059,10 @@ def _public_state(manifold, n, eps_p, eps_v, tau, opts, tau_from_data=False):
     auto = opts["chain_length"] == "auto"
     burn_opt = None if opts["burn_in"] == "auto" else opts["burn_in"]
     lengths = _length_schedule(opts["chain_length"], opts["max_chain_length"])
+    betas_p, betas_v = temperature_ladder(n, eps_p, factor), temperature_ladder(n, eps_v, factor)
     proxy = _proxy_check(manifold, n, float(tau), tau_clip, float(sigma_p), float(sigma_v), center, radius,
                          float(max_speed), data_radius, lengths, burn_opt, opts["step_scale"],
-                         opts["rhat_threshold"])
+                         opts["rhat_threshold"], betas_p, betas_v)
     chain_length, burn_in = proxy["chain_length"], proxy["burn_in"]
     threshold = opts["rhat_threshold"]
     tried = ", ".join(f"{h['chain_length']}: {h['max_rhat']:.3f}" for h in proxy["history"])
@@ -1040,10 +1223,11 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
     n_chains = n_releases + n_extra
     trace1 = [] if (opts["owner_diagnostics"] and joint) else None
     common = dict(n_steps=chain_length, burn_in=burn_in, step_scale=opts["step_scale"], rng=rng)
-    if joint:
+    if joint:  # the public ladder and the proposal scales adapted on the public proxy, frozen
         feet, _, acc1, scale1 = _joint_footpoint_chain(
             manifold, x_scaled, y, sigma_p, tau_clip, max_speed, center, radius, init_p, init_v,
-            n_chains=n_chains, trace=trace1, **common)
+            n_chains=n_chains, trace=trace1, betas=proxy["betas_footpoint"], scales=proxy["scales_footpoint"],
+            **common)
     else:
         feet, acc1, scale1 = _paper_footpoint_chain(
             manifold, x_scaled, y, sigma_p, tau_clip, max_speed, center, radius, p_hat, v_hat, init_p,
@@ -1065,7 +1249,7 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
     trace2 = [] if opts["owner_diagnostics"] else None
     shooting_all, acc2, scale2 = _shooting_chain(
         manifold, x_scaled, y, feet2, sigma_v, tau_clip, max_speed, start_v2, chain_length, burn_in,
-        opts["step_scale"], rng, trace=trace2)
+        opts["step_scale"], rng, trace=trace2, betas=proxy["betas_shooting"], scales=proxy["scales_shooting"])
     shooting = shooting_all[:n_releases]
     acc1_rel, acc2_rel = np.asarray(acc1, dtype=float)[:n_releases], np.asarray(acc2, dtype=float)[:n_releases]
 
@@ -1100,15 +1284,20 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
         owner_diag.update(start_footpoints=np.array(rel_p), start_shooting_vectors=np.array(rel_v))
     if opts["owner_diagnostics"]:
         rhat1 = split_rhat(np.stack(trace1)) if trace1 is not None else None
+        ess1 = effective_sample_size(np.stack(trace1)) if trace1 is not None and len(trace1) >= 4 else None
         # stage 2: only chains at the same footpoint are comparable (release chain 0 + the extra chains)
-        rhat2 = split_rhat(np.stack(trace2)[:, [0] + list(range(n_releases, n_releases + n_extra))])
+        same_foot = np.stack(trace2)[:, [0] + list(range(n_releases, n_releases + n_extra))]
+        rhat2 = split_rhat(same_foot)
+        ess2 = effective_sample_size(same_foot) if same_foot.shape[0] >= 4 else np.zeros(same_foot.shape[2])
         worst = float(max(np.max(rhat2), -np.inf if rhat1 is None else np.max(rhat1)))
+        least = float(min(np.min(ess2), np.inf if ess1 is None else np.min(ess1)))
         owner_diag.update(rhat_footpoint=rhat1, rhat_shooting=rhat2, max_rhat=worst,
-                          passed=bool(worst < threshold))
+                          ess_footpoint=ess1, ess_shooting=ess2, min_ess=least, passed=bool(worst < threshold))
         owner.append(
             OWNER_ONLY + f"split-R-hat on the private data over {n_chains} stage-1 chains (the release chains and "
             f"{n_extra} extra chains from the public starts) and {1 + n_extra} stage-2 chains at the first released "
-            f"footpoint: max R-hat {worst:.3f} ({'below' if worst < threshold else 'NOT below'} {threshold:g})"
+            f"footpoint: max R-hat {worst:.3f} ({'below' if worst < threshold else 'NOT below'} {threshold:g}), "
+            f"smallest effective sample size {least:.0f}"
             + ("" if rhat1 is not None else "; stage 1 not traced for the paper's variant")
             + ". This does not change the public label or notes (it is not part of the release)."
         )
@@ -1122,7 +1311,7 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
     public_starts = dict(start_footpoints=np.array(pub_p), start_shooting_vectors=np.array(pub_v)) \
         if opts["init"] == "public" else {}
     diagnostics = {
-        "sampler": "random-walk Metropolis–Hastings",
+        "sampler": "tempered multi-scale Metropolis–Hastings",
         "n_chains": n_releases,
         "burn_in": burn_in,
         "chain_length": chain_length,
@@ -1136,6 +1325,19 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
         "proxy_n_chains": proxy["n_chains"],
         "proxy_acceptance_footpoint": proxy["history"][-1]["acceptance_footpoint"],
         "proxy_acceptance_shooting": proxy["history"][-1]["acceptance_shooting"],
+        "proxy_min_ess": proxy["min_ess"],
+        "proxy_ess_footpoint": np.array(proxy["history"][-1]["ess_footpoint"]),
+        "proxy_ess_shooting": np.array(proxy["history"][-1]["ess_shooting"]),
+        "proxy_rhat_footpoint": np.array(proxy["history"][-1]["rhat_footpoint"]),
+        "proxy_rhat_shooting": np.array(proxy["history"][-1]["rhat_shooting"]),
+        "proxy_swap_footpoint": proxy["history"][-1]["swap_footpoint"],
+        "proxy_swap_shooting": proxy["history"][-1]["swap_shooting"],
+        "proxy_trace_footpoint": np.array(proxy["trace_footpoint"]),
+        "proxy_trace_shooting": np.array(proxy["trace_shooting"]),
+        "temperatures_footpoint": np.array(proxy["betas_footpoint"]),
+        "temperatures_shooting": np.array(proxy["betas_shooting"]),
+        "proposal_scales_footpoint": np.array(proxy["scales_footpoint"]),
+        "proposal_scales_shooting": np.array(proxy["scales_shooting"]),
         "init": opts["init"],
         "public_start_footpoints": starts_p,
         "public_start_velocities": starts_v,
@@ -1230,9 +1432,10 @@ class KNGGeodesicRegression(DatasetMechanism):
                 "Δ_p = 2τ/n when the curvature is ≥ 0, with a cosh factor in negative curvature; a public "
                 "domain d(m₀, p) ≤ R, |v| ≤ v_max."
             ),
-            sampler=("Random-walk Metropolis–Hastings: on the tangent bundle for the first stage (an exact Hastings "
-                     "ratio via the geodesic flow), in frame coordinates of T_p̃ M for the second; burn-in and chain "
-                     "length shown."),
+            sampler=("Parallel-tempering Metropolis–Hastings with multi-scale proposals: on the tangent bundle for "
+                     "the first stage (an exact Hastings ratio via the geodesic flow), in frame coordinates of T_p̃ M "
+                     "for the second; public temperatures, proposal scales tuned on public stand-in data; burn-in, "
+                     "chain length, split-R̂ and effective sample size shown."),
             source="Differentially private geodesic regression (K-norm gradient mechanism), under review.",
         ),
         try_it=None,  # a page of its own: private geodesic regression releases from a dataset

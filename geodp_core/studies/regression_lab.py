@@ -119,7 +119,7 @@ class RegressionDemo:
 
 def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau, data_radius, chain_length,
                     n_fits, seed, footpoint_velocity="joint", scale_convention="rigorous", tau_from_data=False,
-                    max_chain_length=1000, init="public"):
+                    max_chain_length=1000, init="public", owner_diagnostics=True):
     r"""Generate geodesic-regression data and release ``n_fits`` independent KNG fits (plain-valued inputs).
 
     Parameters
@@ -147,7 +147,7 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
         ``max_chain_length``. An int: that many post-burn-in Metropolis steps (burn-in = half of it), checked
         on the public proxy at that length.
     n_fits : int
-        Independent private fits to draw, in [1, 20].
+        Independent private fits to draw, in [1, 100] (the paper's figures: 10 footpoints × 10 shooting vectors).
     seed : int
         Seeds the data and the releases.
     footpoint_velocity, scale_convention : str
@@ -158,6 +158,8 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
         Public budget of the automatic chain length (default 1000 keeps a fit within a few seconds).
     init : {"public", "nonprivate"}
         Passed to :func:`kng_geodesic_regression` (``"nonprivate"``: no formal guarantee).
+    owner_diagnostics : bool
+        Passed to :func:`kng_geodesic_regression` (extra chains on the private data for the data owner's R̂).
 
     Returns
     -------
@@ -171,7 +173,7 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
     noise_std = check_real(noise_std, "noise_std", low=0.0, high=1.0, low_closed=True, high_closed=True)
     eps_total = check_real(eps_total, "eps_total", low=0.0)
     footpoint_share = check_real(footpoint_share, "footpoint_share", low=0.0, high=1.0)
-    n_fits = check_int(n_fits, "n_fits", low=1, high=20)
+    n_fits = check_int(n_fits, "n_fits", low=1, high=100)
     if isinstance(chain_length, str):
         chain_length = check_option(chain_length, "chain_length", ("auto",))
         lengths = dict(chain_length="auto", burn_in="auto")
@@ -196,7 +198,8 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
             manifold, x, y, footpoint_share * eps_total, (1.0 - footpoint_share) * eps_total,
             "data" if tau_from_data else tau, np.random.default_rng([seed, 1]),
             n_releases=n_fits, max_chain_length=max_chain_length, data_radius=data_radius, center=center,
-            footpoint_velocity=footpoint_velocity, scale_convention=scale_convention, init=init, **lengths,
+            footpoint_velocity=footpoint_velocity, scale_convention=scale_convention, init=init,
+            owner_diagnostics=owner_diagnostics, **lengths,
         )
     return RegressionDemo(
         manifold=manifold, x=x, y=y, true_footpoint=p0, true_shooting_vector=v0, result=result,

@@ -25,7 +25,7 @@ from geodp_core.viz.scene import CAMERA_PRESETS, DATA_COLOR, _sphere_lines
 from geodp_core.viz.scene import ellipse_outline as _ellipse
 from geodp_core.viz.shapes import shape_space_title
 
-__all__ = ["FIT_COLORS", "regression_figure", "mspe_figure", "private_fit_colors"]
+__all__ = ["FIT_COLORS", "regression_figure", "mspe_figure", "private_fit_colors", "trace_figure"]
 
 FIT_COLORS = {"truth": "black", "nonprivate": "goldenrod"}
 _PRIVATE_PALETTE = ["#d62728", "#9467bd", "#1f77b4", "#2ca02c", "#ff7f0e", "#e377c2", "#17becf", "#8c564b"]
@@ -268,3 +268,29 @@ def mspe_figure(names, values, colors=None, reference=None, height=None):
     fig.update_yaxes(autorange="reversed")
     fig.update_layout(showlegend=False, margin=dict(t=fig.layout.margin.t + 18))  # room for the label above
     return label_log_axes(fig)
+
+
+def trace_figure(trace, steps, title, y_title, height=None):
+    r"""Trace plot: one line per chain of a scalar summary against the step (after burn-in).
+
+    Parameters
+    ----------
+    trace : array_like, shape ``(n_draws, n_chains)``
+        Thinned draws of each chain.
+    steps : array_like, shape ``(n_draws,)``
+        The step of each draw (counted after burn-in).
+    title, y_title : str
+        Plain text.
+
+    Chains that mix well overlap as one band; a chain stuck apart from the others shows as a separate line.
+    """
+    trace = np.asarray(trace, dtype=float)
+    if trace.ndim != 2 or trace.shape[0] != len(steps):
+        raise InvalidParameterError(f"trace must have shape (len(steps), n_chains); got {trace.shape}", param="trace")
+    colors = private_fit_colors(trace.shape[1])
+    fig = go.Figure([go.Scatter(x=np.asarray(steps), y=trace[:, j], mode="lines", name=f"chain {j + 1}",
+                                line=dict(width=1, color=colors[j]), opacity=0.8, showlegend=False)
+                     for j in range(trace.shape[1])])
+    chart_layout(fig, title, "step after burn-in", y_title, height=height, plot_px=200)
+    fig.update_layout(showlegend=False)
+    return fig

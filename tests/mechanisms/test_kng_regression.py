@@ -29,7 +29,7 @@ SEED = 20261121
 ALPHA = 1e-6  # type-I error of every statistical test in this file
 FAST = dict(burn_in=150, chain_length=150)
 # a setting whose public proxy check passes at a short fixed length (small eps: a broad KNG law)
-PASS = dict(burn_in=300, chain_length=300)
+PASS = dict(burn_in=300, chain_length=600)
 
 
 def _line_data(n=20, noise=0.05, seed=SEED):
@@ -118,8 +118,9 @@ def test_defaults_label_guarantee_shapes_and_notes():
     n = len(x)
     assert result.sigma_shooting == pytest.approx(2 * (2 * 0.2 / n) / 0.05)
     assert result.sigma_footpoint == pytest.approx(2 * np.sqrt(2) * (2 * 0.2 / n) / 0.1)
-    assert result.diagnostics["chain_length"] == 300 and result.diagnostics["burn_in"] == 300
-    assert any("burn-in 300 + 300 steps" in note for note in result.notes)
+    assert result.diagnostics["chain_length"] == 600 and result.diagnostics["burn_in"] == 300
+    assert any("burn-in 300 + 600 steps" in note for note in result.notes)
+    assert result.diagnostics["proxy_min_ess"] > 100
     assert result.warnings == ()
     assert result.options["init"] == "public" and result.diagnostics["init"] == "public"
     assert all(note.startswith("For the data owner only") for note in result.owner_notes)
@@ -383,6 +384,7 @@ def test_public_outputs_do_not_depend_on_the_private_data():
         assert all(note.startswith("For the data owner only") for note in result.owner_notes)
         assert "max_residual_at_fit" not in result.diagnostics and "footpoint_acceptance" not in result.diagnostics
         assert "footpoint_acceptance" in result.owner_diagnostics and "max_rhat" in result.owner_diagnostics
+        assert result.owner_diagnostics["min_ess"] > 0 and "min_ess" not in result.diagnostics
 
 
 def test_data_derived_warnings_are_marked_for_the_data_owner():

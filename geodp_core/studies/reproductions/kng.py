@@ -34,7 +34,7 @@ from geodp_core.studies.reproductions.common import (
 )
 from geodp_core.studies.reproductions.spec import Clause, reproduction
 
-__all__ = ["KNG_PAPER_NOISE_VARIANCE", "KNG_PAPER_N", "KNG_PAPER_EPS", "KNG_PAPER_SPLIT_TOTAL", "KNG_PAPER_SPLIT_EPS_P",
+__all__ = ["KNG_PAPER_NOISE_VARIANCE", "KNG_PAPER_N", "KNG_PAPER_PANELS", "KNG_KENDALL_PANELS", "KNG_PAPER_EPS", "KNG_PAPER_SPLIT_TOTAL", "KNG_PAPER_SPLIT_EPS_P",
            "KNG_PAPER_DELTAS", "KNG_SPACES", "KNG_SPACE_PRESETS", "KNG_PAPER_SHAPE_EPS", "KNG_SHAPE_COVARIATES",
            "KNG_EQUAL_CLAIMS", "KNG_SPLIT_CLAIMS", "KNG_NOISE_CLAIM", "KNG_SENSITIVITY_CLAIM", "KNG_SHAPES_CLAIM",
            "reproduce_kng_regression", "reproduce_kng_budget_split", "reproduce_kng_noise", "reproduce_kng_sensitivity",
@@ -128,8 +128,14 @@ _KNG_VERSIONS = {
     "rigorous": dict(footpoint_velocity="joint", scale_convention="rigorous", tau_from_data=False),
     "paper": dict(footpoint_velocity="nonprivate", scale_convention="paper", tau_from_data=True, init="nonprivate"),
 }
+#: The paper's own grid for the S² and SPD(2) regression figures (Figs. 1 and 7): n = 20, 50, 100, and 100 private
+#: fits per budget (the paper: 10 footpoints × 10 shooting vectors; here 100 independent (p̃, ṽ) pairs).
+KNG_PAPER_PANELS = tuple(dict(n=n, n_fits=100) for n in KNG_PAPER_N)
+#: Kendall shape space (Fig. 2): the paper's 100 shapes, 100 private fits per budget.
+KNG_KENDALL_PANELS = (dict(n=100, n_fits=100),)
+
 _KNG_COLUMNS = ["version", "label", "mspe_nonprivate", "mspe_mean", "mspe_se", "log_mspe_mean", "n_fits", "tau_used",
-                "converged", "max_rhat"]
+                "converged", "max_rhat", "min_ess"]
 
 
 def _kng_noise_text(space, noise_std):
@@ -141,25 +147,27 @@ def _kng_noise_text(space, noise_std):
 
 def _kng_cell(space, n, noise_std, eps_total, share, tau, data_radius, chain_length, n_fits, seed):
     """Both KNG versions at one (ε, ε_p share): rows of :data:`_KNG_COLUMNS` (MSPE mean ± s.e. over fits; whether
-    the sampler passed its PUBLIC convergence check and its largest split-R̂) plus ``warnings`` (joined)."""
+    the sampler passed its PUBLIC convergence check, its largest split-R̂ and smallest effective sample size over
+    the proxy's chains) plus ``warnings`` (joined)."""
 
     rows = []
     for version, kwargs in _KNG_VERSIONS.items():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RegressionPrivacyWarning)
             demo = regression_demo(space, n, noise_std, KNG_SPACE_PRESETS[space], eps_total, share, tau, data_radius,
-                                   chain_length, n_fits, seed, **kwargs)
+                                   chain_length, n_fits, seed, owner_diagnostics=False, **kwargs)
         mean, se = mean_and_standard_error(demo.mspe_private)
         rows.append(dict(version=version, label=demo.result.label, mspe_nonprivate=demo.mspe_nonprivate,
                          mspe_mean=mean, mspe_se=se, log_mspe_mean=math.log(mean), n_fits=n_fits,
                          tau_used=demo.result.tau, converged=bool(demo.result.diagnostics["proxy_passed"]),
                          max_rhat=float(demo.result.diagnostics["proxy_max_rhat"]),
+                         min_ess=float(demo.result.diagnostics["proxy_min_ess"]),
                          warnings=" | ".join(demo.result.warnings)))
     return rows
 
 
 def _kng_common(n, n_fits, chain_length, tau, data_radius, seed):
-    return (check_int(n, "n", low=5, high=2000), check_int(n_fits, "n_fits", low=2, high=20),
+    return (check_int(n, "n", low=5, high=2000), check_int(n_fits, "n_fits", low=2, high=100),
             check_int(chain_length, "chain_length", low=50, high=20_000), check_real(tau, "tau", low=0.0, high=3.0),
             check_real(data_radius, "data_radius", low=0.0, high=3.0), _check_seed(seed))
 
@@ -185,7 +193,8 @@ def _convergence_text(table, by):
     for version in _KNG_VERSIONS:
         sub = table[table["version"] == version]
         parts.append(f"{_WHO[version]}: {int(sub['converged'].sum())}/{len(sub)} cells passed the public convergence "
-                     f"check (largest split-R̂ {sub['max_rhat'].max():.3g}, threshold 1.05)")
+                     f"check (largest split-R̂ {sub['max_rhat'].max():.3f}, threshold 1.05; smallest effective sample "
+                     f"size {sub['min_ess'].min():.0f})")
     return "; ".join(parts)
 
 
@@ -246,13 +255,15 @@ KNG_NOISE_CLAIM = (
              lambda n, v=v: n[f"{v}_higher_at_small_eps_every_delta"], rests_on=lambda n, v=v: n[f"unconverged_{v}"])
       for v in ("rigorous", "paper")),
 )
-#: Appendix G (Figs. 9–10): the ratios are above one AND concentrated near one (valid and tight bounds).
+#: Appendix G (Figs. 9–10): the ratios are above one AND concentrated near one (valid and tight bounds), each part
+#: tested on its own, r_p and r_v separately.
 KNG_SENSITIVITY_CLAIM = (
     Clause("“the ratios r_p and r_v are expected to be greater than one”: holds when every ratio is ≥ 1",
            lambda n: n["n_below_one"] == 0),
-    Clause("Figures 9–10 show the ratios concentrated near one (the bounds are tight, not only valid): holds when the "
-           "median of r_p and the median of r_v are both at most 2",
-           lambda n: n["r_p_median"] <= 2.0 and n["r_v_median"] <= 2.0),
+    Clause("Figures 9–10 show r_p concentrated near one (the footpoint bound is tight, not only valid): holds when "
+           "the median of r_p is at most 2 in every (space, n) box", lambda n: n["r_p_median_max"] <= 2.0),
+    Clause("Figures 9–10 show r_v concentrated near one (the shooting-vector bound is tight, not only valid): holds "
+           "when the median of r_v is at most 2 in every (space, n) box", lambda n: n["r_v_median_max"] <= 2.0),
 )
 #: Fig. 3.
 KNG_SHAPES_CLAIM = tuple(
@@ -270,19 +281,21 @@ KNG_SHAPES_CLAIM = tuple(
                           "Kendall shape space, synthetic shapes (the paper's corpus-callosum data are not available "
                           "offline)",
               default=dict(space="kendall", n=100),
-              quick=dict(space="kendall", n=100, eps_values=(0.2, 1.0, 2.0), n_fits=3, chain_length=200),
-              full=dict(space="kendall", n=100, eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=1000))
+              quick=dict(space="kendall", n=100, eps_values=(0.2, 2.0), n_fits=3, chain_length=100),
+              full=dict(space="kendall", n=100, eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=1000),
+              panels=KNG_KENDALL_PANELS)
 @reproduction("kng_spd_equal", paper=_PAPER, figure="Figure 7 (bottom), appendix F", space="SPD(2), affine-invariant",
               claim=KNG_EQUAL_CLAIMS["spd"],
               description="DP geodesic regression Fig. 7 (bottom): equal budget splits, total ε from 0.2 to 2.0 on "
                           "SPD(2), affine-invariant",
-              default=dict(space="spd"), quick=dict(space="spd", eps_values=(0.2, 2.0), n_fits=3, chain_length=200),
-              full=dict(space="spd", eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=1000))
+              default=dict(space="spd"), quick=dict(space="spd", eps_values=(0.2, 2.0), n_fits=3, chain_length=100),
+              full=dict(space="spd", eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000),
+              panels=KNG_PAPER_PANELS)
 @reproduction("kng", paper=_PAPER, figure="Figure 1 (bottom), §4.1", space="S²", claim=KNG_EQUAL_CLAIMS["sphere"],
               description="DP geodesic regression Fig. 1 (bottom): KNG fits on S² vs the non-private fit, equal "
                           "budget split",
               quick=dict(eps_values=(2.0,), n_fits=2, chain_length=100),
-              full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=1000))
+              full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS)
 def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_length=300, tau=0.2, data_radius=1.0,
                              seed=0, space="sphere"):
     r"""DP geodesic regression at equal budget splits: KNG fits vs the non-private fit against the total ε.
@@ -308,7 +321,8 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
     n : int
         Records, in [5, 2000] (the paper: 20, 50, 100 on S² and SPD(2); 100 on Kendall shape space).
     n_fits : int
-        Private fits per (ε, version), in [2, 20] (the paper: 10 × 10 pairs).
+        Private fits per (ε, version), in [2, 100] (the paper: 10 footpoints × 10 shooting vectors; the panels
+        draw 100 independent (p̃, ṽ) pairs, each a full release).
     chain_length : int
         Metropolis steps per stage after a burn-in of half of it, in [50, 20000].
     tau, data_radius : float
@@ -385,20 +399,20 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
               description="DP geodesic regression Fig. 2 (top): unequal budget splits at ε = 2.02 on Kendall shape "
                           "space, synthetic shapes (the paper's corpus-callosum data are not available offline)",
               default=dict(space="kendall", n=100),
-              quick=dict(space="kendall", n=100, eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=200),
-              full=dict(space="kendall", n=100, n_fits=20, chain_length=1000))
+              quick=dict(space="kendall", n=100, eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
+              full=dict(space="kendall", n=100, n_fits=20, chain_length=1000), panels=KNG_KENDALL_PANELS)
 @reproduction("kng_spd", paper=_PAPER, figure="Figure 7 (top), appendix F", space="SPD(2), affine-invariant",
               claim=KNG_SPLIT_CLAIMS["spd"],
               description="DP geodesic regression Fig. 7 (top): unequal budget splits at ε = 2.02 on SPD(2), "
                           "affine-invariant",
               default=dict(space="spd"),
               quick=dict(space="spd", eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
-              full=dict(space="spd", n_fits=20, chain_length=1000))
+              full=dict(space="spd", n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS)
 @reproduction("kng_split", paper=_PAPER, figure="Figure 1 (top), §4.1", space="S²", claim=KNG_SPLIT_CLAIMS["sphere"],
               description="DP geodesic regression Fig. 1 (top): unequal budget splits ε_p + ε_v = 2.02 on S², "
                           "rigorous KNG vs the paper's variant",
               quick=dict(eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
-              full=dict(n_fits=20, chain_length=1000))
+              full=dict(n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS)
 def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG_PAPER_SPLIT_TOTAL, space="sphere",
                                n=50, n_fits=10, chain_length=300, tau=0.2, data_radius=1.0, seed=0):
     r"""DP geodesic regression Fig. 1 top (S²), Fig. 2 top (Kendall shapes), Fig. 7 top (SPD(2)): unequal splits.
@@ -479,7 +493,7 @@ def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG
               description="DP geodesic regression Fig. 6: MSPE on S² for noise levels δ = 0.001, 0.01, 0.1 against "
                           "the total ε",
               quick=dict(n_fits=3, chain_length=100),
-              full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=1000))
+              full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000))
 def reproduce_kng_noise(deltas=KNG_PAPER_DELTAS, eps_values=(0.2, 2.0), n=50, n_fits=10, chain_length=300, tau=0.2,
                         data_radius=1.0, seed=0):
     r"""DP geodesic regression appendix E, Fig. 6: MSPE on S² for noise levels δ ∈ {0.001, 0.01, 0.1}.
@@ -627,18 +641,26 @@ def reproduce_kng_sensitivity(spaces=_KNG_SENSITIVITY_SPACES, n_values=KNG_PAPER
     below = int((table[["r_p", "r_v"]] < 1.0).to_numpy().sum())
     numbers = dict(n_ratios=2 * len(table), n_below_one=below, r_p_min=float(table["r_p"].min()),
                    r_v_min=float(table["r_v"].min()), r_p_median=float(table["r_p"].median()),
-                   r_v_median=float(table["r_v"].median()))
+                   r_v_median=float(table["r_v"].median()),
+                   r_p_median_min=float(summary["r_p_median"].min()), r_p_median_max=float(summary["r_p_median"].max()),
+                   r_v_median_min=float(summary["r_v_median"].min()), r_v_median_max=float(summary["r_v_median"].max()))
     details = (f"{2 * len(table) - below}/{2 * len(table)} ratios are "
                f"≥ 1 (smallest r_p = {numbers['r_p_min']:.3g}, r_v = {numbers['r_v_min']:.3g}; medians "
                f"{numbers['r_p_median']:.3g} and {numbers['r_v_median']:.3g}): the theoretical sensitivities bound "
                "every observed gradient difference"
                + ("" if below == 0 else f" except {below} — those neighbours exceed the stated bound")
                + "; medians r_p/r_v per (space, n): " + ", ".join(f"{r.space} n = {r.n}: {r.r_p_median:.2g}/{r.r_v_median:.2g}"
-                                          for r in summary.itertuples()) + ".")
+                                          for r in summary.itertuples())
+               + f" (median r_p {numbers['r_p_median_min']:.2g}–{numbers['r_p_median_max']:.2g}, r_v "
+               f"{numbers['r_v_median_min']:.2g}–{numbers['r_v_median_max']:.2g} per box: concentrated near one "
+               "would need at most 2).")
     claims = (
         PaperClaim("“the theoretical sensitivities are expected to be always greater than the experimental ones as they "
                    "are defined to be the supremum over all possible adjacent datasets. Thus the ratios r_p and r_v "
                    "are expected to be greater than one.”", "appendix G, Figures 9 (sphere) and 10 (SPD(2))"),
+        PaperClaim("Figures 9–10 (box plots of r_p and r_v per n) show the ratios above one and concentrated near "
+                   "one: the bounds are presented as valid and tight (our reading of the figures; tested per box, "
+                   "r_p and r_v separately)", "appendix G, Figures 9 and 10"),
     )
     setup = (f"{', '.join(KNG_SPACES[s][1] for s in space_list)}; n in {_fmt_budgets(n_grid)}; {n_pairs} neighbouring "
              "pairs each (n + 1 points on a random geodesic, D = first n, D′ = last n); ratios at the non-private "
@@ -661,7 +683,7 @@ _SHAPE_FIT_NAMES = {"nonprivate": "non-private fit", "truth": "true geodesic", "
               claim=KNG_SHAPES_CLAIM,
               description="DP geodesic regression Fig. 3: predicted shapes along the geodesic, non-private vs private "
                           "fits at ε_p = ε_v = 0.3 on Kendall shape space, synthetic shapes",
-              quick=dict(n_fits=5, chain_length=200), full=dict(n_fits=20, chain_length=1000))
+              quick=dict(n_fits=3, chain_length=100), full=dict(n_fits=20, chain_length=1000))
 def reproduce_kng_shapes(eps_p=KNG_PAPER_SHAPE_EPS[0], eps_v=KNG_PAPER_SHAPE_EPS[1], n=100, n_fits=10,
                          chain_length=300, tau=0.2, data_radius=1.0, seed=0):
     r"""DP geodesic regression Fig. 3: predicted shapes along the geodesic, non-private vs private fits.
@@ -705,7 +727,8 @@ def reproduce_kng_shapes(eps_p=KNG_PAPER_SHAPE_EPS[0], eps_v=KNG_PAPER_SHAPE_EPS
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RegressionPrivacyWarning)
             demos[version] = regression_demo(space, n, noise_std, KNG_SPACE_PRESETS[space], eps_total,
-                                             eps_p / eps_total, tau, data_radius, chain_length, n_fits, seed, **kwargs)
+                                             eps_p / eps_total, tau, data_radius, chain_length, n_fits, seed,
+                                             owner_diagnostics=False, **kwargs)
     demo = demos["rigorous"]
     manifold, grid = demo.manifold, np.asarray(KNG_SHAPE_COVARIATES, dtype=float)
     p_hat, v_hat = demo.result.nonprivate

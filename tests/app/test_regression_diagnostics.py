@@ -1,0 +1,51 @@
+"""The Regression page shows the sampler's public convergence check in words: R̂, effective sample size, the
+number of temperatures and trace plots of the check's chains, on a laptop and on a phone (screenshots kept)."""
+
+import pytest
+
+from tests.app.conftest import VIEWPORTS
+
+_SETTINGS = "regression?regression_n=30&regression_chain=200&regression_fits=1"
+_CODE_NAMES = ("proxy_", "rhat", "min_ess", "split_rhat", "effective_sample_size", "betas", "sigma")
+
+
+def _wait(page, timeout=180_000):
+    page.wait_for_selector("[data-testid='stMain']", timeout=timeout)
+    for _ in range(2):
+        page.wait_for_timeout(1500)
+        page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout)
+    page.wait_for_timeout(1000)
+
+
+@pytest.mark.parametrize("viewport", ["laptop", "phone"])
+def test_regression_page_shows_the_public_convergence_check(browser, app_url, artifacts, viewport):
+    context = browser.new_context(viewport=VIEWPORTS[viewport])
+    page = context.new_page()
+    page.set_default_timeout(180_000)
+    page.set_default_navigation_timeout(180_000)
+    try:
+        page.goto(f"{app_url}/{_SETTINGS}", wait_until="domcontentloaded")
+        _wait(page)
+        assert page.locator("[data-testid='stException']").count() == 0
+        heading = page.get_by_text("Did the sampler converge? (public check)")
+        heading.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(artifacts / f"regression_diagnostics_{viewport}.png"), full_page=False)
+        page.screenshot(path=str(artifacts / f"regression_diagnostics_{viewport}_full.png"), full_page=True)
+        body = page.inner_text("[data-testid='stMain']")
+        section = body[body.index("Did the sampler converge?"):]
+        for text in ("Largest R̂", "Smallest effective sample size", "Temperatures per chain",
+                     "public stand-in dataset"):
+            assert text in section, text
+        for name in _CODE_NAMES:  # words and symbols, never code names
+            assert name not in section, name
+        page.get_by_text("Shooting-vector stage").first.scroll_into_view_if_needed()
+        page.wait_for_timeout(500)
+        page.screenshot(path=str(artifacts / f"regression_traces_{viewport}.png"), full_page=False)
+        charts = page.locator("[data-testid='stPlotlyChart']").all()
+        titles = " ".join(chart.inner_text() for chart in charts)
+        assert "Footpoint stage" in titles and "Shooting-vector stage" in titles
+        overflow = page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 2
+    finally:
+        context.close()
