@@ -57,6 +57,7 @@ from geodp_core.mechanisms.conformal_pointset import (
     ConformalFieldValues,
     build_point_set_fields,
     cap_volume_factor,
+    fixed_budget_rejection,
     graph_conformal_distance,
     normalised_probabilities,
     proposals_needed,
@@ -621,18 +622,7 @@ class ConformalFields(ConformalFieldValues):
                 keep = (np.log(rng.random(n)) < log_ratio) & self.mesh.contains(proposals)
             return proposals[keep]
 
-        accepted, total, drawn = [], 0, 0
-        while drawn < n_total:  # fixed public number of chunks, all evaluated
-            n = min(_PROPOSAL_CHUNK, n_total - drawn)
-            got = chunk(n)
-            accepted.append(got)
-            total += len(got)
-            drawn += n
-        while total < size:  # probability <= 1e-12 for every eta: keep the law exact rather than fail
-            got = chunk(_PROPOSAL_CHUNK)
-            accepted.append(got)
-            total += len(got)
-        return np.concatenate(accepted)[:size]
+        return fixed_budget_rejection(chunk, n_total, size, _PROPOSAL_CHUNK)
 
 
 def domain_inner_radius(mesh):

@@ -92,6 +92,33 @@ def proposals_needed(size, acceptance_lower_bound, failure_probability=FAILURE_P
     return int(math.ceil(mean / acceptance_lower_bound))
 
 
+def fixed_budget_rejection(chunk, n_total, size, chunk_size, max_drawn=None, exhausted=None):
+    r"""Rejection sampling with a fixed PUBLIC number of proposals: the accepted points of ``chunk(n)`` (``n``
+    proposals, each accepted independently) over exactly ``n_total`` proposals, all evaluated, the first ``size``
+    returned.
+
+    With ``n_total`` = :func:`proposals_needed` ``(size, p_lb)``, fewer than ``size`` acceptances has probability
+    :math:`\le 10^{-12}` for every summary; only then further chunks are drawn until ``size`` are accepted (the law
+    stays exact rather than fail). ``exhausted(accepted, drawn)`` (an exception) is raised if more than
+    ``max_drawn`` proposals were needed, which only a numerically violated acceptance bound can cause.
+    """
+    accepted, total, drawn = [], 0, 0
+    while drawn < n_total:  # fixed public number of chunks, all evaluated
+        n = min(chunk_size, n_total - drawn)
+        got = chunk(n)
+        accepted.append(got)
+        total += len(got)
+        drawn += n
+    while total < size:
+        if max_drawn is not None and drawn >= max_drawn:
+            raise exhausted(total, drawn)
+        got = chunk(chunk_size)
+        accepted.append(got)
+        total += len(got)
+        drawn += chunk_size
+    return np.concatenate(accepted)[:size]
+
+
 def bump_profile_kernel(dist, bandwidth):
     r""":math:`\kappa_h(t) = K(t^2/h^2) = \exp(-1/(1 - t^2/h^2))` for :math:`t < h`, 0 beyond (peak :math:`e^{-1}`)."""
     x = (np.asarray(dist, dtype=float) / float(bandwidth)) ** 2
@@ -550,24 +577,13 @@ class PointSetFields(ConformalFieldValues):
                 keep = np.log(rng.random(n)) < log_ratio  # False where a value is not finite
             return proposals[keep]
 
-        accepted, total, drawn = [], 0, 0
-        while drawn < n_total:  # fixed public number of chunks, all evaluated
-            n = min(_POINT_PROPOSAL_CHUNK, n_total - drawn)
-            got = chunk(n)
-            accepted.append(got)
-            total += len(got)
-            drawn += n
-        while total < size:  # probability <= 1e-12 for every eta: keep the law exact rather than fail
-            if drawn >= 4 * MAX_PROPOSALS:  # only reachable if the public acceptance bound were violated numerically
-                raise UnavailableError(
-                    f"the continuous sampler accepted {total} of {drawn} proposals, below its public acceptance bound "
-                    f"{plan['acceptance_lower_bound']:.3g}: numerical failure (overflow far from the summary)",
-                    param="sampler")
-            got = chunk(_POINT_PROPOSAL_CHUNK)
-            accepted.append(got)
-            total += len(got)
-            drawn += _POINT_PROPOSAL_CHUNK
-        out = np.concatenate(accepted)[:size]
+        def exhausted(total, drawn):
+            return UnavailableError(
+                f"the continuous sampler accepted {total} of {drawn} proposals, below its public acceptance bound "
+                f"{plan['acceptance_lower_bound']:.3g}: numerical failure (overflow far from the summary)",
+                param="sampler")
+
+        out = fixed_budget_rejection(chunk, n_total, size, _POINT_PROPOSAL_CHUNK, 4 * MAX_PROPOSALS, exhausted)
         if ps.in_chart:  # public post-processing: metric projection onto the public ball (a Euclidean ball in psi)
             norms = np.sqrt(np.einsum("ij,ij->i", out, out))
             out = out * np.minimum(1.0, ps.domain_radius / np.maximum(norms, 1e-300))[:, None]
