@@ -13,7 +13,7 @@ from geodp_app.ui import (
     scenario_files,
     teach,
 )
-from geodp_app.url_params import X_AXES, clean_url, remember_page
+from geodp_app.url_params import X_AXES
 from geodp_app.urlstate import url_note
 from geodp_core.constraints import curve_dim_range
 from geodp_core.experiments import (
@@ -25,10 +25,8 @@ from geodp_core.geometry import manifold_class
 from geodp_core.viz.curves import utility_curve_figure
 
 PAGE = this_page(__file__)
-clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
 BUDGET_DEFAULTS = {"eps": (0.1, 10.0), "mu": (0.1, 5.0), "rho": (0.01, 5.0)}
-_BIND = dict(bind="query-params")
 
 
 st.title("Utility curves")
@@ -44,29 +42,28 @@ fixed = {"approx_dp": f", δ = {scenario.delta:g}", "rdp": f", α = {scenario.al
 
 x_axis = st.radio(
     "x-axis", list(X_AXES), format_func=X_AXES.get, horizontal=True, key="curves_x",
-    help="Vary the budget of the ONE target, or (at the sidebar's budget) the data size, dimension or spread.", **_BIND,
+    help="Vary the budget of the ONE target, or (at the sidebar's budget) the data size, dimension or spread.",
 )
 controls = st.columns([1, 1, 1, 1])
 grid_slot = st.empty()
 if x_axis == "budget":
     low_default, high_default = BUDGET_DEFAULTS[param]
     low = controls[0].number_input(f"smallest {symbol}", min_value=0.0, value=low_default, format="%.4g",
-                                   key=f"curves_{param}_min", help="Left end of the log-spaced budget grid.", **_BIND)
+                                   key=f"curves_{param}_min", help="Left end of the log-spaced budget grid.")
     high = controls[1].number_input(f"largest {symbol}", min_value=0.0, value=high_default, format="%.4g",
-                                    key=f"curves_{param}_max", help="Right end (← more privacy · more accuracy →).",
-                                    **_BIND)
+                                    key=f"curves_{param}_max", help="Right end (← more privacy · more accuracy →).")
     count = controls[2].number_input("grid points", min_value=2, max_value=30, value=5, step=1, key="curves_count",
-                                     help="Number of log-spaced budgets.", **_BIND)
+                                     help="Number of log-spaced budgets.")
     grid_args = dict(low=low, high=high, count=int(count), log=True)
     if param == "eps" and high > 10:
         grid_slot.warning(f"ε up to {high:g} includes very weak guarantees (e^ε ≈ {np.exp(min(high, 700.0)):.3g}).")
 elif x_axis == "n":
     low = controls[0].number_input("smallest n", min_value=2, max_value=100_000, value=20, step=10,
-                                   key="curves_n_min", help="Fewest records (log-spaced grid).", **_BIND)
+                                   key="curves_n_min", help="Fewest records (log-spaced grid).")
     high = controls[1].number_input("largest n", min_value=2, max_value=100_000, value=1000, step=10,
-                                    key="curves_n_max", help="Most records.", **_BIND)
+                                    key="curves_n_max", help="Most records.")
     count = controls[2].number_input("grid points", min_value=2, max_value=30, value=5, step=1,
-                                     key="curves_n_count", help="Number of n values.", **_BIND)
+                                     key="curves_n_count", help="Number of n values.")
     grid_args = dict(low=low, high=high, count=int(count), log=True, integer=True)
 elif x_axis == "dim":
     bottom, top = curve_dim_range(scenario.manifold)
@@ -79,26 +76,23 @@ elif x_axis == "dim":
     grid_args = dict(low=low, high=high, count=int(high - low + 1), log=False, integer=True)
 elif x_axis == "p":
     low = controls[0].number_input("smallest p", min_value=1.05, max_value=8.0, value=1.2, step=0.1, format="%.3g",
-                                   key="curves_p_min", help="Exponent of the Fréchet p-mean (linear grid, p > 1).",
-                                   **_BIND)
+                                   key="curves_p_min", help="Exponent of the Fréchet p-mean (linear grid, p > 1).")
     high = controls[1].number_input("largest p", min_value=1.05, max_value=8.0, value=4.0, step=0.1, format="%.3g",
-                                    key="curves_p_max", help="Largest exponent (the sensitivity grows quickly above 2).",
-                                    **_BIND)
+                                    key="curves_p_max", help="Largest exponent (the sensitivity grows quickly above 2).")
     count = controls[2].number_input("grid points", min_value=2, max_value=12, value=6, step=1,
-                                     key="curves_p_count", help="Number of exponents.", **_BIND)
+                                     key="curves_p_count", help="Number of exponents.")
     grid_args = dict(low=low, high=high, count=int(count), log=False)
 else:
     low = controls[0].number_input("smallest spread", min_value=0.0, max_value=3.0, value=0.05, format="%.3g",
-                                   key="curves_spread_min", help="Data spread in radians (linear grid).", **_BIND)
+                                   key="curves_spread_min", help="Data spread in radians (linear grid).")
     high = controls[1].number_input("largest spread", min_value=0.0, max_value=3.0, value=0.6, format="%.3g",
-                                    key="curves_spread_max", help="Largest data spread.", **_BIND)
+                                    key="curves_spread_max", help="Largest data spread.")
     count = controls[2].number_input("grid points", min_value=2, max_value=30, value=5, step=1,
-                                     key="curves_spread_count", help="Number of spread values.", **_BIND)
+                                     key="curves_spread_count", help="Number of spread values.")
     grid_args = dict(low=low, high=high, count=int(count), log=False)
 n_reps = controls[3].number_input(
     "repetitions", min_value=2, max_value=20_000, value=200, step=50, key="curves_reps",
     help="Releases per (mechanism, grid point), drawn in one vectorised call; the band is ± 1 standard error.",
-    **_BIND,
 )
 url_note("curves_x", x_axis)
 url_note("curves_reps", n_reps)
@@ -188,4 +182,3 @@ download_buttons(
 with st.expander("Results table"):
     st.dataframe(frame, hide_index=True, key="curves_table")
 
-remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

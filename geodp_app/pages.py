@@ -5,10 +5,10 @@ belongs to which settings key and which URL-bound controls each page owns; a pag
 :func:`this_page` (from its ``__file__``), so no page names itself a second time.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-__all__ = ["PageSpec", "PAGES", "SECTIONS", "this_page"]
+__all__ = ["PageSpec", "PAGES", "SECTIONS", "this_page", "home_alias", "PAGE_OF_PATH"]
 
 _ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,6 +60,17 @@ PAGES = (
              "reproduce"),
     PageSpec("app_pages/learn.py", "Learn", ":material/school:", "learn", "Understand", "learn"),
 )
+
+#: Which page's settings each URL path shows (the default page is also served at its own path, see
+#: :func:`home_alias`).
+PAGE_OF_PATH = {page.url_path: page.settings_key for page in PAGES}
+
+
+def home_alias():
+    """The default page once more, at its own URL path (``/home``): Streamlit serves the default page at ``/``
+    only, and a link to ``/home`` must open it, not "Page not found"."""
+    return tuple(replace(page, default=False) for page in PAGES if page.default)
+
 
 #: Navigation sections in menu order.
 SECTIONS = tuple(dict.fromkeys(page.section for page in PAGES))

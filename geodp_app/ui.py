@@ -43,7 +43,7 @@ def teaching_toggle(where=None):
     """The Teaching-mode switch (on by default, remembered in the URL): explanation boxes beside figures and
     controls; experts turn it off."""
     target = where if where is not None else st.sidebar
-    return target.toggle("Teaching mode", value=True, key=TEACH_KEY, bind="query-params",
+    return target.toggle("Teaching mode", value=True, key=TEACH_KEY,
                          help="Explanation boxes beside each figure and control. Turn off for a compact view.")
 
 

@@ -3,6 +3,10 @@
 Pages read their widgets' bounds from here (:func:`limits`), so the URL check and the control agree.
 """
 
+import re
+from dataclasses import replace
+from functools import partial
+
 from geodp_app.labels import (
     ALL_CLASSES,
     DATA_LABELS,
@@ -14,14 +18,16 @@ from geodp_app.labels import (
     mechanism_titles,
     radius_max,
     radius_note,
+    scenario_default,
 )
 from geodp_app.pages import PAGES
 from geodp_app.urlstate import (
     UrlParam,
-    carry_url_state,
+    begin_run,
     check_url_value,
-    clean_query_params,
-    remember_url_state,
+    end_run,
+    link_query,
+    remember,
     remembered_url_state,
     restore_url_state,
 )
@@ -47,7 +53,7 @@ from geodp_core.scenario import LABELLED_DATA, data_classes_for
 from geodp_core.viz import CAMERA_PRESETS
 
 __all__ = ["URL_PARAMS", "PAGE_URL_KEYS", "X_AXES", "CONFORMAL_SPACES", "CONFORMAL_LAPLACIANS", "limits", "bounds",
-           "clean_url", "remember_page", "page_settings", "load_page_settings"]
+           "clean_url", "write_url", "remember_page", "page_link_query", "page_keys", "page_settings", "load_page_settings"]
 
 #: x-axes of the Utility curves page (value -> label written in the URL).
 X_AXES = {"budget": "privacy budget", "n": "records n", "dim": "dimension d", "spread": "data spread",
@@ -74,16 +80,46 @@ def _radius_bounds(params):
     return 0.05, radius_max(manifold, dim, metric), radius_note(manifold, dim, metric)
 
 
-def _choice(labels, display=None):
-    """Options keyed by their internal name; ``display`` maps them to the label the bound widget writes."""
-    if display is None:
-        return UrlParam("choice", choices=tuple(labels))
-    return UrlParam("choice", choices=tuple(display[k] for k in labels), aliases={k: display[k] for k in labels})
+_CODE = re.compile(r"[a-z0-9_]+")
+
+
+def _slug(option):
+    """The URL code of a widget option: the option itself when it is a code already, else its text in lower case
+    with every run of other characters as one ``_`` (``"4 values"`` -> ``4_values``)."""
+    text = str(option)
+    if isinstance(option, (int, float)) or _CODE.fullmatch(text):
+        return text
+    return re.sub(r"[^0-9a-z]+", "_", text.casefold()).strip("_") or "option"
+
+
+def _choice(options, labels=None, kind="choice"):
+    """A choice among the widget's ``options`` (any values), written into the URL as codes (:func:`_slug`);
+    ``labels`` (``{option: label}``) and the options' own text are accepted spellings too."""
+    options = tuple(options)
+    codes = tuple(_slug(o) for o in options)
+    aliases = {str(o): c for o, c in zip(options, codes) if str(o) != c}
+    aliases.update({label: _slug(o) for o, label in (labels or {}).items() if label})
+    values = () if all(isinstance(o, str) and o == c for o, c in zip(options, codes)) else options
+    return UrlParam(kind, choices=codes, values=values, aliases=aliases)
 
 
 def _coded(labels, kind="choice"):
-    """A choice the app writes into the URL as its code; its labels (``labels``: code -> label) are aliases."""
-    return UrlParam(kind, choices=tuple(labels), aliases={label: code for code, label in labels.items()}, coded=True)
+    """A choice whose options are codes already (``labels``: code -> label, accepted spellings too)."""
+    return _choice(labels, labels, kind)
+
+
+def _tabs(labels):
+    """Tabs (``labels``: code -> the tab's title, which the widget holds), written into the URL as codes."""
+    return UrlParam("choice", choices=tuple(labels), values=tuple(labels.values()),
+                    aliases={label: code for code, label in labels.items()})
+
+
+def _grid(options, fmt=None):
+    """A select-slider of numbers (an off-grid URL value moves towards more privacy)."""
+    options = tuple(options)
+    if fmt is None:
+        fmt = (lambda g: str(int(g))) if all(isinstance(o, int) for o in options) else str
+    return UrlParam("grid", grid=options, low=0.0, low_open=True, grid_format=fmt)
 
 
 _TITLES = mechanism_titles()
@@ -103,14 +139,15 @@ _SIDEBAR = {
     "p": UrlParam("float", *WIDGET_RANGES["p"]),
     "mechanisms": _coded(_TITLES, "multi"),
     "notion": _coded(NOTION_LABELS),
-    "eps": UrlParam("grid", grid=tuple(EPS_GRID), low=0.0, low_open=True),
-    "delta": UrlParam("grid", grid=tuple(DELTA_GRID), low=0.0, low_open=True),
-    "mu": UrlParam("grid", grid=tuple(MU_GRID), low=0.0, low_open=True),
-    "rho": UrlParam("grid", grid=tuple(RHO_GRID), low=0.0, low_open=True),
+    "eps": _grid(EPS_GRID),
+    "delta": _grid(DELTA_GRID),
+    "mu": _grid(MU_GRID),
+    "rho": _grid(RHO_GRID),
     "alpha": UrlParam("float", *WIDGET_RANGES["alpha"]),
     "seed": UrlParam("int", *WIDGET_RANGES["seed"]),
     "n_releases": UrlParam("int", *WIDGET_RANGES["n_releases"]),
 }
+_SIDEBAR = {key: replace(spec, default=partial(scenario_default, key)) for key, spec in _SIDEBAR.items()}
 _CURVES = {
     "curves_x": _choice(X_AXES, X_AXES),
     "curves_eps_min": UrlParam("float", 0.0, 1000.0, low_open=True),
@@ -149,16 +186,16 @@ _ACCOUNTING = {
     "accounting_at_alpha": UrlParam("float", 1.0, 1e6),
     "accounting_at_eps": UrlParam("float", 0.0, 1000.0),
     "accounting_profile_eps_max": UrlParam("float", 0.5, 30.0),
-    "accounting_tradeoff_mu": UrlParam("multi", choices=tuple(str(v) for v in ACCOUNTING_TRADEOFF_MUS)),
+    "accounting_tradeoff_mu": _choice(ACCOUNTING_TRADEOFF_MUS, kind="multi"),
     "accounting_gdp_sensitivity": UrlParam("float", 0.0, 3.14159),
     "accounting_gdp_kmax": UrlParam("int", 4, 24),
     "accounting_heat_alpha": UrlParam("float", 1.0, 1e6),
     "accounting_heat_sensitivity": UrlParam("float", 0.0, 1e6),
     "accounting_heat_k": UrlParam("float", 0.0, 1e6),
     "accounting_heat_eps": UrlParam("float", 0.0, 1e6),
-    "accounting_lang_eps": UrlParam("multi", choices=tuple(str(v) for v in ACCOUNTING_LANGEVIN_EPS)),
+    "accounting_lang_eps": _choice(ACCOUNTING_LANGEVIN_EPS, kind="multi"),
     "accounting_lang_lam_max": UrlParam("float", 0.0, 1e6),
-    "accounting_pmean_ps": UrlParam("multi", choices=tuple(str(v) for v in ACCOUNTING_PMEAN_PS)),
+    "accounting_pmean_ps": _choice(ACCOUNTING_PMEAN_PS, kind="multi"),
     "accounting_pmean_radius": UrlParam("float", 0.01, 0.78),
     "accounting_pmean_space": _choice({label: "" for label in ACCOUNTING_PMEAN_SPACES}),
 }
@@ -180,7 +217,7 @@ _CONFORMAL = {
     "conformal_spread": UrlParam("float", 0.02, 2.0),
     "conformal_ball_sphere": UrlParam("float", 0.05, 3.0),
     "conformal_ball_hyperbolic": UrlParam("float", 0.05, 3.0),
-    "conformal_eps": UrlParam("grid", grid=tuple(CONFORMAL_EPS_GRID), low=0.0, low_open=True),
+    "conformal_eps": _grid(CONFORMAL_EPS_GRID),
     "conformal_share": UrlParam("float", 0.05, 0.95),
     "conformal_mesh": UrlParam("int", 100, 4000),
     "conformal_bandwidth": UrlParam("float", 0.05, 3.0),
@@ -200,11 +237,11 @@ _REGRESSION = {
     **{f"regression_preset_{space}": _choice(presets) for space, presets in REGRESSION_PRESETS.items()},
     "regression_n": UrlParam("int", 5, 500),
     "regression_noise": UrlParam("float", 0.0, 1.0),
-    "regression_eps": UrlParam("grid", grid=tuple(REGRESSION_EPS_GRID), low=0.0, low_open=True),
+    "regression_eps": _grid(REGRESSION_EPS_GRID),
     "regression_share": UrlParam("float", 0.1, 0.9),
     "regression_tau": UrlParam("float", 0.0, 3.0),
     "regression_radius": UrlParam("float", 0.05, 3.0),
-    "regression_chain": _choice({str(v): "" for v in REGRESSION_CHAIN_LENGTHS}),
+    "regression_chain": _choice(REGRESSION_CHAIN_LENGTHS),
     "regression_fits": UrlParam("int", 1, 8),
     "regression_seed": UrlParam("int", 0, 2**31 - 1),
 }
@@ -230,22 +267,17 @@ def audit_variant_label(variant):
 
 _AUDIT = {
     "audit_space": _choice(AUDIT_SPACES, AUDIT_SPACES),
-    "audit_mechanism": UrlParam(
-        "choice", choices=tuple(audit_mechanism_label(m, ok) for m in _TITLES for ok in (True, False)),
-        aliases={m: audit_mechanism_label(m) for m in _TITLES},
-    ),
-    **{f"audit_variant_{m}": UrlParam(
-        "choice", choices=tuple(audit_variant_label(v) for v in (AUDIT_NO_VARIANT, *VARIANTS)),
-        aliases={v: audit_variant_label(v) for v in (AUDIT_NO_VARIANT, *VARIANTS)},
-    ) for m in _TITLES},
+    "audit_mechanism": _choice(_TITLES, {m: audit_mechanism_label(m) for m in _TITLES}),
+    **{f"audit_variant_{m}": _choice((AUDIT_NO_VARIANT, *VARIANTS),
+                                     {v: audit_variant_label(v) for v in (AUDIT_NO_VARIANT, *VARIANTS)})
+       for m in _TITLES},
     "audit_notion": _choice(AUDIT_NOTIONS, AUDIT_NOTIONS),
-    "audit_eps": UrlParam("grid", grid=tuple(AUDIT_EPS_GRID), low=0.0, low_open=True),
-    "audit_delta": UrlParam("grid", grid=AUDIT_DELTA_GRID, low=0.0, low_open=True, grid_format=lambda g: f"{g:g}"),
+    "audit_eps": _grid(AUDIT_EPS_GRID),
+    "audit_delta": _grid(AUDIT_DELTA_GRID, lambda g: f"{g:g}"),
     "audit_n": UrlParam("int", 2, 100_000),
     "audit_radius": UrlParam("float", 0.01, 5.0),
-    "audit_releases": UrlParam("grid", grid=AUDIT_RELEASE_GRID, low=0.0, low_open=True,
-                               grid_format=lambda g: str(int(g))),
-    "audit_confidence": UrlParam("grid", grid=AUDIT_CONFIDENCES, low=0.0, low_open=True),
+    "audit_releases": _grid(AUDIT_RELEASE_GRID),
+    "audit_confidence": _grid(AUDIT_CONFIDENCES),
     "audit_seed": UrlParam("int", 0, 2**31 - 1),
 }
 
@@ -311,13 +343,12 @@ REPRODUCE_CHOICES = {
 
 def _reproduce_param(options, labels):
     if all(isinstance(o, (int, float)) for o in options):
-        return UrlParam("grid", grid=tuple(float(o) for o in options), low=0.0, low_open=True,
-                        grid_format=(lambda g: str(int(g))) if all(isinstance(o, int) for o in options) else str)
-    return _choice(dict.fromkeys(options, ""), labels) if labels else _choice(dict.fromkeys(options, ""))
+        return _grid(options)
+    return _choice(options, labels)
 
 
 _REPRODUCE = {
-    "reproduce_paper": _choice(REPRODUCE_TABS, REPRODUCE_TABS),
+    "reproduce_paper": _tabs(REPRODUCE_TABS),
     **{key: _reproduce_param(*spec) for key, spec in REPRODUCE_CHOICES.items()},
     "reproduce_ew_offset": UrlParam("float", 0.0, 3.0),
     "reproduce_kng_tau": UrlParam("float", 0.01, 3.0),
@@ -334,7 +365,7 @@ _CAMERAS = {
 LEDGER_MECHANISMS = {"riemannian_gaussian": "Riemannian Gaussian", "riemannian_laplace": "Riemannian Laplace"}
 _LEDGER = {
     "ledger_mechanism": _choice(LEDGER_MECHANISMS, LEDGER_MECHANISMS),
-    "ledger_eps": UrlParam("grid", grid=tuple(EPS_GRID), low=0.0, low_open=True),
+    "ledger_eps": _grid(EPS_GRID),
     "ledger_k": UrlParam("int", 1, 1000),
 }
 
@@ -346,7 +377,7 @@ _PLANNER = {
     "explorer_plan_share": _choice({share: "" for share in PLAN_SHARES}),
 }
 
-_GLOBAL = {"teach": _choice({"true": "", "false": ""})}
+_GLOBAL = {"teach": UrlParam("bool")}
 
 #: Every control bound to the URL, by widget key.
 URL_PARAMS = {**_GLOBAL, **_SIDEBAR, **_CURVES, **_ACCOUNTING, **_CONFORMAL, **_REGRESSION, **_AUDIT, **_REPRODUCE, **_CAMERAS,
@@ -365,8 +396,6 @@ def bounds(key):
     return dict(min_value=low, max_value=high)
 
 
-#: The app's pages by URL path -> the key their settings are remembered under (from :data:`~geodp_app.pages.PAGES`).
-PAGE_OF_PATH = {page.url_path: page.settings_key for page in PAGES}
 #: Each page's own URL-bound controls (besides the sidebar's scenario), by settings key: the URL parameters
 #: named ``<settings_key>_…``.
 PAGE_URL_KEYS = {
@@ -379,26 +408,30 @@ PAGE_URL_KEYS = {
 GLOBAL_KEYS = ("teach",)
 
 
-def _page_keys(page):
+def page_keys(page):
+    """Every URL key of page ``page`` (a settings key): the scenario, the global controls and its own."""
     return SCENARIO_KEYS + GLOBAL_KEYS + PAGE_URL_KEYS.get(page, ())
 
 
 def clean_url(page=None):
-    """First thing on every page: put back the page's remembered settings after a page change, then validate
-    every URL-bound value before any widget reads it (idempotent).
+    """First thing of every run (``app.py``), before any widget: check the URL and give the page's controls its
+    values (:func:`geodp_app.urlstate.begin_run`). Returns the messages recorded."""
+    return begin_run(URL_PARAMS, page_keys(page or "home"), page or "home")
 
-    Streamlit drops a page's query parameters when another page opens; the scenario and each page's own
-    settings are remembered for the session, so a link survives clicks through the navigation.
-    """
-    carried = carry_url_state(_page_keys(page), page=page or "home")
-    messages = clean_query_params(URL_PARAMS, carried)
-    remember_url_state(_page_keys(page))
-    return messages
+
+def write_url(page=None):
+    """Last thing of every run (``app.py``): the URL of the view, written once when it changed."""
+    end_run(URL_PARAMS, page_keys(page or "home"), page or "home")
 
 
 def remember_page(page):
-    """Remember the page's settings after its widgets ran (last thing on a page)."""
-    remember_url_state(_page_keys(page))
+    """Remember the values page ``page``'s controls show now (for a download made before the run ends)."""
+    remember(URL_PARAMS, page_keys(page))
+
+
+def page_link_query(page):
+    """The URL parameters of a link to ``page`` (a settings key): the view that page will show."""
+    return link_query(URL_PARAMS, page_keys(page), page)
 
 
 def page_settings():
@@ -432,5 +465,5 @@ def load_page_settings(settings):
                 fixed_values.append(fixed)
         if fixed_values:
             good[key] = fixed_values
-    restore_url_state(good)
+    restore_url_state(good, URL_PARAMS)
     return problems
