@@ -35,6 +35,7 @@ _MEMORY = "geodp_url_memory"
 _EXPECTED = "geodp_url_expected"
 _DEFAULTS = "geodp_url_defaults"
 _FRESH = "geodp_url_fresh"
+_PAGE = "geodp_url_page"
 _UNSEEN = object()
 _MAX_SHOWN = 40
 
@@ -277,10 +278,10 @@ def begin_run(specs, keys, page):
     """First thing of every run, before any widget: check the URL and give the page's controls its values.
 
     Every URL value of ``keys`` is checked against ``specs`` (a bad one is dropped or moved onto the grid, with
-    a message for :func:`url_note`). When the URL is not the one the app itself wrote or linked for ``page``,
-    it came from outside (a link, a typed URL, Back, Forward): every control of ``keys`` takes the URL's value,
-    and one the URL leaves out returns to its default. Otherwise only controls without a value (Streamlit forgets
-    the widgets of another page) are given the URL's.
+    a message for :func:`url_note`). On arrival at ``page`` (its widgets are new ones), and when the URL is not the
+    one the app itself wrote for ``page`` (a link, a typed URL, Back, Forward), every control of ``keys`` takes
+    the URL's value, and one the URL leaves out returns to its default. Otherwise (a rerun after a change of a
+    control) the controls keep their values, and only one without a value is given the URL's.
 
     Returns
     -------
@@ -292,7 +293,10 @@ def begin_run(specs, keys, page):
     raw = _url_values()
     clean, messages = _check_all(page_specs, raw)
     expected = state.get(_EXPECTED, {}).get(page)
-    outside = clean != expected or bool(messages)
+    # a page's widgets are new ones after a page change (they would start from their defaults): they take the URL
+    arrived = state.get(_PAGE) != page
+    state[_PAGE] = page
+    outside = arrived or clean != expected or bool(messages)
     memory = state.setdefault(_MEMORY, {})
     for key, spec in page_specs.items():
         if key in clean:
