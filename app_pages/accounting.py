@@ -4,17 +4,17 @@ import pandas as pd
 import streamlit as st
 
 from geodp_app.cache import cached_conversion_tables, cached_gdp_curves, guarantee_from_values
-from geodp_app.pages import this_page
-from geodp_app.sidebar import NOTION_LABELS
-from geodp_app.ui import errors_shown_here, teach
-from geodp_app.url_params import (
+from geodp_app.pages import (
     ACCOUNTING_LANGEVIN_EPS,
     ACCOUNTING_PMEAN_PS,
     ACCOUNTING_PMEAN_SPACES,
     ACCOUNTING_TABS,
     ACCOUNTING_TRADEOFF_MUS,
-    bounds,
+    this_page,
 )
+from geodp_app.sidebar import NOTION_LABELS
+from geodp_app.ui import errors_shown_here, teach
+from geodp_app.url_params import bounds
 from geodp_app.urlstate import url_note
 from geodp_core.privacy import GDP, PureDP
 from geodp_core.viz.curves import (
@@ -46,19 +46,19 @@ with tab_convert:
     cols = st.columns(3)
     values = {}
     if notion in ("pure_dp", "approx_dp", "rdp"):
-        values["eps"] = cols[0].number_input("ε", min_value=0.0, value=1.0, format="%.4g", key="accounting_eps",
+        values["eps"] = cols[0].number_input("ε", **bounds("accounting_eps"), value=1.0, format="%.4g", key="accounting_eps",
                                              help="Privacy budget ε > 0.")
     if notion == "approx_dp":
-        values["delta"] = cols[1].number_input("δ", min_value=0.0, max_value=1.0, value=1e-5, format="%.2e",
+        values["delta"] = cols[1].number_input("δ", **bounds("accounting_delta"), value=1e-5, format="%.2e",
                                                key="accounting_delta", help="δ in (0, 1).")
     if notion == "gdp":
-        values["mu"] = cols[0].number_input("μ", min_value=0.0, value=1.0, format="%.4g", key="accounting_mu",
+        values["mu"] = cols[0].number_input("μ", **bounds("accounting_mu"), value=1.0, format="%.4g", key="accounting_mu",
                                             help="μ > 0: as hard to distinguish as N(0,1) from N(μ,1).")
     if notion == "rdp":
-        values["alpha"] = cols[1].number_input("Rényi order α", min_value=1.0, value=2.0, format="%.4g",
+        values["alpha"] = cols[1].number_input("Rényi order α", **bounds("accounting_alpha"), value=2.0, format="%.4g",
                                                key="accounting_alpha", help="α > 1.")
     if notion == "zcdp":
-        values["rho"] = cols[0].number_input("ρ", min_value=0.0, value=0.5, format="%.4g", key="accounting_rho",
+        values["rho"] = cols[0].number_input("ρ", **bounds("accounting_rho"), value=0.5, format="%.4g", key="accounting_rho",
                                              help="ρ > 0: (α, ρα)-RDP for every α.")
     for name, value in values.items():
         url_note(f"accounting_{name}", value)

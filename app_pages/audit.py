@@ -4,9 +4,7 @@ import pandas as pd
 import streamlit as st
 
 from geodp_app.cache import cached_audit, cached_audit_all
-from geodp_app.pages import this_page
-from geodp_app.ui import errors_shown_here, honesty_badge, teach
-from geodp_app.url_params import (
+from geodp_app.pages import (
     AUDIT_CONFIDENCES,
     AUDIT_DELTA_GRID,
     AUDIT_NO_VARIANT,
@@ -15,7 +13,10 @@ from geodp_app.url_params import (
     AUDIT_SPACES,
     audit_mechanism_label,
     audit_variant_label,
+    this_page,
 )
+from geodp_app.ui import errors_shown_here, honesty_badge, teach
+from geodp_app.url_params import bounds
 from geodp_app.urlstate import url_note
 from geodp_core.audit import (
     AUDIT_PRESETS,
@@ -120,10 +121,10 @@ with controls:
     delta = 1e-5
     if notion == "approx_dp":
         delta = st.select_slider("δ", AUDIT_DELTA_GRID, key="audit_delta", format_func=lambda d: f"{d:g}")
-    n = st.number_input("Records n", min_value=2, max_value=100_000, step=1, key="audit_n",
+    n = st.number_input("Records n", **bounds("audit_n"), step=1, key="audit_n",
                         help="Records per dataset; the sensitivity Δ scales as 1/n (n = 2 makes Δ large).")
     radius = st.number_input(
-        "Public ball radius r", min_value=0.01, max_value=5.0, step=0.05, key="audit_radius",
+        "Public ball radius r", **bounds("audit_radius"), step=0.05, key="audit_radius",
         help="PUBLIC bound: the data lie in B(m₀, r). Must be below r* = π/4 on S² and S¹ (any r > 0 on H², SPD, R¹).",
     )
     n_releases = st.select_slider("Releases per dataset", AUDIT_RELEASE_GRID, key="audit_releases",
@@ -133,7 +134,7 @@ with controls:
         n_releases = FRESH_CAP
     confidence = st.select_slider("Confidence", AUDIT_CONFIDENCES, key="audit_confidence",
                                   help="The lower bound holds with this probability (Clopper–Pearson).")
-    seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key="audit_seed",
+    seed = st.number_input("Seed", **bounds("audit_seed"), step=1, key="audit_seed",
                            help="Seeds the releases (and the density sanitisation of the conformal mechanism).")
     for key, value in (("audit_space", space), ("audit_mechanism", mechanism), (f"audit_variant_{mechanism}", variant),
                        ("audit_notion", notion), ("audit_eps", eps), ("audit_delta", delta), ("audit_n", n),

@@ -4,7 +4,7 @@ import streamlit as st
 
 from geodp_app.cache import cached_conformal_lab
 from geodp_app.conformal import DATA_KINDS, LabSettings
-from geodp_app.pages import this_page
+from geodp_app.pages import CONFORMAL_LAPLACIANS, CONFORMAL_SPACES, this_page
 from geodp_app.ui import (
     download_buttons,
     errors_shown_here,
@@ -12,12 +12,7 @@ from geodp_app.ui import (
     scenario_files,
     teach,
 )
-from geodp_app.url_params import (
-    CONFORMAL_LAPLACIANS,
-    CONFORMAL_SPACES,
-    bounds,
-    limits,
-)
+from geodp_app.url_params import bounds, limits
 from geodp_app.urlstate import url_note
 from geodp_core.constraints import CONFORMAL_EPS_GRID as EPS_GRID
 from geodp_core.explorer import mean_and_standard_error

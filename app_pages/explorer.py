@@ -6,7 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from geodp_app.cache import cached_budget_plan, cached_curvature_lesson, cached_run, warm_neighbouring_budgets
-from geodp_app.pages import this_page
+from geodp_app.pages import LEDGER_MECHANISMS, PLAN_SHARES, this_page
 from geodp_app.sidebar import scenario_sidebar, upload_digest
 from geodp_app.ui import (
     download_buttons,
@@ -15,7 +15,7 @@ from geodp_app.ui import (
     scenario_files,
     teach,
 )
-from geodp_app.url_params import LEDGER_MECHANISMS, PLAN_SHARES, bounds
+from geodp_app.url_params import bounds
 from geodp_app.urlstate import url_note
 from geodp_core.explorer import resample_releases, results_table
 from geodp_core.pipeline import typical_spread_distance

@@ -7,10 +7,10 @@ import streamlit as st
 
 from geodp_app.cache import cached_plan, cached_run
 from geodp_app.ledger import ledger_path_in, ledger_store, record_release
-from geodp_app.pages import this_page
+from geodp_app.pages import LEDGER_MECHANISMS, this_page
 from geodp_app.sidebar import scenario_sidebar, upload_digest
 from geodp_app.ui import errors_shown_here, teach
-from geodp_app.url_params import LEDGER_MECHANISMS, bounds
+from geodp_app.url_params import bounds
 from geodp_app.urlstate import url_note
 from geodp_core.constraints import EPS_GRID
 from geodp_core.privacy import ApproxDP

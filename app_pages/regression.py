@@ -4,14 +4,9 @@ import pandas as pd
 import streamlit as st
 
 from geodp_app.cache import cached_regression_demo
-from geodp_app.pages import this_page
+from geodp_app.pages import REGRESSION_CHAIN_LENGTHS, REGRESSION_SPACES, this_page
 from geodp_app.ui import errors_shown_here, honesty_badge, teach
-from geodp_app.url_params import (
-    REGRESSION_CHAIN_LENGTHS,
-    REGRESSION_SPACES,
-    bounds,
-    limits,
-)
+from geodp_app.url_params import bounds, limits
 from geodp_app.urlstate import url_note
 from geodp_core.constraints import REGRESSION_EPS_GRID as EPS_GRID
 from geodp_core.geometry import get_manifold

@@ -11,15 +11,9 @@ from geodp_app.cache import (
     cached_reproduce_kng,
     cached_reproduce_more,
 )
-from geodp_app.pages import this_page
+from geodp_app.pages import REPRODUCE_CHOICES, REPRODUCE_TABS, this_page
 from geodp_app.ui import download_buttons, errors_shown_here, teach
-from geodp_app.url_params import (
-    REPRODUCE_CHOICES,
-    REPRODUCE_TABS,
-    URL_PARAMS,
-    bounds,
-    limits,
-)
+from geodp_app.url_params import URL_PARAMS, bounds, limits
 from geodp_app.urlstate import url_note
 from geodp_core import reproduce as rp
 from geodp_core.geometry import MANIFOLD_NAMES, get_manifold

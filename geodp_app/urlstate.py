@@ -20,11 +20,10 @@ A label typed by a person (``manifold=Hyperbolic Hᵈ``) is an accepted alias of
 
 import math
 import re
-from dataclasses import dataclass, field
 
 import streamlit as st
 
-__all__ = ["UrlParam", "check_url_value", "decode", "encode", "begin_run", "end_run", "remember", "link_query", "url_note",
+__all__ = ["check_url_value", "decode", "encode", "begin_run", "end_run", "remember", "link_query", "url_note",
            "remembered_url_state", "restore_url_state"]
 
 MESSAGES_KEY = "geodp_url_messages"
@@ -38,53 +37,6 @@ _FRESH = "geodp_url_fresh"
 _PAGE = "geodp_url_page"
 _UNSEEN = object()
 _MAX_SHOWN = 40
-
-
-@dataclass(frozen=True)
-class UrlParam:
-    """What a URL parameter may hold.
-
-    kind
-        ``"int"``, ``"float"``, ``"grid"`` (a select-slider of numbers), ``"choice"`` (one option),
-        ``"multi"`` (several options), ``"bool"`` (a toggle: ``true`` / ``false``) or ``"text"``.
-    low, high, low_open
-        Range of ``int``/``float``/``grid`` values (``low_open``: ``low`` itself is excluded).
-    choices
-        The codes of the options, as written into the URL.
-    values
-        The widget's option values, in the order of ``choices`` (empty: the codes themselves).
-    aliases
-        Other accepted spellings -> the code (the options' labels, older spellings).
-    grid
-        The select-slider's numeric values, as the widget holds them (an off-grid value moves to the largest
-        value not above it, i.e. towards more privacy, with a message).
-    grid_format
-        How the widget spells a grid value in the URL (default ``str``).
-    bounds
-        Optional ``bounds(params) -> (low, high, why)`` giving a range that depends on other parameters.
-    max_chars
-        Longest accepted value.
-    default
-        Optional ``default(state) -> value``: what the control shows in a fresh browser given the others' values
-        (``state``); without it, the value the control showed when it started from its default this session.
-    context
-        Optional ``context(state) -> hashable``: what an observed default depends on (the space, for the size of
-        a space), so that a value is left out of the URL only when it is the default of that context.
-    """
-
-    kind: str
-    low: float = None
-    high: float = None
-    low_open: bool = False
-    choices: tuple = ()
-    values: tuple = ()
-    aliases: dict = field(default_factory=dict)
-    grid: tuple = ()
-    grid_format: object = str
-    bounds: object = None
-    max_chars: int = 200
-    default: object = None
-    context: object = None
 
 
 def _show(raw):
