@@ -7,7 +7,7 @@ import streamlit as st
 
 from geodp_app.navigation import sidebar_navigation
 from geodp_app.pages import PAGE_OF_PATH, PAGES, home_alias
-from geodp_app.ui import teaching_toggle
+from geodp_app.ui import PageStopped, teaching_toggle
 from geodp_app.url_params import clean_url, write_url
 from geodp_core.executors import warm_up_processes
 
@@ -29,6 +29,8 @@ clean_url(settings_key)  # before any widget reads the URL: bad values reported,
 teaching_toggle()  # every page: explanation boxes on (default) or off, remembered in the URL
 try:
     page.run()
+except PageStopped:  # the page ended early (it said why); the URL and the menu are still written below
+    pass
 finally:
     write_url(settings_key)  # the view's URL (codes, non-default values), in one update when it changed
     sidebar_navigation(menu)

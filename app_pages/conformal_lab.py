@@ -10,6 +10,7 @@ from geodp_app.ui import (
     errors_shown_here,
     honesty_badge,
     scenario_files,
+    stop_page,
     teach,
 )
 from geodp_app.url_params import bounds, limits
@@ -113,7 +114,7 @@ with errors_shown_here(error_slot):
 with main:
     if run is None:
         st.info("Fix the control reported on the left (your other settings are kept).")
-        st.stop()
+        stop_page()
     cal, fields = run.calibration, run.fields
     noise = cal.noise
     st.markdown(f"**{cal.achieved.describe()}** {honesty_badge(cal.label)} · ε_φ = {noise['eps_phi']:.3g}, "

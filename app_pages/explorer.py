@@ -13,6 +13,7 @@ from geodp_app.ui import (
     errors_shown_here,
     honesty_badge,
     scenario_files,
+    stop_page,
     teach,
 )
 from geodp_app.url_params import bounds
@@ -42,7 +43,7 @@ st.caption(
 scenario, points, show_error = scenario_sidebar()
 if scenario is None:
     st.info("Fix the highlighted control in the sidebar (your other settings are kept).")
-    st.stop()
+    stop_page()
 
 result = None
 try:
@@ -50,7 +51,7 @@ try:
 except Exception as exc:  # noqa: BLE001 - shown beside the control that caused it; settings are kept
     show_error(exc)
     st.info("This scenario's data could not be prepared: the message is beside the control in the sidebar.")
-    st.stop()
+    stop_page()
 
 warm_neighbouring_budgets(scenario, result.manifold, result.sensitivity)  # the next ε step's slow calibrations
 draw = st.session_state.get("explorer_draw", 0)

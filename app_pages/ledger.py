@@ -9,7 +9,7 @@ from geodp_app.cache import cached_plan, cached_run
 from geodp_app.ledger import ledger_path_in, ledger_store, record_release
 from geodp_app.pages import LEDGER_MECHANISMS, this_page
 from geodp_app.sidebar import scenario_sidebar, upload_digest
-from geodp_app.ui import errors_shown_here, teach
+from geodp_app.ui import errors_shown_here, stop_page, teach
 from geodp_app.url_params import bounds
 from geodp_app.urlstate import url_note
 from geodp_core.constraints import EPS_GRID
@@ -28,12 +28,12 @@ st.caption(
 scenario, points, show_error = scenario_sidebar()
 if scenario is None:
     st.info("Fix the highlighted control in the sidebar (your other settings are kept).")
-    st.stop()
+    stop_page()
 try:
     result = cached_run(scenario.to_json(), upload_digest(points), _points=points)
 except Exception as exc:  # noqa: BLE001 - shown beside the control that caused it; settings are kept
     show_error(exc)
-    st.stop()
+    stop_page()
 
 st.subheader("1. Plan the series")
 c1, c2, c3 = st.columns(3)
@@ -80,7 +80,7 @@ if path is None:
     st.error("The ledger file must be a plain file name ending in .sqlite3 or .db (letters, digits, '-', '_', '.'), "
              f"kept in the server's ledger folder; got {file_name!r}.")
 if store is None:
-    st.stop()
+    stop_page()
 
 if name not in store.names():
     st.info(f"No ledger named {name!r} in this file yet: create it with the total above "
@@ -89,7 +89,7 @@ if name not in store.names():
         with errors_shown_here():
             store.create(name, total)
             st.rerun()
-    st.stop()
+    stop_page()
 
 ledger = store.load(name)
 left, right = st.columns(2)

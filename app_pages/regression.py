@@ -5,7 +5,7 @@ import streamlit as st
 
 from geodp_app.cache import cached_regression_demo
 from geodp_app.pages import REGRESSION_CHAIN_LENGTHS, REGRESSION_SPACES, this_page
-from geodp_app.ui import errors_shown_here, honesty_badge, teach
+from geodp_app.ui import errors_shown_here, honesty_badge, stop_page, teach
 from geodp_app.url_params import bounds, limits
 from geodp_app.urlstate import url_note
 from geodp_core.constraints import REGRESSION_EPS_GRID as EPS_GRID
@@ -115,7 +115,7 @@ with errors_shown_here(error_slot):
 with main:
     if demo is None:
         st.info("Fix the highlighted control (your other settings are kept).")
-        st.stop()
+        stop_page()
     result = demo.result
     if result.label == "approximate sampler":
         claim = f"guarantee **{result.guarantee.describe()}** per private fit, for the exact law the chains approximate"

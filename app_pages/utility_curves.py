@@ -11,6 +11,7 @@ from geodp_app.ui import (
     errors_shown_here,
     honesty_badge,
     scenario_files,
+    stop_page,
     teach,
 )
 from geodp_app.url_params import bounds
@@ -33,7 +34,7 @@ st.title("Utility curves")
 scenario, points, show_error = scenario_sidebar()
 if scenario is None:
     st.info("Fix the highlighted control in the sidebar (your other settings are kept).")
-    st.stop()
+    stop_page()
 
 param = budget_parameter(scenario.notion)
 symbol = BUDGET_SYMBOLS[param]
@@ -122,13 +123,13 @@ values = None
 with errors_shown_here(grid_slot):
     values = tuple(grid_values(**grid_args))
 if values is None:
-    st.stop()
+    stop_page()
 
 frame = None
 with errors_shown_here(grid_slot):
     frame = cached_utility_curve(scenario.to_json(), upload_digest(points), x_axis, values, int(n_reps), _points=points)
 if frame is None:
-    st.stop()
+    stop_page()
 
 if x_axis == "budget":
     x_label, log_x = f"{symbol} · target {notion_label}{fixed}", True

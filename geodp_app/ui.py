@@ -78,3 +78,16 @@ def scenario_files(scenario, page, study=None):
         ("Scenario JSON", scenario.to_json(settings), "geodp_scenario.json", "application/json"),
         ("Python snippet", scenario.to_python_snippet(settings, study), "geodp_reproduce.py", "text/x-python"),
     ]
+
+
+class PageStopped(BaseException):  # not an error: no `except Exception` of a page catches it
+    """Raised by :func:`stop_page`; ``app.py`` catches it after the page (see there)."""
+
+
+def stop_page():
+    """End the page here (instead of ``st.stop()``): ``app.py`` then still writes the view's URL and draws the menu.
+
+    ``st.stop()`` makes every later Streamlit call of the run stop too, so the URL of a page that stopped early
+    would never be written and its menu never drawn.
+    """
+    raise PageStopped

@@ -99,3 +99,34 @@ def test_a_fresh_page_on_every_space_writes_only_what_differs_from_a_fresh_brows
         if key in state and key not in CHEAP and key != "manifold":
             assert encode(URL_PARAMS[key], state[key]) == encode(URL_PARAMS[key], scenario_default(key, state)), key
     assert set(at.query_params) == {"n", "n_releases"} | ({"manifold"} if manifold != "sphere" else set())
+
+
+@pytest.mark.parametrize("page", [p for p in PAGES if p.controls], ids=lambda p: p.url_path)
+def test_every_choice_control_on_the_page_writes_its_code(page):
+    """Each choice control the page shows (radio, select box, select slider, multiselect), set to another option,
+    puts that option's CODE into the URL (never its label)."""
+    at = AppTest.from_file(APP, default_timeout=120).run()
+    at.query_params.update(CHEAP)
+    at.switch_page(page.script).run()
+    assert not at.exception, at.exception
+    walked = 0
+    widgets = list(at.radio) + list(at.selectbox) + list(at.select_slider) + list(at.multiselect)
+    for key in [w.key for w in widgets if w.key in page.controls]:
+        spec = URL_PARAMS[key]
+        if spec.kind not in ("choice", "multi") or not spec.choices:
+            continue
+        widget = next((w for w in list(at.radio) + list(at.selectbox) + list(at.select_slider) + list(at.multiselect)
+                       if w.key == key), None)
+        if widget is None:  # a change of an earlier control hid it
+            continue
+        options = list(spec.values or spec.choices)
+        current = widget.value
+        option = next(o for o in reversed(options) if o != current)
+        widget.set_value([option] if spec.kind == "multi" else option).run()
+        assert not at.exception, (key, at.exception)
+        written = at.query_params.get(key)
+        written = written if isinstance(written, list) else [written]
+        assert written == encode(spec, [option] if spec.kind == "multi" else option), (key, written)
+        assert all(CODE.fullmatch(code) for code in written), (key, written)
+        walked += 1
+    assert walked, page.url_path
