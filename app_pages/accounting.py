@@ -4,19 +4,17 @@ import pandas as pd
 import streamlit as st
 
 from geodp_app.cache import cached_conversion_tables, cached_gdp_curves, guarantee_from_values
-from geodp_app.pages import this_page
-from geodp_app.sidebar import NOTION_LABELS
-from geodp_app.ui import errors_shown_here, readable_table, teach
-from geodp_app.url_params import (
+from geodp_app.pages import (
     ACCOUNTING_LANGEVIN_EPS,
     ACCOUNTING_PMEAN_PS,
     ACCOUNTING_PMEAN_SPACES,
     ACCOUNTING_TABS,
     ACCOUNTING_TRADEOFF_MUS,
-    bounds,
-    clean_url,
-    remember_page,
+    this_page,
 )
+from geodp_app.sidebar import NOTION_LABELS
+from geodp_app.ui import errors_shown_here, readable_table, teach
+from geodp_app.url_params import bounds
 from geodp_app.urlstate import url_note
 from geodp_core.privacy import GDP, PureDP
 from geodp_core.viz.curves import (
@@ -29,9 +27,7 @@ from geodp_core.viz.curves import (
 )
 
 PAGE = this_page(__file__)
-clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
-_BIND = dict(bind="query-params")
 
 
 st.title("Privacy accounting")
@@ -40,30 +36,30 @@ st.caption(
     "valid conversion exists, why — and see what a comparison at ONE target gives each mechanism family."
 )
 
-tab_convert, tab_curves, tab_gdp, tab_heat = st.tabs(list(ACCOUNTING_TABS), key="accounting_tab", **_BIND)
+tab_convert, tab_curves, tab_gdp, tab_heat = st.tabs(list(ACCOUNTING_TABS), key="accounting_tab")
 
 # ------------------------------------------------------------------ converter
 with tab_convert:
     notion = st.selectbox("Source guarantee", list(NOTION_LABELS), format_func=NOTION_LABELS.get,
-                          key="accounting_notion", help="The guarantee you have.", **_BIND)
+                          key="accounting_notion", help="The guarantee you have.")
     url_note("accounting_notion", notion)
     cols = st.columns(3)
     values = {}
     if notion in ("pure_dp", "approx_dp", "rdp"):
-        values["eps"] = cols[0].number_input("ε", min_value=0.0, value=1.0, format="%.4g", key="accounting_eps",
-                                             help="Privacy budget ε > 0.", **_BIND)
+        values["eps"] = cols[0].number_input("ε", **bounds("accounting_eps"), value=1.0, format="%.4g", key="accounting_eps",
+                                             help="Privacy budget ε > 0.")
     if notion == "approx_dp":
-        values["delta"] = cols[1].number_input("δ", min_value=0.0, max_value=1.0, value=1e-5, format="%.2e",
-                                               key="accounting_delta", help="δ in (0, 1).", **_BIND)
+        values["delta"] = cols[1].number_input("δ", **bounds("accounting_delta"), value=1e-5, format="%.2e",
+                                               key="accounting_delta", help="δ in (0, 1).")
     if notion == "gdp":
-        values["mu"] = cols[0].number_input("μ", min_value=0.0, value=1.0, format="%.4g", key="accounting_mu",
-                                            help="μ > 0: as hard to distinguish as N(0,1) from N(μ,1).", **_BIND)
+        values["mu"] = cols[0].number_input("μ", **bounds("accounting_mu"), value=1.0, format="%.4g", key="accounting_mu",
+                                            help="μ > 0: as hard to distinguish as N(0,1) from N(μ,1).")
     if notion == "rdp":
-        values["alpha"] = cols[1].number_input("Rényi order α", min_value=1.0, value=2.0, format="%.4g",
-                                               key="accounting_alpha", help="α > 1.", **_BIND)
+        values["alpha"] = cols[1].number_input("Rényi order α", **bounds("accounting_alpha"), value=2.0, format="%.4g",
+                                               key="accounting_alpha", help="α > 1.")
     if notion == "zcdp":
-        values["rho"] = cols[0].number_input("ρ", min_value=0.0, value=0.5, format="%.4g", key="accounting_rho",
-                                             help="ρ > 0: (α, ρα)-RDP for every α.", **_BIND)
+        values["rho"] = cols[0].number_input("ρ", **bounds("accounting_rho"), value=0.5, format="%.4g", key="accounting_rho",
+                                             help="ρ > 0: (α, ρα)-RDP for every α.")
     for name, value in values.items():
         url_note(f"accounting_{name}", value)
     source_slot = st.empty()
@@ -72,13 +68,13 @@ with tab_convert:
     st.markdown("**Express the result at**")
     at = st.columns(3)
     at_delta = at[0].number_input("δ for (ε, δ)-DP", **bounds("accounting_at_delta"), value=1e-5, format="%.2e",
-                                  key="accounting_at_delta", **_BIND, help="Converted (ε, δ) guarantees use this δ.")
+                                  key="accounting_at_delta", help="Converted (ε, δ) guarantees use this δ.")
     url_note("accounting_at_delta", at_delta)
     at_alpha = at[1].number_input("α for Rényi DP", **bounds("accounting_at_alpha"), value=2.0, format="%.4g",
-                                  key="accounting_at_alpha", **_BIND, help="Converted RDP guarantees use this order.")
+                                  key="accounting_at_alpha", help="Converted RDP guarantees use this order.")
     url_note("accounting_at_alpha", at_alpha)
     at_eps = at[2].number_input("ε for the GDP profile", **bounds("accounting_at_eps"), value=1.0, format="%.4g",
-                                key="accounting_at_eps", **_BIND, help="μ-GDP gives (ε, δ_μ(ε))-DP at this ε.")
+                                key="accounting_at_eps", help="μ-GDP gives (ε, δ_μ(ε))-DP at this ε.")
     url_note("accounting_at_eps", at_eps)
     at_slot = st.empty()
 
@@ -121,14 +117,14 @@ with tab_curves, errors_shown_here():
         implied = [row["guarantee"] for row in conversions if row["guarantee"] is not None]
         shown = list(dict.fromkeys([guarantee] + [g for g in implied if g != guarantee]))
         eps_max = st.slider("largest ε shown", **bounds("accounting_profile_eps_max"), value=8.0, step=0.5,
-                            key="accounting_profile_eps_max", **_BIND, help="Right end of the ε axis of the privacy profile.")
+                            key="accounting_profile_eps_max", help="Right end of the ε axis of the privacy profile.")
         url_note("accounting_profile_eps_max", eps_max)
         st.plotly_chart(privacy_profile_figure(shown, eps_max=float(eps_max)), key="accounting_profile",
                         width="stretch")
         st.caption("Each implied guarantee's curve lies above the source's (it is weaker). Dotted: RDP/zCDP drawn "
                    "through their (ε, δ) conversion, an upper bound on the true profile.")
         mus = st.multiselect("μ values", list(ACCOUNTING_TRADEOFF_MUS), default=[0.5, 1.0, 2.0],
-                             key="accounting_tradeoff_mu", **_BIND, help="GDP trade-off curves to draw.")
+                             key="accounting_tradeoff_mu", help="GDP trade-off curves to draw.")
         url_note("accounting_tradeoff_mu", mus)
         gdp_rows = [g.mu for g in shown if isinstance(g, GDP)]
         eps_curves = [guarantee.eps] if isinstance(guarantee, PureDP) else None
@@ -153,11 +149,10 @@ with tab_gdp:
     )
     g1, g2, g3 = st.columns(3)
     gdp_sensitivity = g1.number_input("sensitivity Δ", **bounds("accounting_gdp_sensitivity"), value=1.0,
-                                      format="%.4g", key="accounting_gdp_sensitivity", **_BIND, help="Distance between the neighbouring means "
+                                      format="%.4g", key="accounting_gdp_sensitivity", help="Distance between the neighbouring means "
                                       "(≤ π on the sphere).")
     url_note("accounting_gdp_sensitivity", gdp_sensitivity)
     k_max = g2.slider("σ = k/4 for k = 1 … ", **bounds("accounting_gdp_kmax"), value=16, key="accounting_gdp_kmax",
-                      **_BIND,
                       help="Number of σ values (each S² value takes about half a second, cached).")
     url_note("accounting_gdp_kmax", k_max)
     include_s2 = g3.toggle("include S²", value=True, key="accounting_gdp_s2",
@@ -185,18 +180,17 @@ with tab_heat:
     )
     h1, h2, h3, h4 = st.columns(4)
     heat_alpha = h1.number_input("Rényi order α", **bounds("accounting_heat_alpha"), value=2.0, format="%.4g",
-                                 key="accounting_heat_alpha", **_BIND,
+                                 key="accounting_heat_alpha",
                                  help="α > 1.")
     url_note("accounting_heat_alpha", heat_alpha)
     heat_sensitivity = h2.number_input("sensitivity Δ", **bounds("accounting_heat_sensitivity"), value=1.0,
-                                       format="%.4g", key="accounting_heat_sensitivity", **_BIND, help="Δ > 0.")
+                                       format="%.4g", key="accounting_heat_sensitivity", help="Δ > 0.")
     url_note("accounting_heat_sensitivity", heat_sensitivity)
     heat_k = h3.number_input("|K|", **bounds("accounting_heat_k"), value=1.0, format="%.4g", key="accounting_heat_k",
-                             **_BIND,
                              help="Curves are drawn for K = -|K|, 0 and +|K| (Ric ≥ -K).")
     url_note("accounting_heat_k", heat_k)
     heat_eps = h4.number_input("target ε", **bounds("accounting_heat_eps"), value=0.8, format="%.4g",
-                               key="accounting_heat_eps", **_BIND,
+                               key="accounting_heat_eps",
                                help="Marks the diffusion time each curvature needs (or that it is unreachable).")
     url_note("accounting_heat_eps", heat_eps)
     heat_slot = st.empty()
@@ -216,10 +210,10 @@ with tab_heat:
     )
     l1, l2 = st.columns(2)
     lang_eps = l1.multiselect("target ε values", list(ACCOUNTING_LANGEVIN_EPS), default=[0.5, 1.0, 2.0],
-                              key="accounting_lang_eps", **_BIND, help="One curve per target budget.")
+                              key="accounting_lang_eps", help="One curve per target budget.")
     url_note("accounting_lang_eps", lang_eps)
     lam_max = l2.number_input("largest λ", **bounds("accounting_lang_lam_max"), value=12.0, format="%.4g",
-                              key="accounting_lang_lam_max", **_BIND, help="Right end of the λ axis (must exceed K = |K|).")
+                              key="accounting_lang_lam_max", help="Right end of the λ axis (must exceed K = |K|).")
     url_note("accounting_lang_lam_max", lam_max)
     lang_slot = st.empty()
     if lang_eps:
@@ -240,13 +234,13 @@ with tab_heat:
     )
     q1, q2, q3 = st.columns(3)
     pmean_ps = q1.multiselect("exponents p", list(ACCOUNTING_PMEAN_PS), default=[1.5, 2.0, 3.0, 4.0],
-                              key="accounting_pmean_ps", **_BIND, help="One line per exponent.")
+                              key="accounting_pmean_ps", help="One line per exponent.")
     url_note("accounting_pmean_ps", pmean_ps)
     pmean_radius = q2.number_input("ball radius r", **bounds("accounting_pmean_radius"), value=0.5, format="%.4g",
-                                   key="accounting_pmean_radius", **_BIND,
+                                   key="accounting_pmean_radius",
                                    help="Public ball radius (below π/4 on the sphere).")
     url_note("accounting_pmean_radius", pmean_radius)
-    pmean_space = q3.radio("curvature", list(ACCOUNTING_PMEAN_SPACES), key="accounting_pmean_space", **_BIND,
+    pmean_space = q3.radio("curvature", list(ACCOUNTING_PMEAN_SPACES), key="accounting_pmean_space",
                            help="The sensitivity bounds depend on the upper curvature bound κ.")
     url_note("accounting_pmean_space", pmean_space)
     pmean_slot = st.empty()
@@ -258,4 +252,3 @@ with tab_heat:
     else:
         pmean_slot.info("Pick at least one exponent p.")
 
-remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

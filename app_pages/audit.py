@@ -6,9 +6,7 @@ import pandas as pd
 import streamlit as st
 
 from geodp_app.cache import cached_audit, cached_audit_all
-from geodp_app.pages import this_page
-from geodp_app.ui import errors_shown_here, honesty_badge, readable, teach
-from geodp_app.url_params import (
+from geodp_app.pages import (
     AUDIT_CONFIDENCES,
     AUDIT_DELTA_GRID,
     AUDIT_NO_VARIANT,
@@ -17,9 +15,10 @@ from geodp_app.url_params import (
     AUDIT_SPACES,
     audit_mechanism_label,
     audit_variant_label,
-    clean_url,
-    remember_page,
+    this_page,
 )
+from geodp_app.ui import errors_shown_here, honesty_badge, readable, teach
+from geodp_app.url_params import bounds
 from geodp_app.urlstate import url_note
 from geodp_core.audit import (
     AUDIT_PRESETS,
@@ -39,7 +38,6 @@ from geodp_core.viz.audit import (
 )
 
 PAGE = this_page(__file__)
-clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Empirical privacy audit")
 st.caption(
@@ -52,7 +50,6 @@ st.caption(
 
 SPACES, NOTIONS, NO_VARIANT = AUDIT_SPACES, AUDIT_NOTIONS, AUDIT_NO_VARIANT
 FRESH_CAP = 1500
-_BIND = dict(bind="query-params")
 DEFAULTS = {"audit_space": "sphere", "audit_mechanism": "riemannian_laplace", "audit_notion": "pure_dp",
             "audit_eps": 1.0, "audit_delta": 1e-5, "audit_n": 10, "audit_radius": 0.5, "audit_releases": 4000,
             "audit_confidence": 0.95, "audit_seed": 0}
@@ -104,7 +101,7 @@ with controls:
                  help="Settings where the audit says something clear: exact mechanisms stay below their claim, "
                       "the labelled non-DP variants exceed it.")
     st.button("Apply showcase", key="audit_apply", on_click=_apply_preset, icon=":material/tune:")
-    space = st.radio("Manifold", list(SPACES), format_func=SPACES.get, key="audit_space", **_BIND,
+    space = st.radio("Manifold", list(SPACES), format_func=SPACES.get, key="audit_space",
                      help="Every small space on which distance-isotropic noise has an exact sampler. m₀ (the "
                           "PUBLIC ball centre) is the space's own default centre: the north pole, the origin of H², "
                           "the identity matrix or rotation, 0 on ℝᵈ. On the circle and the line the audit's bound "
@@ -113,7 +110,7 @@ with controls:
     r_star = manifold.ball_radius_limit
     availability = availability_table(manifold)
     mechanism = st.selectbox(
-        "Mechanism", list(MECHANISM_NAMES), key="audit_mechanism", **_BIND,
+        "Mechanism", list(MECHANISM_NAMES), key="audit_mechanism",
         format_func=lambda m: audit_mechanism_label(m, availability[m].ok),
         help="Every mechanism of the registry; unavailable ones say why.",
     )
@@ -123,7 +120,7 @@ with controls:
             for m, reason in unavailable.items():
                 st.caption(f"**{mechanism_class(m).title}**: {readable(reason)}")
     variants = [NO_VARIANT] + [v for v in VARIANTS if variant_applies(v, mechanism)]
-    variant = st.selectbox("Variant", variants, format_func=audit_variant_label, key=f"audit_variant_{mechanism}", **_BIND,
+    variant = st.selectbox("Variant", variants, format_func=audit_variant_label, key=f"audit_variant_{mechanism}",
                            help="Variants labelled \"no formal guarantee\" and negative controls: the audit "
                                 "should refute their claim for suitable settings.")
     if variant != NO_VARIANT:
@@ -132,29 +129,29 @@ with controls:
         st.caption("Here the noise is halved where the two neighbouring means are (nearly) as far apart as the public "
                    "sensitivity allows, and quartered where they are not (the sphere at moderate radius), so that "
                    "the true ε is at least 1.5 × the claim.")
-    notion = st.radio("Target guarantee", list(NOTIONS), format_func=NOTIONS.get, key="audit_notion", **_BIND,
+    notion = st.radio("Target guarantee", list(NOTIONS), format_func=NOTIONS.get, key="audit_notion",
                       horizontal=True, help="Gaussian-type mechanisms need (ε, δ).")
-    eps = st.select_slider("ε  (more privacy ⟵ ⟶ less privacy)", EPS_GRID, key="audit_eps", **_BIND,
+    eps = st.select_slider("ε  (more privacy ⟵ ⟶ less privacy)", EPS_GRID, key="audit_eps",
                            help="The target budget each mechanism is calibrated to (log-spaced values).")
     delta = 1e-5
     if notion == "approx_dp":
-        delta = st.select_slider("δ", AUDIT_DELTA_GRID, key="audit_delta", format_func=lambda d: f"{d:g}", **_BIND)
-    n = st.number_input("Records n", min_value=2, max_value=100_000, step=1, key="audit_n", **_BIND,
+        delta = st.select_slider("δ", AUDIT_DELTA_GRID, key="audit_delta", format_func=lambda d: f"{d:g}")
+    n = st.number_input("Records n", **bounds("audit_n"), step=1, key="audit_n",
                         help="Records per dataset; the sensitivity Δ scales as 1/n (n = 2 makes Δ large).")
     radius = st.number_input(
-        "Public ball radius r", min_value=0.01, max_value=5.0, step=0.05, key="audit_radius", **_BIND,
+        "Public ball radius r", **bounds("audit_radius"), step=0.05, key="audit_radius",
         help="PUBLIC bound: the data lie in B(m₀, r). "
              + (f"On {manifold.symbol} it must be below r* = {r_star:.4g}." if math.isfinite(r_star)
                 else f"Any r > 0 on {manifold.symbol}."),
     )
-    n_releases = st.select_slider("Releases per dataset", AUDIT_RELEASE_GRID, key="audit_releases", **_BIND,
+    n_releases = st.select_slider("Releases per dataset", AUDIT_RELEASE_GRID, key="audit_releases",
                                   help="Half choose the event, half evaluate it. More releases: a tighter bound.")
     if variant == "knn_data" and n_releases > FRESH_CAP:
         st.caption(f"kNN variant: a fresh calibration per release (slow); capped at {FRESH_CAP} releases.")
         n_releases = FRESH_CAP
-    confidence = st.select_slider("Confidence", AUDIT_CONFIDENCES, key="audit_confidence", **_BIND,
+    confidence = st.select_slider("Confidence", AUDIT_CONFIDENCES, key="audit_confidence",
                                   help="The lower bound holds with this probability (Clopper–Pearson).")
-    seed = st.number_input("Seed", min_value=0, max_value=2**31 - 1, step=1, key="audit_seed", **_BIND,
+    seed = st.number_input("Seed", **bounds("audit_seed"), step=1, key="audit_seed",
                            help="Seeds the releases (and the density sanitisation of the conformal mechanism).")
     for key, value in (("audit_space", space), ("audit_mechanism", mechanism), (f"audit_variant_{mechanism}", variant),
                        ("audit_notion", notion), ("audit_eps", eps), ("audit_delta", delta), ("audit_n", n),
@@ -273,4 +270,3 @@ with main:
                            "(a claim of ε ≥ 3 is out of its reach), and the data-point graph hides behind the "
                            "density sanitisation noise.")
 
-remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

@@ -4,23 +4,17 @@ import streamlit as st
 
 from geodp_app.cache import cached_conformal_lab
 from geodp_app.conformal import DATA_KINDS, LabSettings
-from geodp_app.pages import this_page
+from geodp_app.pages import CONFORMAL_LAPLACIANS, CONFORMAL_SPACES, this_page
 from geodp_app.ui import (
     download_buttons,
     errors_shown_here,
     honesty_badge,
     readable,
     scenario_files,
+    stop_page,
     teach,
 )
-from geodp_app.url_params import (
-    CONFORMAL_LAPLACIANS,
-    CONFORMAL_SPACES,
-    bounds,
-    clean_url,
-    limits,
-    remember_page,
-)
+from geodp_app.url_params import bounds, limits
 from geodp_app.urlstate import url_note
 from geodp_core.conformal_lab import LAB_NEEDS, spaces_not_offered
 from geodp_core.constraints import CONFORMAL_EPS_GRID as EPS_GRID
@@ -31,7 +25,6 @@ from geodp_core.viz import CAMERA_PRESETS, MECHANISM_COLORS
 from geodp_core.viz.heatmaps import Overlay, conformal_field_figure
 
 PAGE = this_page(__file__)
-clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Conformal lab")
 st.caption(
@@ -41,12 +34,11 @@ st.caption(
 )
 
 
-_BIND = dict(bind="query-params")
 
 controls, main = st.columns([1, 3], gap="large")
 with controls:
     st.subheader("Controls")
-    space = st.radio("Manifold", list(CONFORMAL_SPACES), format_func=CONFORMAL_SPACES.get, key="conformal_space", **_BIND,
+    space = st.radio("Manifold", list(CONFORMAL_SPACES), format_func=CONFORMAL_SPACES.get, key="conformal_space",
                      help="S² is meshed whole; on H² the release lives in a public geodesic ball B(o, R).")
     with st.expander("Why only these spaces?"):
         st.caption(f"{LAB_NEEDS} The other spaces have none:")
@@ -55,53 +47,52 @@ with controls:
     surface = get_manifold(space, 2)  # compact: meshed whole; otherwise a public geodesic ball is meshed
     kinds = DATA_KINDS[space]
     data_kind = st.selectbox("Data", list(kinds), format_func=kinds.get, key=f"conformal_data_{space}",
-                             index=len(kinds) - 1, **_BIND, help="Synthetic private data (a mixture makes the density uneven).")
-    n = st.number_input("Records n", **bounds("conformal_n"), value=500, step=50, key="conformal_n", **_BIND,
+                             index=len(kinds) - 1, help="Synthetic private data (a mixture makes the density uneven).")
+    n = st.number_input("Records n", **bounds("conformal_n"), value=500, step=50, key="conformal_n",
                         help="Number of private points.")
     spread = st.number_input("Spread (std, radians)", **bounds("conformal_spread"), value=0.25, step=0.05,
-                             key="conformal_spread", **_BIND, help="vMF: κ = 1/std²; wrapped normal: tangent std.")
+                             key="conformal_spread", help="vMF: κ = 1/std²; wrapped normal: tangent std.")
     ball_radius = st.number_input(
         "Public data-ball radius r", **bounds(f"conformal_ball_{space}"), value=0.7 if surface.is_compact else 1.2,
-        step=0.05, key=f"conformal_ball_{space}", **_BIND,
+        step=0.05, key=f"conformal_ball_{space}",
         help="Data are clipped to B(m₀, r) (public preprocessing); Δ of the Fréchet mean uses r (S²: r < π/4).",
     )
     eps_total = st.select_slider("Total ε  (more privacy ⟵ ⟶ more accuracy)", EPS_GRID, value=1.0,
-                                 key="conformal_eps", **_BIND, help="Total budget ε = ε_φ + ε_conf (an ε-DP target).")
+                                 key="conformal_eps", help="Total budget ε = ε_φ + ε_conf (an ε-DP target).")
     share = st.slider("Share of ε for the density (ε_φ / ε)", *limits("conformal_share"), 0.3, step=0.05,
-                      key="conformal_share", **_BIND,
+                      key="conformal_share",
                       help="ε_φ = share × ε buys the density release; the rest, ε_conf, buys the point release.")
     eps_phi = share * eps_total
     st.caption(f"ε_φ = {eps_phi:.3g}, ε_conf = {eps_total - eps_phi:.3g}")
     teach("One budget pays for two releases: $\\varepsilon_\\varphi$ buys a noisy map of where the data are dense, "
           "$\\varepsilon_{\\mathrm{conf}}$ the point itself. More for the map gives a better density but a noisier "
           "point.")
-    mesh_size = st.slider("Mesh vertices", *limits("conformal_mesh"), 600, step=100, key="conformal_mesh", **_BIND,
+    mesh_size = st.slider("Mesh vertices", *limits("conformal_mesh"), 600, step=100, key="conformal_mesh",
                           help="Fewer, larger cells: less noise per cell, coarser density.")
     bandwidth = st.number_input("Bandwidth h", **bounds("conformal_bandwidth"), value=0.5, step=0.05,
-                                key="conformal_bandwidth", **_BIND, help="Public KDE bandwidth (S²: < π/2; H²: ≤ 2).")
+                                key="conformal_bandwidth", help="Public KDE bandwidth (S²: < π/2; H²: ≤ 2).")
     upsilon = st.number_input("υ (Helmholtz)", **bounds("conformal_upsilon"), value=1.0, step=0.1,
-                              key="conformal_upsilon", **_BIND, help="(−Δ + υ)σ = c̃ − f̃: larger υ, flatter φ.")
+                              key="conformal_upsilon", help="(−Δ + υ)σ = c̃ − f̃: larger υ, flatter φ.")
     smoothing_time = st.number_input("Smoothing time t", **bounds("conformal_smoothing"), value=0.05, step=0.01,
-                                     key="conformal_smoothing", **_BIND, help="Public implicit heat step before the solve.")
+                                     key="conformal_smoothing", help="Public implicit heat step before the solve.")
     laplacian = st.radio(
         "Laplacian", list(CONFORMAL_LAPLACIANS), key="conformal_laplacian", format_func=CONFORMAL_LAPLACIANS.get,
-        **_BIND,
         help="The paper's graph on the data points makes φ depend on the data outside the sanitised channel.",
     )
     sampler = st.radio(
-        "Release sampler", ["continuous", "vertex"], key="conformal_sampler", horizontal=True, **_BIND,
+        "Release sampler", ["continuous", "vertex"], key="conformal_sampler", horizontal=True,
         captions=["exact, anywhere on the surface", "a mesh vertex, then a point of its cell"],
         help="continuous: exact rejection sampler; vertex: a mesh vertex then a uniform point of its cell.",
     )
     domain_radius = 1.5
     if not surface.is_compact:
         domain_radius = st.number_input("Domain radius R (H²)", **bounds("conformal_domain"), value=2.0, step=0.1,
-                                        key="conformal_domain", **_BIND,
+                                        key="conformal_domain",
                                         help="Public geodesic ball B(o, R) that is meshed; it must contain the public "
                                              "data ball with a small margin (R ≥ 1.05 r).")
-    n_releases = st.slider("Releases to draw", *limits("conformal_releases"), 100, key="conformal_releases", **_BIND,
+    n_releases = st.slider("Releases to draw", *limits("conformal_releases"), 100, key="conformal_releases",
                            help="Many draws show the law; each released point costs another ε_conf.")
-    seed = st.number_input("Seed", **bounds("conformal_seed"), value=0, step=1, key="conformal_seed", **_BIND,
+    seed = st.number_input("Seed", **bounds("conformal_seed"), value=0, step=1, key="conformal_seed",
                            help="Seeds the data, the sanitisation noise and the releases (reproducible).")
     for key, value in (("conformal_space", space), (f"conformal_data_{space}", data_kind), ("conformal_n", n),
                        ("conformal_spread", spread), (f"conformal_ball_{space}", ball_radius),
@@ -129,7 +120,7 @@ with errors_shown_here(error_slot):
 with main:
     if run is None:
         st.info("Fix the control reported on the left (your other settings are kept).")
-        st.stop()
+        stop_page()
     cal, fields = run.calibration, run.fields
     noise = cal.noise
     st.markdown(f"**{cal.achieved.describe()}** {honesty_badge(cal.label)} · ε_φ = {noise['eps_phi']:.3g}, "
@@ -147,7 +138,7 @@ with main:
 
     camera = "oblique"
     if run.manifold.view == "sphere3d":
-        camera = st.radio("Camera", list(CAMERA_PRESETS), horizontal=True, key="conformal_camera", bind="query-params")
+        camera = st.radio("Camera", list(CAMERA_PRESETS), horizontal=True, key="conformal_camera")
         url_note("conformal_camera", camera)
     view = dict(camera=camera, height=460)
     data_overlay = Overlay(run.data, f"data (n={len(run.data)})", "rgba(60,60,60,0.6)", 2.5)
@@ -213,4 +204,3 @@ with main:
         "print(run.calibration.label, run.calibration.noise)\n"
     )), key_prefix="conformal_dl")
 
-remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

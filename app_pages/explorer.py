@@ -12,7 +12,7 @@ from geodp_app.cache import (
     cached_run,
     warm_neighbouring_budgets,
 )
-from geodp_app.pages import this_page
+from geodp_app.pages import LEDGER_MECHANISMS, PLAN_SHARES, this_page
 from geodp_app.sidebar import scenario_sidebar, upload_digest
 from geodp_app.ui import (
     download_buttons,
@@ -20,9 +20,10 @@ from geodp_app.ui import (
     honesty_badge,
     readable,
     scenario_files,
+    stop_page,
     teach,
 )
-from geodp_app.url_params import LEDGER_MECHANISMS, PLAN_SHARES, bounds, clean_url, remember_page
+from geodp_app.url_params import bounds
 from geodp_app.urlstate import url_note
 from geodp_core.curvature_lesson import READY_SETTINGS, describe_noise
 from geodp_core.explorer import resample_releases, results_table
@@ -39,7 +40,6 @@ from geodp_core.viz.distances import release_distance_figure
 from geodp_core.viz.lesson import curvature_panels, volume_figure
 
 PAGE = this_page(__file__)
-clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Explorer")
 st.caption(
@@ -50,7 +50,7 @@ st.caption(
 scenario, points, show_error = scenario_sidebar()
 if scenario is None:
     st.info("Fix the highlighted control in the sidebar (your other settings are kept).")
-    st.stop()
+    stop_page()
 
 result = None
 try:
@@ -58,7 +58,7 @@ try:
 except Exception as exc:  # noqa: BLE001 - shown beside the control that caused it; settings are kept
     show_error(exc)
     st.info("This scenario's data could not be prepared: the message is beside the control in the sidebar.")
-    st.stop()
+    stop_page()
 
 warm_neighbouring_budgets(scenario, result.manifold, result.sensitivity)  # the next ε step's slow calibrations
 draw = st.session_state.get("explorer_draw", 0)
@@ -108,7 +108,7 @@ left, right = st.columns([3, 2])
 with left:
     camera = "oblique"
     if result.manifold.view == "sphere3d":
-        camera = st.radio("Camera", list(CAMERA_PRESETS), horizontal=True, key="explorer_camera", bind="query-params")
+        camera = st.radio("Camera", list(CAMERA_PRESETS), horizontal=True, key="explorer_camera")
         url_note("explorer_camera", camera)
     scrub = st.toggle("Scrub the budget in the browser (teaching view)", value=False, key="explorer_scrub",
                       help="Adds a slider to the picture that moves through the budget grid without asking the "
@@ -207,15 +207,14 @@ st.caption("The inverse question, answered exactly from the noise's law (no simu
 q1, q2, q3 = st.columns(3)
 plan_mechanism = q1.radio("Mechanism", list(LEDGER_MECHANISMS), format_func=LEDGER_MECHANISMS.get,
                           index=list(LEDGER_MECHANISMS).index("riemannian_laplace") if scenario.notion == "pure_dp" else 0,
-                          key="explorer_plan_mechanism", bind="query-params",
+                          key="explorer_plan_mechanism",
                           help="For an ε-DP target the Laplace is shown first: the Gaussian has no ε-DP budget.")
 url_note("explorer_plan_mechanism", plan_mechanism, q1)
 plan_error = q2.number_input("Target error (radians)", **bounds("explorer_plan_error"), value=0.1, step=0.01,
-                             format="%.3f", key="explorer_plan_error", bind="query-params",
+                             format="%.3f", key="explorer_plan_error",
                              help="The geodesic distance of a release from the true mean you can accept.")
 url_note("explorer_plan_error", plan_error, q2)
 plan_share = q3.select_slider("Releases within it", options=PLAN_SHARES, value=PLAN_SHARES[0], key="explorer_plan_share",
-                              bind="query-params",
                               help="'on average': the mean error equals the target; 95%: 95% of releases are within it.")
 quantile = None if plan_share == PLAN_SHARES[0] else float(plan_share.rstrip("%")) / 100.0
 url_note("explorer_plan_share", plan_share, q3)
@@ -285,4 +284,3 @@ download_buttons(
 with st.expander("Calibrations as JSON"):
     st.code(json.dumps([o.calibration.to_dict() for o in result.outcomes if o.calibration], indent=2), language="json")
 
-remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

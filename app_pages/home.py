@@ -2,12 +2,12 @@
 
 import streamlit as st
 
-from geodp_app.pages import this_page
+from geodp_app.navigation import page_link
+from geodp_app.pages import PAGES, this_page
 from geodp_app.ui import LABEL_STYLE, honesty_badge, teach
-from geodp_app.url_params import clean_url
 
 PAGE = this_page(__file__)
-clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
+_PAGE = {page.script: page for page in PAGES}
 
 st.title("GeoDP Explorer")
 st.markdown(
@@ -22,16 +22,16 @@ teach("**New here?** Start with the **Explorer**: its defaults release the mean 
       "explain what to look at; switch *Teaching mode* off in the sidebar for a compact view.")
 
 cols = st.columns(3)
-cols[0].page_link("app_pages/explorer.py", label="Explorer: one scenario, many releases", icon=":material/public:")
-cols[1].page_link("app_pages/utility_curves.py", label="Utility curves: accuracy vs budget", icon=":material/show_chart:")
-cols[2].page_link("app_pages/accounting.py", label="Privacy accounting: convert guarantees", icon=":material/calculate:")
+page_link(cols[0], _PAGE["app_pages/explorer.py"], label="Explorer: one scenario, many releases")
+page_link(cols[1], _PAGE["app_pages/utility_curves.py"], label="Utility curves: accuracy vs budget")
+page_link(cols[2], _PAGE["app_pages/accounting.py"], label="Privacy accounting: convert guarantees")
 cols = st.columns(3)
-cols[0].page_link("app_pages/conformal_lab.py", label="Conformal lab: density-aware noise", icon=":material/map:")
-cols[1].page_link("app_pages/regression.py", label="Geodesic regression (KNG)", icon=":material/timeline:")
-cols[2].page_link("app_pages/learn.py", label="Learn: one card per mechanism", icon=":material/school:")
+page_link(cols[0], _PAGE["app_pages/conformal_lab.py"], label="Conformal lab: density-aware noise")
+page_link(cols[1], _PAGE["app_pages/regression.py"], label="Geodesic regression (KNG)")
+page_link(cols[2], _PAGE["app_pages/learn.py"], label="Learn: one card per mechanism")
 cols = st.columns(3)
-cols[0].page_link("app_pages/audit.py", label="Audit: test a privacy claim empirically", icon=":material/search:")
-cols[1].page_link("app_pages/reproduce.py", label="Reproduce the papers' experiments", icon=":material/description:")
+page_link(cols[0], _PAGE["app_pages/audit.py"], label="Audit: test a privacy claim empirically")
+page_link(cols[1], _PAGE["app_pages/reproduce.py"], label="Reproduce the papers' experiments")
 
 st.subheader("Honest labels")
 st.markdown(

@@ -4,13 +4,11 @@ import streamlit as st
 
 from geodp_app.pages import this_page
 from geodp_app.ui import LABEL_STYLE, honesty_badge, readable, teach
-from geodp_app.url_params import clean_url
 from geodp_core.mechanisms import mechanism_specs
 from geodp_core.mechanisms.cards import CARD_ORDER, CARDS, GLOSSARY
 from geodp_core.scenario import Scenario
 
 PAGE = this_page(__file__)
-clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
 #: A ready Explorer scenario per mechanism card (declared in each mechanism's spec): the mechanism where it works,
 #: beside a reference mechanism.

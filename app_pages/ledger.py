@@ -7,18 +7,16 @@ import streamlit as st
 
 from geodp_app.cache import cached_plan, cached_run
 from geodp_app.ledger import ledger_path_in, ledger_store, record_release
-from geodp_app.pages import this_page
+from geodp_app.pages import LEDGER_MECHANISMS, this_page
 from geodp_app.sidebar import scenario_sidebar, upload_digest
-from geodp_app.ui import errors_shown_here, teach
-from geodp_app.url_params import LEDGER_MECHANISMS, bounds, clean_url, remember_page
+from geodp_app.ui import errors_shown_here, stop_page, teach
+from geodp_app.url_params import bounds
 from geodp_app.urlstate import url_note
 from geodp_core.constraints import EPS_GRID
 from geodp_core.privacy import ApproxDP
 from geodp_core.privacy.ledger import PrivacyLedger, default_ledger_path
 
 PAGE = this_page(__file__)
-clean_url(PAGE.settings_key)
-_BIND = dict(bind="query-params")
 
 st.title("Privacy ledger")
 st.caption(
@@ -30,22 +28,21 @@ st.caption(
 scenario, points, show_error = scenario_sidebar()
 if scenario is None:
     st.info("Fix the highlighted control in the sidebar (your other settings are kept).")
-    st.stop()
+    stop_page()
 try:
     result = cached_run(scenario.to_json(), upload_digest(points), _points=points)
 except Exception as exc:  # noqa: BLE001 - shown beside the control that caused it; settings are kept
     show_error(exc)
-    st.stop()
+    stop_page()
 
 st.subheader("1. Plan the series")
 c1, c2, c3 = st.columns(3)
-mechanism = c1.radio("Mechanism", list(LEDGER_MECHANISMS), format_func=LEDGER_MECHANISMS.get, key="ledger_mechanism",
-                     **_BIND, help="The mechanism every release of the series uses.")
+mechanism = c1.radio("Mechanism", list(LEDGER_MECHANISMS), format_func=LEDGER_MECHANISMS.get, key="ledger_mechanism", help="The mechanism every release of the series uses.")
 url_note("ledger_mechanism", mechanism, c1)
-total_eps = c2.select_slider("Total ε for the whole series", options=EPS_GRID, value=2.0, key="ledger_eps", **_BIND,
+total_eps = c2.select_slider("Total ε for the whole series", options=EPS_GRID, value=2.0, key="ledger_eps",
                              help="The privacy budget all the releases together may spend (δ = 1e-5).")
 url_note("ledger_eps", total_eps, c2)
-k = c3.number_input("Releases planned", **bounds("ledger_k"), value=12, step=1, key="ledger_k", **_BIND,
+k = c3.number_input("Releases planned", **bounds("ledger_k"), value=12, step=1, key="ledger_k",
                     help="How many times the mean will be published (e.g. 12 monthly means).")
 url_note("ledger_k", k, c3)
 total = ApproxDP(float(total_eps), 1e-5)
@@ -83,7 +80,7 @@ if path is None:
     st.error("The ledger file must be a plain file name ending in .sqlite3 or .db (letters, digits, '-', '_', '.'), "
              f"kept in the server's ledger folder; got {file_name!r}.")
 if store is None:
-    st.stop()
+    stop_page()
 
 if name not in store.names():
     st.info(f"No ledger named {name!r} in this file yet: create it with the total above "
@@ -92,7 +89,7 @@ if name not in store.names():
         with errors_shown_here():
             store.create(name, total)
             st.rerun()
-    st.stop()
+    stop_page()
 
 ledger = store.load(name)
 left, right = st.columns(2)
@@ -119,4 +116,3 @@ if len(ledger):
                                                                 if isinstance(v, (int, float))),
         "charged": ", ".join(f"{k} = {v:.4g}" for k, v in record["cost"].items()), "time (UTC)": record["time"],
     } for i, record in enumerate(ledger.records)]), hide_index=True, width="stretch")
-remember_page(PAGE.settings_key)

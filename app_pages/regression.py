@@ -5,16 +5,9 @@ import pandas as pd
 import streamlit as st
 
 from geodp_app.cache import cached_regression_demo
-from geodp_app.pages import this_page
-from geodp_app.ui import errors_shown_here, honesty_badge, readable, teach
-from geodp_app.url_params import (
-    REGRESSION_CHAIN_LENGTHS,
-    REGRESSION_SPACES,
-    bounds,
-    clean_url,
-    limits,
-    remember_page,
-)
+from geodp_app.pages import REGRESSION_CHAIN_LENGTHS, REGRESSION_SPACES, this_page
+from geodp_app.ui import errors_shown_here, honesty_badge, readable, stop_page, teach
+from geodp_app.url_params import bounds, limits
 from geodp_app.urlstate import url_note
 from geodp_core.constraints import REGRESSION_EPS_GRID as EPS_GRID
 from geodp_core.geometry import get_manifold
@@ -32,7 +25,6 @@ from geodp_core.viz.regression import (
 )
 
 PAGE = this_page(__file__)
-clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Geodesic regression")
 st.caption(
@@ -41,7 +33,6 @@ st.caption(
     "laws, sampled here by Metropolis–Hastings (hence the 'approximate sampler' label)."
 )
 
-_BIND = dict(bind="query-params")
 
 
 #: How the figure draws a space, by the space's view.
@@ -63,20 +54,19 @@ controls, main = st.columns([1, 3], gap="large")
 with controls:
     st.subheader("Controls")
     space = st.radio("Manifold", list(REGRESSION_SPACES), format_func=REGRESSION_SPACES.get, key="regression_space",
-                     **_BIND,
                      help="Every curved space with a closed-form differential of Exp. "
                           + "; ".join(f"{label}: {_drawn_as(get_manifold(*SPACE_ARGS[key]))}"
                                       for key, label in REGRESSION_SPACES.items()) + ".")
-    preset = st.selectbox("True geodesic", list(REGRESSION_PRESETS[space]), key=f"regression_preset_{space}", **_BIND,
+    preset = st.selectbox("True geodesic", list(REGRESSION_PRESETS[space]), key=f"regression_preset_{space}",
                           help="The ground truth the data are generated from (a teaching view).")
-    n = st.number_input("Records n", **bounds("regression_n"), value=50, step=10, key="regression_n", **_BIND,
+    n = st.number_input("Records n", **bounds("regression_n"), value=50, step=10, key="regression_n",
                         help="Pairs (x_i, y_i); the sensitivities scale as 1/n.")
     noise = st.number_input("Noise std", **bounds("regression_noise"), value=0.05, step=0.01, format="%.3f",
-                            key="regression_noise", **_BIND, help="Tangent Gaussian noise around the true geodesic.")
+                            key="regression_noise", help="Tangent Gaussian noise around the true geodesic.")
     eps_total = st.select_slider("Total ε  (more privacy ⟵ ⟶ more accuracy)", EPS_GRID, value=0.5,
-                                 key="regression_eps", **_BIND, help="ε = ε_p + ε_v (pure ε-DP by composition).")
+                                 key="regression_eps", help="ε = ε_p + ε_v (pure ε-DP by composition).")
     share = st.slider("Share of ε for the footpoint (ε_p / ε)", *limits("regression_share"), 0.5, step=0.05,
-                      key="regression_share", **_BIND,
+                      key="regression_share",
                       help="ε_p buys the footpoint, the rest ε_v the shooting vector.")
     st.caption(f"ε_p = {share * eps_total:.3g}, ε_v = {(1 - share) * eps_total:.3g}")
     teach("A geodesic is a start point $p$ and a direction $v$. The budget is split between them: "
@@ -85,24 +75,22 @@ with controls:
     if eps_total >= 100:
         st.warning("A very large budget: little formal protection (shown to see the KNG law concentrate).")
     tau = st.number_input(
-        "Public residual bound τ", **bounds("regression_tau"), value=0.2, step=0.05, key="regression_tau", **_BIND,
+        "Public residual bound τ", **bounds("regression_tau"), value=0.2, step=0.05, key="regression_tau",
         help="PUBLIC: fixed from domain knowledge, never from the data. Residuals are clipped at τ, so the "
              "guarantee holds for every dataset; if the data's residuals exceed τ a warning appears.",
     )
     data_radius = st.number_input(
         "Public data radius τ_m", **bounds("regression_radius"), value=1.0, step=0.1, key="regression_radius",
-        **_BIND,
         help="PUBLIC radius of a ball around the base point that should hold the responses. It fixes the "
              "sampling domain: footpoints within τ_m + τ, |v| ≤ 2(τ_m + τ) (the paper's appendix C).",
     )
     chain_length = st.select_slider(
         "Chain length (Metropolis steps)", list(REGRESSION_CHAIN_LENGTHS), value="auto", key="regression_chain",
-        **_BIND,
         help="'auto': chosen from public inputs only — chains from several public starting points are run on a "
              "public stand-in dataset (same n, τ, ε and domain) and the length is doubled (up to 1000) until they "
              "agree (split-R̂ < 1.05). A number: that length per stage plus a burn-in of half of it, checked the "
              "same way. If the check fails the fit carries no formal guarantee.")
-    n_fits = st.slider("Private fits to draw", *limits("regression_fits"), 4, key="regression_fits", **_BIND,
+    n_fits = st.slider("Private fits to draw", *limits("regression_fits"), 4, key="regression_fits",
                        help="Independent releases; each is (ε_p + ε_v)-DP, publishing k of them costs k·ε.")
     with st.expander("Paper variants (no formal guarantee)"):
         paper_footpoint = st.checkbox(
@@ -117,7 +105,7 @@ with controls:
             "Start the chains at the non-private fit", key="regression_nonprivate_start",
             help="The paper's choice: a finite chain then stays closer to the non-private fit than the KNG law "
                  "allows, so its output depends on the data beyond the mechanism.")
-    seed = st.number_input("Seed", **bounds("regression_seed"), value=0, step=1, key="regression_seed", **_BIND,
+    seed = st.number_input("Seed", **bounds("regression_seed"), value=0, step=1, key="regression_seed",
                            help="Seeds the data and the private releases (reproducible).")
     for key, value in (("regression_space", space), (f"regression_preset_{space}", preset), ("regression_n", n),
                        ("regression_noise", noise), ("regression_eps", eps_total), ("regression_share", share),
@@ -126,7 +114,7 @@ with controls:
         url_note(key, value)  # a bad URL value is reported here; the control keeps its default
     camera = "data"
     if get_manifold(*SPACE_ARGS[space]).view == "sphere3d":
-        camera = st.radio("Camera", ["data"] + [k for k, v in CAMERA_PRESETS.items() if v is not None], horizontal=True, key="regression_camera", bind="query-params",
+        camera = st.radio("Camera", ["data"] + [k for k, v in CAMERA_PRESETS.items() if v is not None], horizontal=True, key="regression_camera",
                           help="'data' looks at the data from outside the sphere.")
         url_note("regression_camera", camera)
     error_slot = st.container()
@@ -143,7 +131,7 @@ with errors_shown_here(error_slot):
 with main:
     if demo is None:
         st.info("Fix the highlighted control (your other settings are kept).")
-        st.stop()
+        stop_page()
     result = demo.result
     if result.label == "approximate sampler":
         claim = f"guarantee **{result.guarantee.describe()}** per private fit, for the exact law the chains approximate"
@@ -267,4 +255,3 @@ with main:
     for note in result.owner_notes:
         owner_box.markdown(f"- {readable(note.removeprefix(OWNER_ONLY))}")
 
-remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

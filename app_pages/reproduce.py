@@ -11,17 +11,9 @@ from geodp_app.cache import (
     cached_reproduce_kng,
     cached_reproduce_more,
 )
-from geodp_app.pages import this_page
+from geodp_app.pages import REPRODUCE_CHOICES, REPRODUCE_TABS, this_page
 from geodp_app.ui import download_buttons, errors_shown_here, readable, readable_table, teach
-from geodp_app.url_params import (
-    REPRODUCE_CHOICES,
-    REPRODUCE_TABS,
-    URL_PARAMS,
-    bounds,
-    clean_url,
-    limits,
-    remember_page,
-)
+from geodp_app.url_params import URL_PARAMS, bounds, limits
 from geodp_app.urlstate import url_note
 from geodp_core import reproduce as rp
 from geodp_core.geometry import MANIFOLD_NAMES, get_manifold
@@ -33,7 +25,6 @@ from geodp_core.viz.reproduce import (
 )
 
 PAGE = this_page(__file__)
-clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
 st.title("Reproduce the papers")
 st.caption(
@@ -53,7 +44,6 @@ VERDICT_BADGES = {
     "illustration": ":blue-badge[:material/insights: quantitative illustration]",
 }
 TABS = REPRODUCE_TABS
-_BIND = dict(bind="query-params")
 
 
 def _options(key):
@@ -140,22 +130,21 @@ def _utility_card(result, key, x_label, column_label, title, metric=None):
 
 
 def _seed(key):
-    return st.number_input("Seed", **bounds(key), value=0, step=1, key=key, **_BIND,
+    return st.number_input("Seed", **bounds(key), value=0, step=1, key=key,
                            help="Seeds the data and the releases (fixed: reruns give the same numbers).")
 
 
 def _kng_controls(prefix):
     """The regression figures' shared controls (keys ``{prefix}_n``, ``_fits``, ``_chain``): ``(n, n_fits, chain)``."""
-    n = st.select_slider("Records n", _options(f"{prefix}_n"), value=50, key=f"{prefix}_n", **_BIND,
+    n = st.select_slider("Records n", _options(f"{prefix}_n"), value=50, key=f"{prefix}_n",
                          help="The paper's sample sizes; the sensitivities scale as 1/n.")
-    n_fits = st.select_slider("Private fits per cell", _options(f"{prefix}_fits"), value=10, key=f"{prefix}_fits",
-                              **_BIND, help="The paper: 10 footpoints × 10 shooting vectors.")
-    chain = st.select_slider("Chain length", _options(f"{prefix}_chain"), value=300, key=f"{prefix}_chain", **_BIND,
+    n_fits = st.select_slider("Private fits per cell", _options(f"{prefix}_fits"), value=10, key=f"{prefix}_fits", help="The paper: 10 footpoints × 10 shooting vectors.")
+    chain = st.select_slider("Chain length", _options(f"{prefix}_chain"), value=300, key=f"{prefix}_chain",
                              help="Metropolis steps per stage (more: closer to the exact KNG law, slower).")
     return int(n), int(n_fits), int(chain)
 
 
-tabs = st.tabs(list(TABS.values()), key="reproduce_paper", on_change="rerun", **_BIND)
+tabs = st.tabs(list(TABS.values()), key="reproduce_paper", on_change="rerun")
 tab = dict(zip(TABS, tabs))
 
 # ------------------------------------------------------------------------------------------------ 1. GDP
@@ -165,12 +154,12 @@ with tab["gdp"]:
         controls, main = st.columns([1, 3], gap="large")
         with controls:
             n_seeds = st.select_slider("Algorithm-2 reruns (seeds)", _options("reproduce_gdp_seeds"), value=5,
-                                       key="reproduce_gdp_seeds", **_BIND,
+                                       key="reproduce_gdp_seeds",
                                        help="Each rerun draws 100,000 samples per law (the paper's n·m = 1000·100).")
-            grid = st.radio("σ/Δ grid", _options("reproduce_gdp_grid"), key="reproduce_gdp_grid", **_BIND,
+            grid = st.radio("σ/Δ grid", _options("reproduce_gdp_grid"), key="reproduce_gdp_grid",
                             help="The paper: σ = kΔ/4, k = 1…12.")
             n_reps = st.select_slider("Releases per σ (more repetitions ⟶ smaller s.e.)",
-                                      _options("reproduce_gdp_reps"), value=1000, key="reproduce_gdp_reps", **_BIND)
+                                      _options("reproduce_gdp_reps"), value=1000, key="reproduce_gdp_reps")
             seed = _seed("reproduce_gdp_seed")
             _url_notes("reproduce_gdp_")
             slot = st.container()
@@ -206,20 +195,20 @@ with tab["heat"]:
         progress = st.container()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
         controls, main = st.columns([1, 3], gap="large")
         with controls:
-            space = st.radio("Manifold", _options("reproduce_heat_space"), key="reproduce_heat_space", **_BIND,
+            space = st.radio("Manifold", _options("reproduce_heat_space"), key="reproduce_heat_space",
                              format_func=_labels("reproduce_heat_space").get,
                              help="S²: Brownian motion vs Laplace; H²: Langevin vs Laplace vs EW Gaussian.")
-            n = st.select_slider("Records n", _options("reproduce_heat_n"), value=10, key="reproduce_heat_n", **_BIND,
+            n = st.select_slider("Records n", _options("reproduce_heat_n"), value=10, key="reproduce_heat_n",
                                  help="The paper's three sample sizes; Δ scales as 1/n.")
             anchor = "center"
             if not get_manifold(space, 2).is_compact:  # H² (§6.2): Langevin's anchor and EW's footpoint
                 anchor = st.radio("Anchor / footpoint", _options("reproduce_heat_anchor"), key="reproduce_heat_anchor",
-                                  format_func=_labels("reproduce_heat_anchor").get, **_BIND,
+                                  format_func=_labels("reproduce_heat_anchor").get,
                                   help="PUBLIC: chosen independently of the data (a separate random stream).")
-            grid = st.radio("ε grid", _options("reproduce_heat_grid"), key="reproduce_heat_grid", **_BIND,
+            grid = st.radio("ε grid", _options("reproduce_heat_grid"), key="reproduce_heat_grid",
                             help="ONE target (α = 2, ε)-RDP for every mechanism.")
             n_reps = st.select_slider("Releases per cell (more repetitions ⟶ smaller s.e.)",
-                                      _options("reproduce_heat_reps"), value=1000, key="reproduce_heat_reps", **_BIND)
+                                      _options("reproduce_heat_reps"), value=1000, key="reproduce_heat_reps")
             seed = _seed("reproduce_heat_seed")
             _url_notes("reproduce_heat_")
             slot = st.container()
@@ -238,17 +227,17 @@ with tab["ew"]:
         progress = st.container()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
         controls, main = st.columns([1, 3], gap="large")
         with controls:
-            space = st.selectbox("Space", _options("reproduce_ew_space"), key="reproduce_ew_space", **_BIND,
+            space = st.selectbox("Space", _options("reproduce_ew_space"), key="reproduce_ew_space",
                                  format_func=_labels("reproduce_ew_space").get,
                                  help="The paper: SPD with three metrics and Hᵈ, d = 3 (and 10, 15).")
-            grid = st.radio("μ grid", _options("reproduce_ew_grid"), key="reproduce_ew_grid", **_BIND,
+            grid = st.radio("μ grid", _options("reproduce_ew_grid"), key="reproduce_ew_grid",
                             help="ONE target μ-GDP; the paper varies μ from 0.1 to 2.")
             offset = st.slider("Footpoint distance from the ball centre", *limits("reproduce_ew_offset"), 0.0, step=0.25,
-                               key="reproduce_ew_offset", **_BIND,
+                               key="reproduce_ew_offset",
                                help="PUBLIC footpoint p₀ = Exp(m₀, s·e₁). The paper blames a footpoint mismatch for "
                                     "EWG's weakness on affine SPD(2): move it and see.")
             n_reps = st.select_slider("Releases per cell (more repetitions ⟶ smaller s.e.)",
-                                      _options("reproduce_ew_reps"), value=200, key="reproduce_ew_reps", **_BIND)
+                                      _options("reproduce_ew_reps"), value=200, key="reproduce_ew_reps")
             seed = _seed("reproduce_ew_seed")
             _url_notes("reproduce_ew_")
             slot = st.container()
@@ -270,15 +259,14 @@ with tab["conformal"]:
         controls, main = st.columns([1, 3], gap="large")
         with controls:
             spread = st.select_slider("Main vMF std", _options("reproduce_conformal_spread"), value=0.1,
-                                      key="reproduce_conformal_spread", **_BIND,
+                                      key="reproduce_conformal_spread",
                                       help="The paper's 'std = 0.1' (heterogeneous); the mixture adds std/3 and 2·std "
                                            "components.")
             n_cal = st.select_slider("Independent sanitisations per ε", _options("reproduce_conformal_calibrations"),
-                                     value=4, key="reproduce_conformal_calibrations", **_BIND,
+                                     value=4, key="reproduce_conformal_calibrations",
                                      help="Each draws new density noise (so a new φ); the s.e. uses their spread.")
             n_reps = st.select_slider("Releases per sanitisation (more repetitions ⟶ smaller s.e.)",
-                                      _options("reproduce_conformal_reps"), value=250, key="reproduce_conformal_reps",
-                                      **_BIND)
+                                      _options("reproduce_conformal_reps"), value=250, key="reproduce_conformal_reps")
             seed = _seed("reproduce_conformal_seed")
             _url_notes("reproduce_conformal_")
             slot = st.container()
@@ -297,11 +285,11 @@ with tab["kng"]:
         progress = st.container()  # the run's progress ("3 of 10 cells") at the top of the tab, visible without scrolling
         controls, main = st.columns([1, 3], gap="large")
         with controls:
-            grid = st.radio("ε grid", _options("reproduce_kng_grid"), key="reproduce_kng_grid", **_BIND,
+            grid = st.radio("ε grid", _options("reproduce_kng_grid"), key="reproduce_kng_grid",
                             help="Total ε = ε_p + ε_v with an equal split (the paper's Figure 1, bottom).")
             n, n_fits, chain = _kng_controls("reproduce_kng")
             tau = st.number_input("Public residual bound τ (rigorous version)", **bounds("reproduce_kng_tau"),
-                                  value=0.2, step=0.05, key="reproduce_kng_tau", **_BIND,
+                                  value=0.2, step=0.05, key="reproduce_kng_tau",
                                   help="PUBLIC, never read from the data; residuals are clipped at τ.")
             seed = _seed("reproduce_kng_seed")
             _url_notes("reproduce_kng_")
@@ -364,22 +352,21 @@ with tab["more"]:
     if tab["more"].open:
         controls, main = st.columns([1, 3], gap="large")
         with controls:
-            figure = st.selectbox("Figure", _options("reproduce_more_figure"), key="reproduce_more_figure", **_BIND,
+            figure = st.selectbox("Figure", _options("reproduce_more_figure"), key="reproduce_more_figure",
                                   format_func=_labels("reproduce_more_figure").get)
             if figure == "gdp_curve":
-                grid = st.radio("σ grid (Δ = 1)", _options("reproduce_more_gdp_grid"), key="reproduce_more_gdp_grid",
-                                **_BIND, help="The paper: σ = k/4, k = 1…16.")
+                grid = st.radio("σ grid (Δ = 1)", _options("reproduce_more_gdp_grid"), key="reproduce_more_gdp_grid", help="The paper: σ = k/4, k = 1…16.")
                 n_seeds = st.select_slider("Algorithm-2 replicates per σ", _options("reproduce_more_gdp_seeds"),
-                                           value=5, key="reproduce_more_gdp_seeds", **_BIND,
+                                           value=5, key="reproduce_more_gdp_seeds",
                                            help="The paper: 20. Error bars: min to max over replicates.")
                 sigmas = (0.25, 0.5, 1.0, 2.0, 3.0, 4.0) if grid == "6 values" else rp.GDP_PAPER_CURVE_SIGMAS
                 settings = dict(sigmas=tuple(sigmas), n_seeds=int(n_seeds))
             elif figure == "heat_escape":
                 t_max = st.slider("Diffusion time T", *limits("reproduce_more_escape_time"), 5.0, step=0.5,
-                                  key="reproduce_more_escape_time", **_BIND,
+                                  key="reproduce_more_escape_time",
                                   help="The paths' distance from the start grows like T on the hyperbolic plane.")
                 n_paths = st.select_slider("Paths", _options("reproduce_more_escape_paths"), value=500,
-                                           key="reproduce_more_escape_paths", **_BIND,
+                                           key="reproduce_more_escape_paths",
                                            help="The first 12 are drawn; all enter the growth rates.")
                 settings = dict(t_max=float(t_max), n_paths=int(n_paths))
             elif figure in _KNG_MORE:
@@ -387,23 +374,22 @@ with tab["more"]:
                 settings = dict(n=n, n_fits=n_fits, chain_length=chain)
             elif figure == "kng_sensitivity":
                 n_pairs = st.select_slider("Neighbouring pairs per n", _options("reproduce_more_kng_pairs"), value=20,
-                                           key="reproduce_more_kng_pairs", **_BIND, help="The paper: 20.")
+                                           key="reproduce_more_kng_pairs", help="The paper: 20.")
                 settings = dict(n_pairs=int(n_pairs))
             elif figure.startswith("conformal_"):
                 n_cal = st.select_slider("Independent sanitisations per point", _options("reproduce_more_conformal_cal"),
-                                         value=3, key="reproduce_more_conformal_cal", **_BIND,
+                                         value=3, key="reproduce_more_conformal_cal",
                                          help="Each draws a fresh private density; the error bars come from them.")
                 n_reps = st.select_slider("Releases per sanitisation", _options("reproduce_more_conformal_reps"),
-                                          value=100, key="reproduce_more_conformal_reps", **_BIND)
+                                          value=100, key="reproduce_more_conformal_reps")
                 settings = dict(n_calibrations=int(n_cal), n_reps=int(n_reps))
             else:
-                family = st.selectbox("Spaces", _options("reproduce_more_ew_family"), key="reproduce_more_ew_family",
-                                      **_BIND, format_func=_labels("reproduce_more_ew_family").get,
+                family = st.selectbox("Spaces", _options("reproduce_more_ew_family"), key="reproduce_more_ew_family", format_func=_labels("reproduce_more_ew_family").get,
                                       help="SPD(m) with d = m(m+1)/2: SPD(2), SPD(4), SPD(5); and Hᵈ.")
                 n_reps = st.select_slider("Releases per cell", _options("reproduce_more_ew_reps"), value=200,
-                                          key="reproduce_more_ew_reps", **_BIND)
+                                          key="reproduce_more_ew_reps")
                 mcmc = st.select_slider("Metropolis–Hastings burn-in (and kept) steps", _options("reproduce_more_ew_mcmc"),
-                                        value=1000, key="reproduce_more_ew_mcmc", **_BIND,
+                                        value=1000, key="reproduce_more_ew_mcmc",
                                         help="The paper: thousands of burn-in steps. Longer chains: slower MCMC.")
                 families = tuple(rp.EW_DIM_FAMILIES) if family == "all" else (family,)
                 settings = dict(families=families, n_reps=int(n_reps), mcmc_steps=int(mcmc))
@@ -462,4 +448,3 @@ with tab["more"]:
                 _verdict(result)
                 _downloads(result, figure)
 
-remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

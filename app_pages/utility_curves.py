@@ -4,7 +4,7 @@ import numpy as np
 import streamlit as st
 
 from geodp_app.cache import cached_utility_curve
-from geodp_app.pages import this_page
+from geodp_app.pages import X_AXES, this_page
 from geodp_app.sidebar import NOTION_LABELS, SIZE_TITLES, scenario_sidebar, upload_digest
 from geodp_app.ui import (
     download_buttons,
@@ -13,9 +13,10 @@ from geodp_app.ui import (
     readable,
     readable_table,
     scenario_files,
+    stop_page,
     teach,
 )
-from geodp_app.url_params import X_AXES, clean_url, remember_page
+from geodp_app.url_params import bounds
 from geodp_app.urlstate import url_note
 from geodp_core.constraints import curve_dim_range
 from geodp_core.experiments import (
@@ -27,17 +28,15 @@ from geodp_core.geometry import manifold_class
 from geodp_core.viz.curves import utility_curve_figure
 
 PAGE = this_page(__file__)
-clean_url(PAGE.settings_key)  # bad URL values are reported beside their controls, never crash the page
 
 BUDGET_DEFAULTS = {"eps": (0.1, 10.0), "mu": (0.1, 5.0), "rho": (0.01, 5.0)}
-_BIND = dict(bind="query-params")
 
 
 st.title("Utility curves")
 scenario, points, show_error = scenario_sidebar()
 if scenario is None:
     st.info("Fix the highlighted control in the sidebar (your other settings are kept).")
-    st.stop()
+    stop_page()
 
 param = budget_parameter(scenario.notion)
 symbol = BUDGET_SYMBOLS[param]
@@ -46,29 +45,28 @@ fixed = {"approx_dp": f", δ = {scenario.delta:g}", "rdp": f", α = {scenario.al
 
 x_axis = st.radio(
     "x-axis", list(X_AXES), format_func=X_AXES.get, horizontal=True, key="curves_x",
-    help="Vary the budget of the ONE target, or (at the sidebar's budget) the data size, dimension or spread.", **_BIND,
+    help="Vary the budget of the ONE target, or (at the sidebar's budget) the data size, dimension or spread.",
 )
 controls = st.columns([1, 1, 1, 1])
 grid_slot = st.empty()
 if x_axis == "budget":
     low_default, high_default = BUDGET_DEFAULTS[param]
-    low = controls[0].number_input(f"smallest {symbol}", min_value=0.0, value=low_default, format="%.4g",
-                                   key=f"curves_{param}_min", help="Left end of the log-spaced budget grid.", **_BIND)
-    high = controls[1].number_input(f"largest {symbol}", min_value=0.0, value=high_default, format="%.4g",
-                                    key=f"curves_{param}_max", help="Right end (← more privacy · more accuracy →).",
-                                    **_BIND)
-    count = controls[2].number_input("grid points", min_value=2, max_value=30, value=5, step=1, key="curves_count",
-                                     help="Number of log-spaced budgets.", **_BIND)
+    low = controls[0].number_input(f"smallest {symbol}", **bounds(f"curves_{param}_min"), value=low_default, format="%.4g",
+                                   key=f"curves_{param}_min", help="Left end of the log-spaced budget grid.")
+    high = controls[1].number_input(f"largest {symbol}", **bounds(f"curves_{param}_max"), value=high_default, format="%.4g",
+                                    key=f"curves_{param}_max", help="Right end (← more privacy · more accuracy →).")
+    count = controls[2].number_input("grid points", **bounds("curves_count"), value=5, step=1, key="curves_count",
+                                     help="Number of log-spaced budgets.")
     grid_args = dict(low=low, high=high, count=int(count), log=True)
     if param == "eps" and high > 10:
         grid_slot.warning(f"ε up to {high:g} includes very weak guarantees (e^ε ≈ {np.exp(min(high, 700.0)):.3g}).")
 elif x_axis == "n":
-    low = controls[0].number_input("smallest n", min_value=2, max_value=100_000, value=20, step=10,
-                                   key="curves_n_min", help="Fewest records (log-spaced grid).", **_BIND)
-    high = controls[1].number_input("largest n", min_value=2, max_value=100_000, value=1000, step=10,
-                                    key="curves_n_max", help="Most records.", **_BIND)
-    count = controls[2].number_input("grid points", min_value=2, max_value=30, value=5, step=1,
-                                     key="curves_n_count", help="Number of n values.", **_BIND)
+    low = controls[0].number_input("smallest n", **bounds("curves_n_min"), value=20, step=10,
+                                   key="curves_n_min", help="Fewest records (log-spaced grid).")
+    high = controls[1].number_input("largest n", **bounds("curves_n_max"), value=1000, step=10,
+                                    key="curves_n_max", help="Most records.")
+    count = controls[2].number_input("grid points", **bounds("curves_n_count"), value=5, step=1,
+                                     key="curves_n_count", help="Number of n values.")
     grid_args = dict(low=low, high=high, count=int(count), log=True, integer=True)
 elif x_axis == "dim":
     bottom, top = curve_dim_range(scenario.manifold)
@@ -80,27 +78,24 @@ elif x_axis == "dim":
                                    help="Every integer in the range (SPD: matrix size m; Kendall shapes: landmarks k).")
     grid_args = dict(low=low, high=high, count=int(high - low + 1), log=False, integer=True)
 elif x_axis == "p":
-    low = controls[0].number_input("smallest p", min_value=1.05, max_value=8.0, value=1.2, step=0.1, format="%.3g",
-                                   key="curves_p_min", help="Exponent of the Fréchet p-mean (linear grid, p > 1).",
-                                   **_BIND)
-    high = controls[1].number_input("largest p", min_value=1.05, max_value=8.0, value=4.0, step=0.1, format="%.3g",
-                                    key="curves_p_max", help="Largest exponent (the sensitivity grows quickly above 2).",
-                                    **_BIND)
-    count = controls[2].number_input("grid points", min_value=2, max_value=12, value=6, step=1,
-                                     key="curves_p_count", help="Number of exponents.", **_BIND)
+    low = controls[0].number_input("smallest p", **bounds("curves_p_min"), value=1.2, step=0.1, format="%.3g",
+                                   key="curves_p_min", help="Exponent of the Fréchet p-mean (linear grid, p > 1).")
+    high = controls[1].number_input("largest p", **bounds("curves_p_max"), value=4.0, step=0.1, format="%.3g",
+                                    key="curves_p_max", help="Largest exponent (the sensitivity grows quickly above 2).")
+    count = controls[2].number_input("grid points", **bounds("curves_p_count"), value=6, step=1,
+                                     key="curves_p_count", help="Number of exponents.")
     grid_args = dict(low=low, high=high, count=int(count), log=False)
 else:
-    low = controls[0].number_input("smallest spread", min_value=0.0, max_value=3.0, value=0.05, format="%.3g",
-                                   key="curves_spread_min", help="Data spread in radians (linear grid).", **_BIND)
-    high = controls[1].number_input("largest spread", min_value=0.0, max_value=3.0, value=0.6, format="%.3g",
-                                    key="curves_spread_max", help="Largest data spread.", **_BIND)
-    count = controls[2].number_input("grid points", min_value=2, max_value=30, value=5, step=1,
-                                     key="curves_spread_count", help="Number of spread values.", **_BIND)
+    low = controls[0].number_input("smallest spread", **bounds("curves_spread_min"), value=0.05, format="%.3g",
+                                   key="curves_spread_min", help="Data spread in radians (linear grid).")
+    high = controls[1].number_input("largest spread", **bounds("curves_spread_max"), value=0.6, format="%.3g",
+                                    key="curves_spread_max", help="Largest data spread.")
+    count = controls[2].number_input("grid points", **bounds("curves_spread_count"), value=5, step=1,
+                                     key="curves_spread_count", help="Number of spread values.")
     grid_args = dict(low=low, high=high, count=int(count), log=False)
 n_reps = controls[3].number_input(
-    "repetitions", min_value=2, max_value=20_000, value=200, step=50, key="curves_reps",
+    "repetitions", **bounds("curves_reps"), value=200, step=50, key="curves_reps",
     help="Releases per (mechanism, grid point), drawn in one vectorised call; the band is ± 1 standard error.",
-    **_BIND,
 )
 url_note("curves_x", x_axis)
 url_note("curves_reps", n_reps)
@@ -130,13 +125,13 @@ values = None
 with errors_shown_here(grid_slot):
     values = tuple(grid_values(**grid_args))
 if values is None:
-    st.stop()
+    stop_page()
 
 frame = None
 with errors_shown_here(grid_slot):
     frame = cached_utility_curve(scenario.to_json(), upload_digest(points), x_axis, values, int(n_reps), _points=points)
 if frame is None:
-    st.stop()
+    stop_page()
 
 if x_axis == "budget":
     x_label, log_x = f"{symbol} · target {notion_label}{fixed}", True
@@ -190,4 +185,3 @@ download_buttons(
 with st.expander("Results table"):
     st.dataframe(readable_table(frame), hide_index=True, key="curves_table")
 
-remember_page(PAGE.settings_key)  # this page's settings survive a visit to another page

@@ -78,3 +78,38 @@ def radius_max(manifold, dim, metric):
     rstar = _ball_radius_limit(manifold, dim, metric)
     top = manifold_class(manifold).app_radius_max if manifold in SPACE_LABELS else 3.0
     return round(float(min(rstar - 1e-3, top)), 3) if np.isfinite(rstar) else top
+
+
+def scenario_default(key, state):
+    """What scenario control ``key`` shows in a fresh browser, given the values ``state`` of the others (the size,
+    the data kind, the metric and the radius depend on the space): a value equal to it is left out of the URL.
+
+    The sidebar's controls start from these values (a test opens every space fresh and compares).
+    """
+    from geodp_core.scenario import Scenario, data_kinds_for  # the Scenario's own defaults
+
+    default = Scenario()
+    manifold = as_code(state.get("manifold"), SPACE_LABELS, default.manifold)
+    space = manifold_class(manifold)
+    if key == "manifold":
+        return default.manifold
+    if key == "dim":
+        return space.default_size
+    if key == "metric":
+        return space.metric_choices[0] if space.metric_choices else ""
+    if key == "data":
+        return data_kinds_for(manifold)[0]
+    if key == "data_class":
+        return ALL_CLASSES
+    if key == "radius":
+        dim = state.get("dim", space.default_size)
+        return min(default.radius, radius_max(manifold, dim, state.get("metric") or ""))
+    if key == "center_offset":
+        return ""
+    if key == "mechanisms":
+        return list(default.mechanisms)
+    if key == "spread":  # follows the dimension (the Scenario's own rule)
+        from geodp_core.constraints import default_spread
+
+        return default_spread(manifold, int(state.get("dim", space.default_size)))
+    return getattr(default, key)

@@ -1,14 +1,32 @@
 """Every page of the app, declared once: its script, title, icon, URL path, navigation section and settings key.
 
-``app.py`` builds the navigation from :data:`PAGES`; :mod:`geodp_app.url_params` derives from it which URL path
-belongs to which settings key and which URL-bound controls each page owns; a page finds its own declaration with
+``app.py`` builds the navigation from :data:`PAGES`; each page's URL-bound controls are declared here
+(:data:`CONTROLS`, derived from the page's study's ``Settings`` where the control sets one of its fields), and
+:mod:`geodp_app.url_params` derives the app's URL parameters from them; a page finds its own declaration with
 :func:`this_page` (from its ``__file__``), so no page names itself a second time.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
-__all__ = ["PageSpec", "PAGES", "SECTIONS", "this_page"]
+from geodp_app.labels import NOTION_LABELS
+from geodp_app.url_declare import choice, from_settings, grid, number, tabs
+from geodp_core.audit import AUDIT_SPACES as AUDIT_SPACE_ARGS
+from geodp_core.audit import VARIANT_INFO, VARIANTS
+from geodp_core.conformal_lab import DATA_KINDS as CONFORMAL_DATA_KINDS
+from geodp_core.constraints import AUDIT_EPS_GRID, CONFORMAL_EPS_GRID, EPS_GRID, REGRESSION_EPS_GRID, WIDGET_RANGES
+from geodp_core.geometry import get_manifold
+from geodp_core.mechanisms import MECHANISM_NAMES, mechanism_class
+from geodp_core.regression_lab import REGRESSION_PRESETS
+from geodp_core.regression_lab import REGRESSION_SPACES as REGRESSION_SPACE_ARGS
+from geodp_core.reproduce import EW_DIM_FAMILIES, EW_SPACES, HEAT_PAPER_SETUPS, HEAT_SPACES, KNG_PAPER_N
+from geodp_core.studies.audit import Settings as Audit
+from geodp_core.studies.conformal import Settings as Conformal
+from geodp_core.studies.curves import Settings as Curves
+from geodp_core.studies.regression_lab import Settings as Regression
+from geodp_core.viz import CAMERA_PRESETS
+
+__all__ = ["PageSpec", "PAGES", "SECTIONS", "this_page", "home_alias", "PAGE_OF_PATH"]
 
 _ROOT = Path(__file__).resolve().parents[1]
 
@@ -29,8 +47,7 @@ class PageSpec:
         The navigation section the page is listed under.
     settings_key : str
         The name the page's settings are remembered under across page changes. The page's own URL-bound
-        controls are the URL parameters whose key starts with ``<settings_key>_`` (see
-        :data:`geodp_app.url_params.PAGE_URL_KEYS`).
+        controls (:attr:`controls`, declared in :data:`CONTROLS`) are named ``<settings_key>_…``.
     default : bool
         The page served at the app's root.
     """
@@ -42,6 +59,261 @@ class PageSpec:
     section: str
     settings_key: str
     default: bool = False
+
+    @property
+    def controls(self):
+        """``{URL key: UrlParam}`` of the page's own controls (besides the scenario's and the global ones)."""
+        return CONTROLS.get(self.settings_key, {})
+
+
+# ---------------------------------------------------------------------------------------------------------------
+# Each page's URL-bound controls, declared once: a control that sets a field of the page's study is derived from
+# that field's declared constraint (``from_settings``: its choices, or its range narrowed for the widget and checked
+# to lie within the field's); a control of the app alone (a camera, a tab, a grid of the Reproduce page) is
+# declared here. The pages read their widgets' bounds and options from these declarations.
+# ---------------------------------------------------------------------------------------------------------------
+_TITLES = {name: mechanism_class(name).title or name for name in MECHANISM_NAMES}
+
+#: x-axes of the Utility curves page (value -> label written in the URL).
+X_AXES = {"budget": "privacy budget", "n": "records n", "dim": "dimension d", "spread": "data spread",
+          "p": "summary exponent p"}
+
+
+_CURVES = {
+    "curves_x": choice(X_AXES, X_AXES),
+    # the budgets of the x-axis are the study's values (0 < value ≤ 1000); ρ is a budget of the same sweep
+    **{f"curves_{budget}_{end}": from_settings(Curves, "values") for budget in ("eps", "mu", "rho")
+       for end in ("min", "max")},
+    "curves_count": number(2, 30, integer=True),
+    # a swept scenario value stays within the scenario's own range (records, spread, exponent p)
+    **{f"curves_{name}_{end}": number(*WIDGET_RANGES[name], integer=name == "n") for name in ("n", "p", "spread")
+       for end in ("min", "max")},
+    "curves_n_count": number(2, 30, integer=True),
+    "curves_p_count": number(2, 12, integer=True),
+    "curves_spread_count": number(2, 30, integer=True),
+    "curves_reps": from_settings(Curves, "n_reps", high=20_000),
+}
+ACCOUNTING_TABS = ("Converter", "Privacy profiles & trade-offs", "GDP: μ against σ", "Heat diffusion")
+ACCOUNTING_TRADEOFF_MUS = (0.25, 0.5, 1.0, 2.0, 3.0, 5.0)
+ACCOUNTING_LANGEVIN_EPS = (0.1, 0.25, 0.5, 1.0, 2.0, 5.0)
+ACCOUNTING_PMEAN_PS = (1.2, 1.5, 2.0, 2.5, 3.0, 4.0, 6.0)
+#: Curvature choices of the p-mean sensitivity chart: label -> upper curvature bound κ.
+ACCOUNTING_PMEAN_SPACES = {"flat or Hadamard (κ ≤ 0)": 0.0, "unit sphere (κ = 1)": 1.0}
+_ACCOUNTING = {
+    "accounting_notion": choice(NOTION_LABELS, NOTION_LABELS),
+    "accounting_eps": number(0.0, 1000.0, low_open=True),
+    "accounting_delta": number(0.0, 1.0, low_open=True),
+    "accounting_mu": number(0.0, 1000.0, low_open=True),
+    "accounting_alpha": number(1.0, 1e6, low_open=True),
+    "accounting_rho": number(0.0, 1e6, low_open=True),
+    "accounting_tab": choice({label: "" for label in ACCOUNTING_TABS}),
+    "accounting_at_delta": number(0.0, 1.0),
+    "accounting_at_alpha": number(1.0, 1e6),
+    "accounting_at_eps": number(0.0, 1000.0),
+    "accounting_profile_eps_max": number(0.5, 30.0),
+    "accounting_tradeoff_mu": choice(ACCOUNTING_TRADEOFF_MUS, kind="multi"),
+    "accounting_gdp_sensitivity": number(0.0, 3.14159),
+    "accounting_gdp_kmax": number(4, 24, integer=True),
+    "accounting_heat_alpha": number(1.0, 1e6),
+    "accounting_heat_sensitivity": number(0.0, 1e6),
+    "accounting_heat_k": number(0.0, 1e6),
+    "accounting_heat_eps": number(0.0, 1e6),
+    "accounting_lang_eps": choice(ACCOUNTING_LANGEVIN_EPS, kind="multi"),
+    "accounting_lang_lam_max": number(0.0, 1e6),
+    "accounting_pmean_ps": choice(ACCOUNTING_PMEAN_PS, kind="multi"),
+    "accounting_pmean_radius": number(0.01, 0.78),
+    "accounting_pmean_space": choice({label: "" for label in ACCOUNTING_PMEAN_SPACES}),
+}
+
+def _chooser_labels(arguments):
+    """Labels of a page's spaces, from each space itself: ``{key: label}`` for ``{key: get_manifold arguments}``."""
+    return {key: get_manifold(*args).chooser_label for key, args in arguments.items()}
+
+
+#: The Conformal lab's surfaces (a non-compact one is meshed on a public ball).
+CONFORMAL_SPACES = {code: get_manifold(code, 2).chooser_label + ("" if get_manifold(code, 2).is_compact
+                                                                 else " (public ball)")
+                    for code in CONFORMAL_DATA_KINDS}
+CONFORMAL_LAPLACIANS = {"fem": "FEM on the public mesh (DP)", "knn_data": "kNN graph on the data (paper; NOT DP)"}
+_CONFORMAL = {
+    "conformal_space": choice(CONFORMAL_SPACES, CONFORMAL_SPACES),
+    **{f"conformal_data_{space}": choice(kinds, kinds) for space, kinds in CONFORMAL_DATA_KINDS.items()},
+    "conformal_n": number(20, 5000, integer=True),
+    "conformal_spread": number(0.02, 2.0),
+    "conformal_ball_sphere": number(0.05, 3.0),
+    "conformal_ball_hyperbolic": number(0.05, 3.0),
+    "conformal_eps": grid(CONFORMAL_EPS_GRID),
+    "conformal_share": from_settings(Conformal, "eps_phi_share", 0.05, 0.95),
+    "conformal_mesh": from_settings(Conformal, "mesh_size", 100, 4000),
+    "conformal_bandwidth": from_settings(Conformal, "bandwidth", 0.05, 3.0),
+    "conformal_upsilon": from_settings(Conformal, "upsilon", 0.01, 100.0),
+    "conformal_smoothing": from_settings(Conformal, "smoothing_time", 0.0, 2.0),
+    "conformal_laplacian": from_settings(Conformal, "laplacian", labels=CONFORMAL_LAPLACIANS),
+    "conformal_sampler": from_settings(Conformal, "sampler"),
+    "conformal_domain": from_settings(Conformal, "domain_radius", 0.3, 4.0),
+    "conformal_releases": from_settings(Conformal, "n_releases", 1, 500),
+    "conformal_seed": number(0, 2**31 - 1, integer=True),
+}
+
+REGRESSION_SPACES = _chooser_labels(REGRESSION_SPACE_ARGS)
+REGRESSION_CHAIN_LENGTHS = ("auto", 200, 500, 1000, 2000, 4000)
+_REGRESSION = {
+    "regression_space": choice(REGRESSION_SPACES, REGRESSION_SPACES),
+    **{f"regression_preset_{space}": choice(presets) for space, presets in REGRESSION_PRESETS.items()},
+    "regression_n": from_settings(Regression, "n", 5, 500),
+    "regression_noise": from_settings(Regression, "noise_std", 0.0, 1.0),
+    "regression_eps": grid(REGRESSION_EPS_GRID),
+    "regression_share": from_settings(Regression, "footpoint_share", 0.1, 0.9),
+    "regression_tau": from_settings(Regression, "tau", 0.01, 3.0),
+    "regression_radius": from_settings(Regression, "data_radius", 0.05, 3.0),
+    "regression_chain": choice(REGRESSION_CHAIN_LENGTHS),
+    "regression_fits": from_settings(Regression, "n_fits", 1, 8),
+    "regression_seed": from_settings(Regression, "seed", 0, 2**31 - 1),
+}
+
+AUDIT_SPACES = _chooser_labels(AUDIT_SPACE_ARGS)
+AUDIT_NOTIONS = {"pure_dp": "ε-DP", "approx_dp": "(ε, δ)-DP"}
+AUDIT_DELTA_GRID = (1e-7, 1e-6, 1e-5, 1e-4, 1e-3)
+AUDIT_RELEASE_GRID = (500, 1000, 1500, 2000, 4000, 8000, 16000, 50000, 100000)
+AUDIT_CONFIDENCES = (0.9, 0.95, 0.99)
+AUDIT_NO_VARIANT = "none"
+_UNAVAILABLE_SUFFIX = " (unavailable here)"
+
+
+def audit_mechanism_label(name, available=True):
+    """The Audit page's label of a mechanism (the URL holds it)."""
+    return _TITLES[name] + ("" if available else _UNAVAILABLE_SUFFIX)
+
+
+def audit_variant_label(variant):
+    """The Audit page's label of a variant (the URL holds it)."""
+    return "none (the mechanism as offered)" if variant == AUDIT_NO_VARIANT else VARIANT_INFO[variant][0] + " — not DP"
+
+
+_AUDIT = {
+    "audit_space": choice(AUDIT_SPACES, AUDIT_SPACES),
+    "audit_mechanism": choice(_TITLES, {m: audit_mechanism_label(m) for m in _TITLES}),
+    **{f"audit_variant_{m}": choice((AUDIT_NO_VARIANT, *VARIANTS),
+                                     {v: audit_variant_label(v) for v in (AUDIT_NO_VARIANT, *VARIANTS)})
+       for m in _TITLES},
+    "audit_notion": choice(AUDIT_NOTIONS, AUDIT_NOTIONS),
+    "audit_eps": grid(AUDIT_EPS_GRID),
+    "audit_delta": grid(AUDIT_DELTA_GRID, lambda g: f"{g:g}"),
+    "audit_n": from_settings(Audit, "n", 2, 100_000),
+    "audit_radius": from_settings(Audit, "radius", 0.01, 5.0),
+    "audit_releases": grid(AUDIT_RELEASE_GRID),
+    "audit_confidence": grid(AUDIT_CONFIDENCES),
+    "audit_seed": from_settings(Audit, "seed", 0, 2**31 - 1),
+}
+
+REPRODUCE_TABS = {"gdp": "GDP on manifolds", "heat": "Heat diffusion (RDP)", "ew": "Exponential-wrapped",
+                  "conformal": "Conformal (density-aware)", "kng": "DP geodesic regression",
+                  "more": "More paper figures"}
+#: The further paper figures of the Reproduce page's last tab: id -> label.
+REPRODUCE_FIGURES = {
+    "gdp_curve": "GDP paper: μ against σ on the circle and the line (Figure 1, panels 1–2)",
+    "heat_escape": "Heat diffusion: Brownian paths escaping to the rim of the hyperbolic disk (Figure 2)",
+    "ew_dimensions": "Exponential-wrapped: dimensions 3, 10, 15 and the running-time table",
+    "kng_split": "Geodesic regression: unequal budget splits on the sphere (Figure 1, top)",
+    "kng_noise": "Geodesic regression: noise levels on the sphere (Figure 6)",
+    "kng_spd": "Geodesic regression: unequal budget splits on SPD(2) (Figure 7, top)",
+    "kng_spd_equal": "Geodesic regression: equal budget splits on SPD(2) (Figure 7, bottom)",
+    "kng_kendall_split": "Geodesic regression: unequal budget splits on Kendall shapes, synthetic data (Figure 2, top)",
+    "kng_kendall": "Geodesic regression: equal budget splits on Kendall shapes, synthetic data (Figure 2, bottom)",
+    "kng_shapes": "Geodesic regression: private and non-private predicted shapes, synthetic data (Figure 3)",
+    "kng_sensitivity": "Geodesic regression: sensitivity ratios (Figures 9–10)",
+    "conformal_dimension": "Conformal: accuracy against the dimension on spheres (Figure 2)",
+    "conformal_n": "Conformal: accuracy against the number of records (Figure 3)",
+    "conformal_spread": "Conformal: accuracy against the data spread (Figure 4)",
+    "conformal_eps": "Conformal: accuracy against ε in dimensions 3 and 10 (Figure 5)",
+    "conformal_images": "Conformal: image covariance descriptors (Figures 7–8)",
+}
+#: The Reproduce page's choices: key -> (options, labels or None). The page reads its options from here.
+REPRODUCE_CHOICES = {
+    "reproduce_gdp_seeds": ((3, 5, 10, 20), None),
+    "reproduce_gdp_grid": (("4 values", "the paper's 12 values"), None),
+    "reproduce_gdp_reps": ((1000, 4000, 10000), None),
+    "reproduce_heat_space": (HEAT_SPACES, {setup["space"]: f"{get_manifold(setup['space'], 2).symbol} ({section})"
+                                           for section, setup in HEAT_PAPER_SETUPS.items()}),
+    "reproduce_heat_n": ((10, 50, 100), None),
+    "reproduce_heat_anchor": (("center", "random"), {"center": "ball centre (Scenario 1)",
+                                                     "random": "random point of the ball (Scenario 2)"}),
+    "reproduce_heat_grid": (("4 values", "the paper's 11 values"), None),
+    "reproduce_heat_reps": ((1000, 4000, 10000), None),
+    "reproduce_ew_space": (tuple(EW_SPACES), {k: v[1] for k, v in EW_SPACES.items()}),
+    "reproduce_ew_grid": (("4 values", "8 values"), None),
+    "reproduce_ew_reps": ((200, 1000, 4000), None),
+    "reproduce_conformal_spread": ((0.05, 0.1, 0.2, 0.3), None),
+    "reproduce_conformal_calibrations": ((4, 8, 16), None),
+    "reproduce_conformal_reps": ((250, 1000), None),
+    "reproduce_kng_n": (tuple(KNG_PAPER_N), None),
+    "reproduce_kng_grid": (("ε = 0.2, 2", "ε = 0.2, 0.5, 1, 2"), None),
+    "reproduce_kng_fits": ((10, 20), None),
+    "reproduce_kng_chain": ((300, 1000), None),
+    "reproduce_more_figure": (tuple(REPRODUCE_FIGURES), REPRODUCE_FIGURES),
+    "reproduce_more_gdp_grid": (("6 values", "the paper's 16 values"), None),
+    "reproduce_more_gdp_seeds": ((3, 5, 10, 20), None),
+    "reproduce_more_escape_paths": ((100, 500, 2000), None),
+    "reproduce_more_ew_family": (("all", *EW_DIM_FAMILIES), {"all": "all four", **EW_DIM_FAMILIES}),
+    "reproduce_more_ew_reps": ((50, 200, 1000), None),
+    "reproduce_more_ew_mcmc": ((200, 1000, 5000), None),
+    "reproduce_more_kng_n": (tuple(KNG_PAPER_N), None),
+    "reproduce_more_kng_fits": ((3, 10, 20), None),
+    "reproduce_more_kng_chain": ((100, 300, 1000), None),
+    "reproduce_more_kng_pairs": ((10, 20, 50), None),
+    "reproduce_more_conformal_cal": ((2, 3, 8), None),
+    "reproduce_more_conformal_reps": ((30, 100, 500), None),
+}
+
+
+def _reproduce_param(options, labels):
+    if all(isinstance(o, (int, float)) for o in options):
+        return grid(options)
+    return choice(options, labels)
+
+
+_REPRODUCE = {
+    "reproduce_paper": tabs(REPRODUCE_TABS),
+    **{key: _reproduce_param(*spec) for key, spec in REPRODUCE_CHOICES.items()},
+    "reproduce_ew_offset": number(0.0, 3.0),
+    "reproduce_kng_tau": number(0.01, 3.0),
+    "reproduce_more_escape_time": number(0.5, 6.0),
+    **{f"reproduce_{name}_seed": number(0, 2**31 - 1, integer=True) for name in REPRODUCE_TABS},
+}
+
+_CAMERAS = {
+    "explorer_camera": choice({name: "" for name in CAMERA_PRESETS}),
+    "conformal_camera": choice({name: "" for name in CAMERA_PRESETS}),
+    "regression_camera": choice({name: "" for name in ("data", *CAMERA_PRESETS)}),
+}
+
+LEDGER_MECHANISMS = {"riemannian_gaussian": "Riemannian Gaussian", "riemannian_laplace": "Riemannian Laplace"}
+_LEDGER = {
+    "ledger_mechanism": choice(LEDGER_MECHANISMS, LEDGER_MECHANISMS),
+    "ledger_eps": grid(EPS_GRID),
+    "ledger_k": number(1, 1000, integer=True),
+}
+
+#: The Explorer's budget planner: the share of releases asked to be within the target ("on average": the mean error).
+PLAN_SHARES = ("on average", "50%", "90%", "95%", "99%")
+_PLANNER = {
+    "explorer_plan_mechanism": choice(LEDGER_MECHANISMS, LEDGER_MECHANISMS),
+    "explorer_plan_error": number(0.001, 3.0),
+    "explorer_plan_share": choice({share: "" for share in PLAN_SHARES}),
+}
+
+
+#: Each page's own URL-bound controls, by settings key (the URL parameters named ``<settings_key>_…``).
+CONTROLS = {
+    "explorer": {**{"explorer_camera": _CAMERAS["explorer_camera"]}, **_PLANNER},
+    "curves": _CURVES,
+    "conformal": {**_CONFORMAL, "conformal_camera": _CAMERAS["conformal_camera"]},
+    "regression": {**_REGRESSION, "regression_camera": _CAMERAS["regression_camera"]},
+    "accounting": _ACCOUNTING,
+    "ledger": _LEDGER,
+    "audit": _AUDIT,
+    "reproduce": _REPRODUCE,
+}
 
 
 #: The app's pages in menu order.
@@ -60,6 +332,17 @@ PAGES = (
              "reproduce"),
     PageSpec("app_pages/learn.py", "Learn", ":material/school:", "learn", "Understand", "learn"),
 )
+
+#: Which page's settings each URL path shows (the default page is also served at its own path, see
+#: :func:`home_alias`).
+PAGE_OF_PATH = {page.url_path: page.settings_key for page in PAGES}
+
+
+def home_alias():
+    """The default page once more, at its own URL path (``/home``): Streamlit serves the default page at ``/``
+    only, and a link to ``/home`` must open it, not "Page not found"."""
+    return tuple(replace(page, default=False) for page in PAGES if page.default)
+
 
 #: Navigation sections in menu order.
 SECTIONS = tuple(dict.fromkeys(page.section for page in PAGES))

@@ -1,7 +1,7 @@
 """The shared scenario sidebar: widgets -> a frozen, validated Scenario.
 
-Every scenario widget is keyed by the Scenario field name and bound to the URL
-(``bind="query-params"``), so a link reproduces the exact view. Errors are shown
+Every scenario widget is keyed by the Scenario field name, which is also its URL parameter (the app writes the
+URL, see :mod:`geodp_app.urlstate`), so a link reproduces the exact view. Errors are shown
 beside the control that caused them; the user's settings and upload survive.
 """
 
@@ -82,22 +82,10 @@ _SWITCH_NOTE = "geodp_sidebar_manifold_switch"
 _CENTER_SYNCED = "geodp_sidebar_center_synced"
 _CENTER_ERROR = "geodp_sidebar_center_error"
 
-_BIND = dict(bind="query-params")
 
 def labelled(key, labels):
-    """``format_func`` of the URL choice ``key``: its human label from ``labels``.
-
-    The app writes a coded choice's code into the URL, so its labels are always shown. A bound widget writes its
-    DISPLAYED label into the URL, so labels are shown only when the URL check (``geodp_app.url_params``) accepts
-    that spelling; otherwise the value itself is shown (with the label in a caption below), so that a link never
-    breaks.
-    """
-    from geodp_app.url_params import URL_PARAMS  # url_params imports this module
-
-    spec = URL_PARAMS.get(key)
-    if spec is not None and (spec.coded or set(labels.values()) <= set(spec.choices)):
-        return labels.__getitem__
-    return str
+    """``format_func`` of the choice ``key``: its human label from ``labels`` (the URL holds its code)."""
+    return labels.__getitem__
 
 
 def budget_warning(param, value, notion=None):
@@ -154,7 +142,7 @@ def scenario_sidebar():
     dim = sb.number_input(
         SIZE_TITLES.get(space.size_symbol, f"Size {space.size_symbol}"),
         min_value=dim_range(manifold)[0], max_value=dim_range(manifold)[1],
-        value=space.default_size, step=1, key="dim", help=_SIZE_HELP.get(space.size_symbol), **_BIND,
+        value=space.default_size, step=1, key="dim", help=_SIZE_HELP.get(space.size_symbol),
     )
     url_note("dim", dim, sb)
     slots["dim"] = sb.empty()
@@ -191,14 +179,14 @@ def scenario_sidebar():
         "Data spread (radians)", min_value=WIDGET_RANGES["spread"][0], max_value=WIDGET_RANGES["spread"][1], value=spread_default, step=0.01, key="spread",
         help="vMF std (κ = 1/std²), wrapped-normal std, or the radius of a uniform data ball. Its default follows "
              f"the dimension (here {spread_default:g}), so that records lie about as far from the centre in every "
-             "dimension.", **_BIND,
+             "dimension.",
     )
     url_note("spread", spread, sb)
     slots["spread"] = sb.empty()
     spread_slot = sb.empty()  # the expected spread against the radius, filled once the radius is known
     n = sb.number_input("Records n", min_value=WIDGET_RANGES["n"][0], max_value=WIDGET_RANGES["n"][1],
                         value=DEFAULT.n, step=10, key="n",
-                        help="Number of private records (ignored for real data and uploads).", **_BIND)
+                        help="Number of private records (ignored for real data and uploads).")
     url_note("n", n, sb)
     slots["n"] = sb.empty()
 
@@ -211,7 +199,6 @@ def scenario_sidebar():
             + (radius_note(manifold, dim, metric).capitalize() + "."
                if radius_note(manifold, dim, metric) else "Hadamard space: any r > 0 is valid (r* = ∞).")
         ),
-        **_BIND,
     )
     url_note("radius", radius, sb)
     slots["radius"] = sb.empty()
@@ -225,7 +212,6 @@ def scenario_sidebar():
                  "identity matrix; for image descriptors the public reference c·I stated in the data description); "
                  "the centre is where that vector leads. Empty = the canonical point itself. "
                  "Public: chosen from domain knowledge, never from the data.",
-            **_BIND,
         )
         url_note("center_offset", center_text)
         if lat_lon_box is not None:
@@ -237,7 +223,7 @@ def scenario_sidebar():
         step=0.1, format="%.2g", key="p",
         help="The released summary is the Fréchet p-mean, the point minimising Σ d(y, xᵢ)ᵖ: p = 2 is the usual mean, "
              "p near 1 a robust median-like centre, large p a mid-range. Its sensitivity follows Chang, Jiang, "
-             "Mostajeran & Hu (2026), Theorems 13, 15, 16: for p > 2 it shrinks only like n^(−1/(p−1)).", **_BIND)
+             "Mostajeran & Hu (2026), Theorems 13, 15, 16: for p > 2 it shrinks only like n^(−1/(p−1)).")
     url_note("p", p, sb)
     slots["p"] = sb.empty()
 
@@ -268,28 +254,27 @@ def scenario_sidebar():
     if notion in ("pure_dp", "approx_dp", "rdp"):
         values["eps"] = sb.select_slider(
             "ε  (← more privacy · more accuracy →)", options=EPS_GRID, value=DEFAULT.eps, key="eps",
-            help="Privacy budget on a log scale. Smaller ε = stronger privacy = more noise.", **_BIND,
+            help="Privacy budget on a log scale. Smaller ε = stronger privacy = more noise.",
         )
         url_note("eps", values["eps"], sb)
         _warn_budget(sb, "eps", values["eps"], notion)
     if notion == "approx_dp":
         values["delta"] = sb.select_slider("δ", options=DELTA_GRID, value=DEFAULT.delta,
-                                           key="delta", help="Failure probability; keep it below 1/n.", **_BIND)
+                                           key="delta", help="Failure probability; keep it below 1/n.")
         url_note("delta", values["delta"], sb)
     if notion == "gdp":
         values["mu"] = sb.select_slider("μ  (← more privacy · more accuracy →)", options=MU_GRID, value=DEFAULT.mu,
-                                        key="mu", help="Gaussian DP: as hard to distinguish as N(0,1) from N(μ,1).",
-                                        **_BIND)
+                                        key="mu", help="Gaussian DP: as hard to distinguish as N(0,1) from N(μ,1).")
         url_note("mu", values["mu"], sb)
         _warn_budget(sb, "mu", values["mu"], notion)
     if notion == "rdp":
         values["alpha"] = sb.number_input("Rényi order α", min_value=WIDGET_RANGES["alpha"][0], max_value=WIDGET_RANGES["alpha"][1], value=DEFAULT.alpha,
-                                          key="alpha", help="Order of the Rényi divergence (α > 1).", **_BIND)
+                                          key="alpha", help="Order of the Rényi divergence (α > 1).")
         url_note("alpha", values["alpha"], sb)
     if notion == "zcdp":
         values["rho"] = sb.select_slider("ρ  (← more privacy · more accuracy →)",
                                          options=RHO_GRID, value=DEFAULT.rho,
-                                         key="rho", help="zero-concentrated DP: (α, ρα)-RDP for every α.", **_BIND)
+                                         key="rho", help="zero-concentrated DP: (α, ρα)-RDP for every α.")
         url_note("rho", values["rho"], sb)
         _warn_budget(sb, "rho", values["rho"], notion)
     slots["eps"] = slots["delta"] = slots["mu"] = slots["alpha"] = slots["rho"] = slots["target"] = sb.empty()
@@ -298,10 +283,10 @@ def scenario_sidebar():
     seed = sb.number_input("Seed", min_value=WIDGET_RANGES["seed"][0], max_value=WIDGET_RANGES["seed"][1],
                            value=DEFAULT.seed, step=1, key="seed",
                            help="Seeds the data and the releases so the same seed reproduces the run (teaching). A real release must use "
-                                "fresh, secret randomness: a known seed lets anyone subtract the noise.", **_BIND)
+                                "fresh, secret randomness: a known seed lets anyone subtract the noise.")
     url_note("seed", seed, sb)
     n_releases = sb.number_input("Releases per mechanism", min_value=1, max_value=WIDGET_RANGES["n_releases"][1], value=DEFAULT.n_releases,
-                                 step=50, key="n_releases", help="Size of the noise cloud drawn per mechanism.", **_BIND)
+                                 step=50, key="n_releases", help="Size of the noise cloud drawn per mechanism.")
     url_note("n_releases", n_releases, sb)
     slots["seed"] = slots["n_releases"] = sb.empty()
 
@@ -385,7 +370,6 @@ def _class_widget(sb, data):
         "Class", options, key="data_class",
         help="Keep only the records of one class (He et al.'s density-aware conformal mechanism privatises the mean of one class). The "
              "class labels are public information about the dataset; the records are private.",
-        **_BIND,
     )
     url_note("data_class", choice, sb)
     if choice == ALL_CLASSES:
@@ -412,11 +396,9 @@ def _data_change_note(sb, manifold, data, before, kinds):
 
 
 def _manifold_lesson(sb, manifold):
-    """In teaching mode, after a manifold change: what curvature does to the sensitivity Δ."""
-    last = st.session_state.get(_LAST_MANIFOLD)
+    """In teaching mode, after the user changed the manifold: what curvature does to the sensitivity Δ (a manifold
+    set by a link, Back or Forward is no change of the user's)."""
     st.session_state[_LAST_MANIFOLD] = manifold
-    if last is not None and last != manifold:
-        st.session_state[_SWITCH_NOTE] = (last, manifold)
     switch = st.session_state.get(_SWITCH_NOTE)
     if not switch or switch[1] != manifold:
         return
@@ -674,20 +656,28 @@ def _apply_preset():
         apply_scenario_to_widgets(preset_scenario(name))
 
 
+_SIZES = "geodp_sidebar_sizes"
+
+
 def _fit_to_manifold():
-    """After a manifold change: move the dimension, the spread and the radius into the new manifold's ranges (a
-    dimension that does not fit becomes the space's default size, e.g. k = 12 landmarks; the spread is kept at most
-    the space's default spread, e.g. a landmark noise s moves a shape about s·√(2k) away), so that no control is
-    left outside its range."""
+    """After the user changed the manifold: the size of the space becomes the one last used on that space, or the
+    space's own default (12 landmarks do not follow the user to the sphere); the spread is kept at most the space's
+    default spread (a landmark noise s moves a shape about s·√(2k) away) and the radius within the space's range, so
+    that no control is left outside its range."""
     state = st.session_state
     manifold = state.get("manifold")
     if manifold not in SPACE_LABELS:
         return
+    old = state.get(_LAST_MANIFOLD)
+    sizes = state.setdefault(_SIZES, {})
+    if old in SPACE_LABELS and isinstance(state.get("dim"), (int, float)):
+        sizes[old] = int(state["dim"])
+    if old is not None and old != manifold:
+        state[_SWITCH_NOTE] = (old, manifold)
     space = manifold_class(manifold)
     low, high = dim_range(manifold)
-    dim = state.get("dim")
-    if not isinstance(dim, (int, float)) or not low <= dim <= high:
-        state["dim"] = space.default_size
+    dim = sizes.get(manifold, space.default_size)
+    state["dim"] = dim if low <= dim <= high else space.default_size
     spread = state.get("spread")
     if isinstance(spread, (int, float)) and spread > space.default_spread:
         state["spread"] = space.default_spread

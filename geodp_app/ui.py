@@ -46,7 +46,7 @@ def teaching_toggle(where=None):
     """The Teaching-mode switch (on by default, remembered in the URL): explanation boxes beside figures and
     controls; experts turn it off."""
     target = where if where is not None else st.sidebar
-    return target.toggle("Teaching mode", value=True, key=TEACH_KEY, bind="query-params",
+    return target.toggle("Teaching mode", value=True, key=TEACH_KEY,
                          help="Explanation boxes beside each figure and control. Turn off for a compact view.")
 
 
@@ -137,3 +137,14 @@ def readable_table(frame, drop=("mechanism", "status")):
         names.append(name)
     frame.columns = names
     return frame
+class PageStopped(BaseException):  # not an error: no `except Exception` of a page catches it
+    """Raised by :func:`stop_page`; ``app.py`` catches it after the page (see there)."""
+
+
+def stop_page():
+    """End the page here (instead of ``st.stop()``): ``app.py`` then still writes the view's URL and draws the menu.
+
+    ``st.stop()`` makes every later Streamlit call of the run stop too, so the URL of a page that stopped early
+    would never be written and its menu never drawn.
+    """
+    raise PageStopped

@@ -1,94 +1,42 @@
-"""URL query parameters, through Streamlit's public ``st.query_params`` only: every value is validated BEFORE
-any widget reads it, and choices travel as codes.
+"""The app's URL: ONE description of the view, written by the app once per run, through Streamlit's public
+``st.query_params`` only.
 
-Two kinds of controls live in the URL:
+No widget is bound to the URL by Streamlit; the app owns it:
 
-* **Bound** controls (``bind="query-params"``). Streamlit writes their value into the URL and, when a page
-  first shows them, seeds them from the URL as it was when the script run started. Its own parsing drops most
-  bad values silently, and some (``inf`` or ``1e309`` for an integer control) raise inside the widget. So
-  :func:`clean_query_params` runs before the navigation runs any page: each declared parameter is checked
-  against its type and range, invalid ones are removed from the URL (or moved onto the control's grid), and a
-  message is recorded that the page shows beside the control with :func:`url_note`. When the URL of such a
-  control was changed, the script is rerun at once (``st.rerun``, before anything of the page is drawn), so
-  the widgets seed from the cleaned URL.
-* **Coded** choices (``UrlParam(coded=True)``). A bound widget writes its *displayed* option into the URL,
-  so a choice shown with a human label would put the label there. These controls are not bound: the app
-  writes the option's code (``manifold=hyperbolic``) after the widget ran (:func:`url_note`, then
-  :func:`write_url_values` once per run), and puts a URL value into ``st.session_state`` before the widget is
-  created when the value came from outside the app (a link, Back or Forward). A label typed by a person is an
-  accepted alias and is respelled as the code.
+* **Before any widget** (:func:`begin_run`, from ``app.py``), every URL value of the page's controls is checked
+  against its declaration (type, range, options; :class:`UrlParam`): a bad value is dropped (or moved onto the
+  control's grid) and a message is recorded, shown beside the control by :func:`url_note`. When the URL did not
+  come from the app itself (a link, a typed URL, Back or Forward), every control of the page takes the URL's
+  value, and a control the URL leaves out returns to its default: the view is the URL's.
+* **After the page ran** (:func:`end_run`), the values the controls show are spelled as codes
+  (``manifold=hyperbolic``, never a label) and the URL is rewritten in ONE update when it differs: it holds every
+  value that differs from what a fresh browser shows (a default is left out), so a link reproduces the view.
+* **Navigation** (:func:`link_query`): the app's own page links carry the exact URL the target page will hold
+  (the scenario and that page's remembered settings), so the browser records ONE history entry per navigation
+  and the page opens without rewriting its URL; one entry per change of a control; Back restores the view.
 
-Streamlit refuses to change a bound parameter through ``st.query_params`` once its widget is on the page (a
-rerun of the same page): such a value was written by the widget itself, so it is left to the widget.
-
-Declarations are plain :class:`UrlParam` records (see ``geodp_app.url_params``); unknown keys are left alone.
+A label typed by a person (``manifold=Hyperbolic Hᵈ``) is an accepted alias of the code and is respelled.
 """
 
 import math
 import re
-from dataclasses import dataclass, field
 
 import streamlit as st
-from streamlit.errors import StreamlitAPIException
 
-__all__ = ["UrlParam", "check_url_value", "clean_query_params", "url_note", "carry_url_state",
-           "remember_url_state", "remembered_url_state", "restore_url_state", "write_url_values"]
+__all__ = ["check_url_value", "decode", "encode", "begin_run", "end_run", "remember", "link_query", "url_note",
+           "remembered_url_state", "restore_url_state"]
 
 MESSAGES_KEY = "geodp_url_messages"
 _INT_TEXT = re.compile(r"[+-]?[0-9]{1,30}")
-_RERAN_KEY = "geodp_url_reran"
-#: Coded choices: their URL values at the end of the last run, their values this run (to write), the values
-#: they show when neither the URL nor the session set them (their defaults), and which ones do so this run.
-_CODED_LAST = "geodp_url_coded_last"
-_CODED_SHOWN = "geodp_url_coded_shown"
-_CODED_DEFAULT = "geodp_url_coded_default"
-_CODED_FRESH = "geodp_url_coded_fresh"
-#: The coded choices declared so far (filled by :func:`clean_query_params`).
-_CODED = {}
+#: Session keys: the remembered non-default values of every control (URL spelling), the URL each page is expected
+#: to hold when the app itself led there, the defaults seen, and the controls that start from their default this run.
+_MEMORY = "geodp_url_memory"
+_EXPECTED = "geodp_url_expected"
+_DEFAULTS = "geodp_url_defaults"
+_FRESH = "geodp_url_fresh"
+_PAGE = "geodp_url_page"
 _UNSEEN = object()
 _MAX_SHOWN = 40
-
-
-@dataclass(frozen=True)
-class UrlParam:
-    """What a URL parameter may hold.
-
-    kind
-        ``"int"``, ``"float"``, ``"grid"`` (a select-slider of numbers), ``"choice"`` (one option),
-        ``"multi"`` (several options) or ``"text"``.
-    low, high, low_open
-        Range of ``int``/``float``/``grid`` values (``low_open``: ``low`` itself is excluded).
-    choices
-        Accepted URL spellings of the options, as written into the URL: the codes of a ``coded`` choice, the
-        displayed labels of a bound widget.
-    aliases
-        Other accepted spellings -> the spelling in ``choices`` (labels of a coded choice, internal names of a
-        bound one).
-    grid
-        The select-slider's numeric values (an off-grid value moves to the largest value not above it,
-        i.e. towards more privacy, with a message).
-    grid_format
-        How the widget spells a grid value in the URL (default ``str``).
-    bounds
-        Optional ``bounds(params) -> (low, high, why)`` giving a range that depends on other parameters
-        (applied when the URL came from outside: a bound control's own value is left to the control).
-    max_chars
-        Longest accepted value.
-    coded
-        A ``choice`` or ``multi`` control that is not bound to the URL: the app writes its code (see above).
-    """
-
-    kind: str
-    low: float = None
-    high: float = None
-    low_open: bool = False
-    choices: tuple = ()
-    aliases: dict = field(default_factory=dict)
-    grid: tuple = ()
-    grid_format: object = str
-    bounds: object = None
-    max_chars: int = 200
-    coded: bool = False
 
 
 def _show(raw):
@@ -120,6 +68,10 @@ def check_url_value(key, raw, spec, low=None, high=None):
     if spec.kind == "text":
         return raw, None
     text = raw.strip()
+    if spec.kind == "bool":
+        if text.casefold() in ("true", "false"):
+            return text.casefold(), None
+        return None, f"{prefix} is not true or false; ignored."
     if spec.kind in ("choice", "multi"):
         if text in spec.choices:
             return text, None
@@ -166,38 +118,11 @@ def _url_values():
     return {key: st.query_params.get_all(key) for key in st.query_params}
 
 
-def _url_form(values):
-    return values[0] if len(values) == 1 else list(values)
-
-
-def _apply(sets, removals):
-    """Write ``sets`` (``{key: [values]}``) into the URL in one update and remove ``removals``; parameters that
-    Streamlit keeps for a widget on the page are skipped. Returns the keys changed."""
-    done = set()
-    if sets:
-        try:
-            st.query_params.update({key: _url_form(values) for key, values in sets.items()})
-            done |= set(sets)
-        except StreamlitAPIException:  # one of them is bound to a widget on this page: one by one
-            for key, values in sets.items():
-                try:
-                    st.query_params[key] = _url_form(values)
-                    done.add(key)
-                except StreamlitAPIException:
-                    pass
-    for key in removals:
-        try:
-            del st.query_params[key]
-            done.add(key)
-        except (StreamlitAPIException, KeyError):
-            pass
-    return done
-
-
 def _check_all(specs, raw):
-    """``(changes, messages)``: ``{key: [values] or None}`` to write (``None``: remove) and ``{key: message}``."""
+    """``(clean, messages)``: ``{key: [values]}`` of the valid URL values of ``specs`` (respelled, moved onto the
+    grid) and ``{key: message}`` for the values dropped or moved."""
     params = {k: v[-1] for k, v in raw.items() if v}
-    messages, changes = {}, {}
+    messages, clean = {}, {}
     for key, spec in specs.items():
         if key not in raw:
             continue
@@ -215,8 +140,8 @@ def _check_all(specs, raw):
                     kept.append(fixed)
             if bad:
                 messages[key] = " ".join(dict.fromkeys(bad))
-            if kept != values:
-                changes[key] = kept or None
+            if kept:
+                clean[key] = kept
             continue
         value = values[-1] if values else ""
         low = high = None
@@ -229,147 +154,180 @@ def _check_all(specs, raw):
         fixed, message = check_url_value(key, value, spec, low, high)
         if message is not None:
             messages[key] = message[:-1] + f" ({why})." if why and "outside" in message else message
-        if fixed is None:
-            changes[key] = None
-        elif fixed != value or len(values) > 1:
-            changes[key] = [fixed]
-    return changes, messages
+        if fixed is not None:
+            clean[key] = [fixed]
+    return clean, messages
 
 
-def clean_query_params(specs, extra=None):
-    """Validate every declared URL parameter before any widget reads it (call once per run, first thing).
+def _option(spec, code):
+    """The widget's option behind URL code ``code`` (a checked value)."""
+    if spec.values:
+        return spec.values[spec.choices.index(code)]
+    return code
 
-    Invalid values are removed from the URL (so no widget sees them) or moved onto the control's grid, and
-    a message is recorded for :func:`url_note`. Values spelled differently from the URL's own spelling (a
-    label of a coded choice, an internal name of a bound one) are respelled silently. A parameter that
-    Streamlit keeps for a widget already on the page is left to that widget (its value is the widget's own).
-    When the URL of a bound control changed, the script reruns at once so the widgets seed from the cleaned
-    URL. Coded choices whose URL value came from outside the app are put into ``st.session_state``.
 
-    Parameters
-    ----------
-    specs
-        ``{key: UrlParam}`` of every URL-bound control.
-    extra
-        ``{key: [values]}`` to add to the URL where it has no value for ``key`` (remembered settings carried
-        to a page, see :func:`carry_url_state`); they are checked like the rest.
+def decode(spec, values):
+    """The widget value of checked URL ``values`` (``[str]``) of a control declared by ``spec``."""
+    text = values[-1]
+    if spec.kind == "multi":
+        return [_option(spec, v) for v in values if v != ""]
+    if spec.kind == "choice":
+        return _option(spec, text)
+    if spec.kind == "bool":
+        return text == "true"
+    if spec.kind == "int":
+        return int(text)
+    if spec.kind == "float":
+        return float(text)
+    if spec.kind == "grid":
+        value = float(text)
+        return next(g for g in spec.grid if math.isclose(value, g, rel_tol=1e-9))
+    return text
+
+
+def _code(spec, value):
+    if spec.values:
+        for code, option in zip(spec.choices, spec.values):
+            if option == value and type(option) is type(value):
+                return code
+        for code, option in zip(spec.choices, spec.values):
+            if option == value:
+                return code
+        raise ValueError(f"{value!r} is not an option")
+    return str(value)
+
+
+def encode(spec, value):
+    """The URL spelling (``[str]``) of widget value ``value`` of a control declared by ``spec`` (codes, never
+    labels; the shortest spelling that reads back the same number). Raises ``ValueError`` for a value the
+    declaration does not know."""
+    if spec.kind == "multi":
+        return [_code(spec, v) for v in value] or [""]
+    if spec.kind == "choice":
+        return [_code(spec, value)]
+    if spec.kind == "bool":
+        return ["true" if value else "false"]
+    if spec.kind == "int":
+        return [str(int(value))]
+    if spec.kind == "float":
+        number = float(value)
+        return [str(int(number)) if number.is_integer() and abs(number) < 1e15 else repr(number)]
+    if spec.kind == "grid":
+        return [spec.grid_format(value)]
+    return [str(value)]
+
+
+def _context(spec, state):
+    if spec.context is None:
+        return None
+    try:
+        return spec.context(state)
+    except Exception:  # noqa: BLE001 - no context: the default is unknown, the value is written
+        return _UNSEEN
+
+
+def begin_run(specs, keys, page):
+    """First thing of every run, before any widget: check the URL and give the page's controls its values.
+
+    Every URL value of ``keys`` is checked against ``specs`` (a bad one is dropped or moved onto the grid, with
+    a message for :func:`url_note`). On arrival at ``page`` (its widgets are new ones), and when the URL is not the
+    one the app itself wrote for ``page`` (a link, a typed URL, Back, Forward), every control of ``keys`` takes
+    the URL's value, and one the URL leaves out returns to its default. Otherwise (a rerun after a change of a
+    control) the controls keep their values, and only one without a value is given the URL's.
 
     Returns
     -------
     dict
         ``{key: message}`` recorded by this call.
     """
-    _CODED.update({key: spec for key, spec in specs.items() if spec.coded})
+    state = st.session_state
+    page_specs = {key: specs[key] for key in keys if key in specs}
     raw = _url_values()
-    added = {k: list(v) for k, v in (extra or {}).items() if k not in raw}
-    raw.update(added)
-    changes, messages = _check_all(specs, raw)
-    for key, values in added.items():
-        changes.setdefault(key, values)
-    sets = {k: v for k, v in changes.items() if v is not None}
-    applied = _apply(sets, [k for k, v in changes.items() if v is None])
-    for key in applied:
-        if changes[key] is None:
-            raw.pop(key, None)
-        else:
-            raw[key] = changes[key]
-    new_messages = {key: message for key, message in messages.items() if key in applied}
-    if new_messages:
-        store = st.session_state.setdefault(MESSAGES_KEY, {})
-        for key, message in new_messages.items():
+    clean, messages = _check_all(page_specs, raw)
+    expected = state.get(_EXPECTED, {}).get(page)
+    # a page's widgets are new ones after a page change (they would start from their defaults): they take the URL
+    arrived = state.get(_PAGE) != page
+    state[_PAGE] = page
+    outside = arrived or clean != expected or bool(messages)
+    memory = state.setdefault(_MEMORY, {})
+    for key, spec in page_specs.items():
+        if key in clean:
+            if outside or key not in state:
+                state[key] = decode(spec, clean[key])
+            memory[key] = list(clean[key])
+        elif outside:
+            state.pop(key, None)  # the control shows its default
+            memory.pop(key, None)
+    state[_FRESH] = [key for key in page_specs if key not in state]
+    if messages:
+        store = state.setdefault(MESSAGES_KEY, {})
+        for key, message in messages.items():
             store[key] = {"message": message, "value": _UNSEEN}
         while len(store) > _MAX_SHOWN:
             store.pop(next(iter(store)))
-    if applied - set(_CODED) and not st.session_state.get(_RERAN_KEY, False):
-        st.session_state[_RERAN_KEY] = True  # once: the rerun finds the URL clean
-        st.rerun()
-    st.session_state[_RERAN_KEY] = False
-    _seed_coded(raw)
-    return new_messages
+    return messages
 
 
-def _decode(values, spec):
-    if spec.kind == "multi":
-        return [v for v in values if v != ""]
-    return values[-1]
-
-
-def _encode(value, spec):
-    if spec.kind == "multi":
-        return [str(v) for v in value] or [""]
-    return [str(value)]
-
-
-def _seed_coded(raw):
-    """Put the URL values of coded choices that came from outside the app into ``st.session_state``.
-
-    A value came from outside when the URL no longer holds what it held at the end of the last run (a link,
-    Back, Forward). Otherwise the URL's value is re-stated when the session holds no value or the same one (the
-    same key on another page is a new control, which would start from its default); a different value in the
-    session is the user's change, which the URL follows at the end of the run. When Back leads to a URL without
-    the parameter, the control returns to the value it shows by default.
-    """
+def remember(specs, keys):
+    """Remember the values the controls ``keys`` show now (a value equal to its default is forgotten: a fresh
+    browser shows it anyway)."""
     state = st.session_state
-    last = state.get(_CODED_LAST, {})
-    defaults = state.get(_CODED_DEFAULT, {})
-    fresh = []
-    for key, spec in _CODED.items():
-        url = raw.get(key)
-        if url != last.get(key):
-            if url is not None:
-                state[key] = _decode(url, spec)
-            elif key in defaults:
-                state[key] = _decode(defaults[key], spec)
-        elif url is not None and (key not in state or _encode(state[key], spec) == url):
-            state[key] = _decode(url, spec)  # also re-stated: the control may be a new one (another page)
-        if url is None and key not in state:
-            fresh.append(key)  # the control will show its default
-    state[_CODED_FRESH] = fresh
+    memory = state.setdefault(_MEMORY, {})
+    defaults = state.setdefault(_DEFAULTS, {})
+    fresh = set(state.get(_FRESH, ()))
+    for key in keys:
+        spec = specs.get(key)
+        if spec is None or key not in state:
+            continue
+        try:
+            encoded = encode(spec, state[key])
+        except (ValueError, TypeError):
+            continue
+        where = (key, _context(spec, state))
+        if key in fresh:
+            defaults[where] = encoded
+        if spec.default is not None:
+            try:
+                default = encode(spec, spec.default(state))
+            except Exception:  # noqa: BLE001 - no default for these values: the value is written
+                default = None
+        else:
+            default = defaults.get(where)
+        if default == encoded:
+            memory.pop(key, None)
+        else:
+            memory[key] = encoded
 
 
-def _coded_shown(key, value):
-    """Record the value coded choice ``key`` shows this run (written into the URL by :func:`write_url_values`)."""
-    spec = _CODED.get(key)
-    if spec is None or value is None:
-        return
-    state = st.session_state
-    encoded = _encode(value, spec)
-    if key in state.get(_CODED_FRESH, ()):
-        state.setdefault(_CODED_DEFAULT, {})[key] = encoded
-    state.setdefault(_CODED_SHOWN, {})[key] = encoded
+def end_run(specs, keys, page):
+    """Last thing of every run (also when the page stopped early): remember the values the page's controls show
+    and write the URL in ONE update when it differs (every value that differs from its default, as codes)."""
+    remember(specs, keys)
+    desired = _page_query(specs, keys)
+    if _url_values() != desired:
+        st.query_params.from_dict({key: values[0] if len(values) == 1 else values for key, values in desired.items()})
+    st.session_state.setdefault(_EXPECTED, {})[page] = desired
 
 
-def _coded_writes():
-    """``{key: [codes]}`` the URL must change to: shown values that differ from the URL's, except a default
-    the URL does not hold (a page opened without parameters keeps a clean URL)."""
-    state = st.session_state
-    defaults = state.get(_CODED_DEFAULT, {})
-    writes = {}
-    for key, encoded in state.get(_CODED_SHOWN, {}).items():
-        url = st.query_params.get_all(key) or None
-        if url != encoded and not (url is None and defaults.get(key) == encoded):
-            writes[key] = encoded
-    return writes
+def _page_query(specs, keys):
+    memory = st.session_state.get(_MEMORY, {})
+    return {key: list(memory[key]) for key in keys if key in memory and key in specs}
 
 
-def write_url_values():
-    """Write the codes of the coded choices shown this run into the URL, in one update (call once, last thing
-    in a run, also when the page stopped early)."""
-    state = st.session_state
-    writes = _coded_writes()
-    if writes:
-        _apply(writes, [])
-    state.pop(_CODED_SHOWN, None)
-    state[_CODED_LAST] = {key: st.query_params.get_all(key) or None for key in _CODED}
+def link_query(specs, keys, page):
+    """The URL (``{key: value or [values]}``) of a link to ``page`` whose controls are ``keys``: the remembered
+    values that differ from their defaults. The page, opened by this link, finds its URL as expected and does not
+    rewrite it (one history entry per navigation)."""
+    desired = _page_query(specs, keys)
+    st.session_state.setdefault(_EXPECTED, {})[page] = desired
+    return {key: values[0] if len(values) == 1 else values for key, values in desired.items()}
 
 
 def url_note(key, value=None, where=None):
     """Show the recorded URL problem of control ``key`` beside it (call right after the widget).
 
-    ``value`` is the widget's current value: the note disappears once the user changes the control. For a
-    coded choice, the value is also what :func:`write_url_values` writes into the URL.
+    ``value`` is the widget's current value: the note disappears once the user changes the control.
     """
-    _coded_shown(key, value)
     store = st.session_state.get(MESSAGES_KEY)
     if not store or key not in store:
         return
@@ -385,53 +343,16 @@ def url_note(key, value=None, where=None):
     (where if where is not None else st).warning(entry["message"], icon=":material/link_off:")
 
 
-_CARRIED = "geodp_carried_url_values"
-_LAST_PAGE = "geodp_last_page"
-
-
-def carry_url_state(keys, page):
-    """The remembered values of ``keys`` to put back into the URL on a page change (call before the widgets
-    are created, and pass the result to :func:`clean_query_params`).
-
-    Streamlit drops a page's bound query parameters when another page is opened, so a scenario opened by link
-    (or set by hand) would reset to the defaults on the next page with the same controls. On the first run of a
-    page after a page change, every remembered value missing from the URL is returned, to be put back into it
-    so the widgets seed from it as from a link. Values the URL already holds (a link) win. ``page`` names the
-    page.
-
-    Returns
-    -------
-    dict
-        ``{key: [values]}`` (empty when the page did not change).
-    """
-    last = st.session_state.get(_LAST_PAGE)
-    st.session_state[_LAST_PAGE] = page
-    if last is None or page == last:
-        return {}
-    present = set(st.query_params)
-    return {k: list(v) for k, v in st.session_state.get(_CARRIED, {}).items() if k in keys and k not in present}
-
-
-def remember_url_state(keys):
-    """Remember the URL values of ``keys`` (after the widgets ran) for :func:`carry_url_state`."""
-    carried = dict(st.session_state.get(_CARRIED, {}))  # other pages' values stay remembered
-    writes = _coded_writes()
-    for key in keys:
-        values = writes.get(key) or st.query_params.get_all(key)
-        if values:
-            carried[key] = list(values)
-        else:
-            carried.pop(key, None)  # back at its default: nothing to carry
-    st.session_state[_CARRIED] = carried
-
 
 def remembered_url_state():
-    """``{key: [values]}`` of every URL-bound value remembered this session (all pages)."""
-    return {k: list(v) for k, v in st.session_state.get(_CARRIED, {}).items()}
+    """``{key: [values]}`` of every value remembered this session (all pages; URL spelling)."""
+    return {k: list(v) for k, v in st.session_state.get(_MEMORY, {}).items()}
 
 
-def restore_url_state(values):
-    """Remember ``values`` (``{key: [str]}``, already validated) so each page opens with them."""
-    carried = dict(st.session_state.get(_CARRIED, {}))
-    carried.update({k: list(v) for k, v in values.items()})
-    st.session_state[_CARRIED] = carried
+def restore_url_state(values, specs):
+    """Give the controls ``values`` (``{key: [str]}``, already checked against ``specs``) and remember them, so
+    that each page opens with them (they become the pages' links' values)."""
+    memory = st.session_state.setdefault(_MEMORY, {})
+    for key, encoded in values.items():
+        memory[key] = list(encoded)
+        st.session_state[key] = decode(specs[key], list(encoded))

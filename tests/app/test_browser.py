@@ -48,8 +48,9 @@ def test_a_deep_link_is_served_by_the_navigation_from_the_first_request(page, fr
     body = page.inner_text("body")
     assert "Page not found" not in body and page.locator("[data-testid='stException']").count() == 0
     assert page.locator("h1").first.inner_text().strip() == "Explorer"
-    assert page.locator("[data-testid='stSidebarNav']").count() == 1  # app.py's navigation is there
     sidebar = page.locator("[data-testid='stSidebar']")
+    menu = sidebar.locator("[data-testid='stPageLink'] a")  # app.py's menu: one link per page, carrying the URL
+    assert menu.count() >= len(_DECLARED) and "manifold=hyperbolic" in menu.nth(2).get_attribute("href")
     assert sidebar.locator("input[aria-label='Manifold']").input_value().startswith("Hyperbolic")
     assert sidebar.locator("[data-testid='stNumberInput'] input").first.input_value() == "3"
     assert "/explorer?" in page.url and "manifold=hyperbolic" in page.url and "dim=3" in page.url, page.url

@@ -185,11 +185,7 @@ def test_invalid_url_values_are_reported_and_ignored():
 
 def test_spd_cone_is_drawn_on_request():
     """The 3D cone (slow to redraw without a graphics card) is behind a switch; switched on, it is drawn."""
-    from streamlit.testing.v1 import AppTest
-
-    at = AppTest.from_file(str(Path(APP).parent / "app_pages" / "explorer.py"), default_timeout=120)
-    at.query_params["manifold"] = "spd"
-    at.query_params["data"] = "uniform_ball"
+    at = _explorer({"manifold": "spd", "data": "uniform_ball"})  # through app.py, which gives the page its URL
     at.run()
     assert not at.exception
     charts = len(at.get("plotly_chart"))

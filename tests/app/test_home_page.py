@@ -14,5 +14,5 @@ def test_home_is_the_default_page_and_links_every_section():
     text = " ".join(m.value for m in at.markdown)
     for label in ("exact guarantee", "approximate sampler", "no formal guarantee", "unavailable"):
         assert label in text  # the four honesty labels are explained up front
-    links = {link.proto.page for link in at.get("page_link")}  # the pages' URL paths
+    links = {link.proto.page for link in at.main.get("page_link")}  # the pages' URL paths (the menu is aside)
     assert links == {"explorer", "utility", "accounting", "conformal", "regression", "learn", "audit", "reproduce"}

@@ -23,14 +23,14 @@ def _open(page, query=None):
 
 
 def test_a_link_with_labels_loads_and_the_url_then_holds_codes():
-    at = _open("explorer", {"manifold": "Hyperbolic Hᵈ", "dim": "3", "notion": "ε-DP", "data": "uniform geodesic ball",
+    at = _open("explorer", {"manifold": "Hyperbolic Hᵈ", "dim": "3", "notion": "ε-DP", "data": "wrapped normal",
                             "mechanisms": ["Riemannian Laplace", "Exponential-wrapped Laplace"]})
     assert not at.exception, at.exception
     assert at.selectbox(key="manifold").value == "hyperbolic" and at.number_input(key="dim").value == 3
-    assert at.selectbox(key="notion").value == "pure_dp" and at.selectbox(key="data").value == "uniform_ball"
+    assert at.selectbox(key="notion").value == "pure_dp" and at.selectbox(key="data").value == "wrapped_normal"
     assert at.multiselect(key="mechanisms").value == ["riemannian_laplace", "ew_laplace"]
     assert at.query_params["manifold"] == "hyperbolic" and at.query_params["notion"] == "pure_dp"
-    assert at.query_params["data"] == "uniform_ball"
+    assert at.query_params["data"] == "wrapped_normal"
     assert at.query_params["mechanisms"] == ["riemannian_laplace", "ew_laplace"]
     assert not at.sidebar.warning  # a label is a valid spelling: respelled silently
     shown = [o for o in at.selectbox(key="manifold").options]

@@ -291,7 +291,7 @@ def test_accounting_every_notion_text_is_human():
 
 
 def test_audit_spaces_and_variants_text_is_human():
-    from geodp_app.url_params import AUDIT_SPACES
+    from geodp_app.pages import AUDIT_SPACES
     from geodp_core.audit import VARIANTS, variant_applies
 
     at = _page("audit")
@@ -336,7 +336,7 @@ def test_reproduce_tabs_text_is_human(tab):
 @pytest.mark.parametrize("figure", ["gdp_curve", "heat_escape", "ew_dimensions", "kng_split", "kng_kendall",
                                     "kng_shapes", "kng_sensitivity", "conformal_eps", "conformal_images"])
 def test_reproduce_further_figures_text_is_human(figure):
-    from geodp_app.url_params import REPRODUCE_FIGURES
+    from geodp_app.pages import REPRODUCE_FIGURES
 
     at = _page("reproduce", {"reproduce_paper": "More paper figures", "reproduce_more_figure": REPRODUCE_FIGURES[figure],
                              "reproduce_more_gdp_seeds": "3", "reproduce_more_escape_paths": "100",

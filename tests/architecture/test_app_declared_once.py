@@ -85,8 +85,7 @@ def test_every_page_script_is_declared_once():
 
 def test_links_and_remembered_settings_keep_their_names():
     """URL paths are in links people keep; settings keys name the URL parameters and the remembered state."""
-    from geodp_app.pages import PAGES
-    from geodp_app.url_params import PAGE_OF_PATH
+    from geodp_app.pages import PAGE_OF_PATH, PAGES
 
     assert PAGE_OF_PATH == {"home": "home", "explorer": "explorer", "utility": "curves", "conformal": "conformal",
                             "regression": "regression", "accounting": "accounting", "ledger": "ledger",
