@@ -669,10 +669,14 @@ def reproduction_html(result, name, data_text=""):
     Returns
     -------
     str
+        The page (a reproduction without a figure gets the text and clauses only).
     """
     from html import escape
 
-    figures = reproduction_figures(result)
+    try:
+        figures = reproduction_figures(result)
+    except InvalidParameterError:  # a reproduction with no figure: its numbers are in the CSV
+        figures = []
     body = "\n".join(fig.to_html(include_plotlyjs=(i == 0), full_html=False) for i, fig in enumerate(figures))
     clauses = "".join(f"<li>{escape(clause.describe())}</li>" for clause in result.clauses)
     data = f"<p>Data: {escape(data_text)}</p>" if data_text else ""
