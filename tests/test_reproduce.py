@@ -968,3 +968,44 @@ def test_ew_octmnist_ew_gaussian_beats_the_laplace_on_the_stand_in():
     assert result.status == "reproduced"
     with pytest.raises(InvalidParameterError, match="label"):
         rp.run_reproduction("ew_octmnist", "quick", 0, dict(label=4))
+
+
+def _image_files(folder, n_class=30, n_other=10):
+    """Tiny synthetic CIFAR-10 and Fashion-MNIST ``.npz`` files in the published keras layout (uint8 images)."""
+    rng = np.random.default_rng(5)
+    cifar_y = np.r_[np.zeros(n_class, int), np.full(n_other, 4)]
+    np.savez(folder / "cifar10.npz", x=rng.integers(0, 256, (len(cifar_y), 32, 32, 3), dtype=np.uint8), y=cifar_y)
+    fashion_y = np.r_[np.full(n_class + 3, 3), np.full(n_other, 1)]
+    np.savez(folder / "fashion_mnist.npz", x=rng.integers(0, 256, (len(fashion_y), 28, 28), dtype=np.uint8),
+             y=fashion_y)
+
+
+def test_conformal_images_reads_the_real_files_declared_by_its_loader_and_says_so(tmp_path):
+    from geodp_core.studies.reproductions import REPRODUCTIONS, run_reproduction
+
+    spec = REPRODUCTIONS["conformal_images"]
+    assert spec.real_data(tmp_path) is None  # nothing there: the stand-in
+    _image_files(tmp_path)
+    found = spec.real_data(tmp_path)
+    assert found.arguments == dict(cifar10_path=str(tmp_path / "cifar10.npz"),
+                                   fashion_mnist_path=str(tmp_path / "fashion_mnist.npz"))
+    assert "cifar10.npz" in found.source and "fashion_mnist.npz" in found.source
+    result = run_reproduction("conformal_images", "quick", 0, panel=found.arguments)
+    assert result.numbers["real_data"] and result.numbers["real_datasets"] == 2
+    # exactly the class's images of each file (label 0 of CIFAR-10, label 3 of Fashion-MNIST)
+    assert result.numbers["image_patches_covariance_n"] == 30 and result.numbers["digits_covariance_n"] == 33
+    assert "real file" in result.setup and "stand-in" not in result.setup
+    stand_in = run_reproduction("conformal_images", "quick", 0)
+    assert not stand_in.numbers["real_data"] and "stand-in" in stand_in.setup
+    assert stand_in.numbers["digits_covariance_n"] != 33
+    with pytest.raises(InvalidParameterError, match="cifar10_path"):
+        rp.reproduce_conformal_images(eps_values=(1.0,), n_calibrations=2, n_reps=10, cifar10_path=3)
+
+
+def test_command_line_data_dir_hands_the_image_files_to_conformal_images(tmp_path, capsys):
+    _image_files(tmp_path)
+    out = tmp_path / "out"
+    rp.main(["conformal_images", "--quick", "--data-dir", str(tmp_path), "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert "real files:" in printed and "cifar10.npz" in printed
+    assert "real file" in (out / "conformal_images.html").read_text(encoding="utf-8")
