@@ -192,24 +192,33 @@ def test_figures():
 
 
 # ============================================================================ the page
-def test_reproduce_page_runs_and_switches_tabs():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("app_pages/reproduce.py")
-    at.run()
+def _reproduce_page(id_=None, size="quick"):
+    from geodp_core.studies.reproductions import REPRODUCTIONS, paper_code
+
+    at = AppTest.from_file(APP, default_timeout=180).run()
+    if id_ is not None:
+        at.query_params.update(dict(reproduce_paper=paper_code(REPRODUCTIONS[id_].paper), reproduce_id=id_,
+                                    reproduce_size=size))
+    return at.switch_page("app_pages/reproduce.py").run()
+
+
+def test_reproduce_page_runs_and_switches_papers():
+    at = _reproduce_page()
     assert not at.exception, at.exception
     assert at.title[0].value == "Reproduce the papers"
-    assert len(at.get("plotly_chart")) == 2  # the GDP card only: mu estimates + utility
+    assert len(at.get("plotly_chart")) == 0 and any("press **Run**" in i.value for i in at.info)  # nothing before Run
+    at.radio(key="reproduce_size").set_value("quick").run()
+    at.button(key="reproduce_run").click().run()
+    assert not at.exception, at.exception
+    assert len(at.get("plotly_chart")) == 2  # the GDP card: mu estimates + utility
     text = "\n".join(str(m.value) for m in at.markdown)
     assert "0.99754" in text and "1.116" in text and "Verdict" in text
     assert not at.error
-    at.session_state["reproduce_paper"] = "Heat diffusion (RDP)"  # lazy tab: only this card computes
-    at.run()
+    at.selectbox(key="reproduce_paper").set_value("geometric-renyi-dp").run()
     assert not at.exception, at.exception
-    assert len(at.get("plotly_chart")) == 1
-    at.radio(key="reproduce_heat_space").set_value("hyperbolic").run()
-    assert not at.exception, at.exception
-    assert not at.error
-    assert "Langevin" in "\n".join(str(m.value) for m in at.markdown)
+    assert at.selectbox(key="reproduce_id").value == "heat_sphere"
+    assert set(at.selectbox(key="reproduce_id").options) >= {"heat_sphere", "heat_hyperbolic", "heat_ewg"}
+    assert len(at.get("plotly_chart")) == 0  # another figure: not run until Run is pressed
 
 
 def test_command_line_writes_tables_and_verdicts(tmp_path, capsys):
@@ -368,36 +377,23 @@ def test_command_line_writes_html_figure(tmp_path, capsys):
 
 
 def test_reproduce_page_runs_a_further_figure():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("app_pages/reproduce.py")
-    at.run()
-    at.session_state["reproduce_paper"] = "More paper figures"  # lazy tab: nothing computes before Run
-    at.run()
+    at = _reproduce_page("heat_escape")
     assert not at.exception, at.exception
     assert len(at.get("plotly_chart")) == 0 and any("press **Run**" in i.value for i in at.info)
-    at.selectbox(key="reproduce_more_figure").set_value("heat_escape").run()
-    at.select_slider(key="reproduce_more_escape_paths").set_value(100).run()
-    at.button(key="reproduce_more_run").click().run()
+    at.button(key="reproduce_run").click().run()
     assert not at.exception, at.exception
     assert not at.error
     assert len(at.get("plotly_chart")) == 2  # the disk and the growth curves
     text = "\n".join(str(m.value) for m in at.markdown)
     assert "Verdict" in text and "Poincaré disk" in text
     # a new setting is not run until Run is pressed again
-    at.slider(key="reproduce_more_escape_time").set_value(3.0).run()
+    at.number_input(key="reproduce_seed").set_value(3).run()
     assert len(at.get("plotly_chart")) == 0
 
 
 def test_reproduce_page_conformal_figure_shows_both_floors_beside_the_error():
-    at = AppTest.from_file(APP, default_timeout=180)
-    at.switch_page("app_pages/reproduce.py")
-    at.run()
-    at.session_state["reproduce_paper"] = "More paper figures"
-    at.run()
-    at.selectbox(key="reproduce_more_figure").set_value("conformal_spread").run()
-    at.select_slider(key="reproduce_more_conformal_cal").set_value(2).run()
-    at.select_slider(key="reproduce_more_conformal_reps").set_value(30).run()
-    at.button(key="reproduce_more_run").click().run()
+    at = _reproduce_page("conformal_spread")
+    at.button(key="reproduce_run").click().run()
     assert not at.exception, at.exception
     assert not at.error
     frame = at.dataframe[0].value
@@ -539,16 +535,8 @@ def test_kng_bad_space_names_the_parameter(call, param):
 
 
 def test_reproduce_page_runs_the_shapes_figure():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("app_pages/reproduce.py")
-    at.run()
-    at.session_state["reproduce_paper"] = "More paper figures"
-    at.run()
-    at.selectbox(key="reproduce_more_figure").set_value("kng_shapes").run()
-    at.select_slider(key="reproduce_more_kng_n").set_value(20).run()
-    at.select_slider(key="reproduce_more_kng_fits").set_value(3).run()
-    at.select_slider(key="reproduce_more_kng_chain").set_value(100).run()
-    at.button(key="reproduce_more_run").click().run()
+    at = _reproduce_page("kng_shapes")
+    at.button(key="reproduce_run").click().run()
     assert not at.exception, at.exception
     assert not at.error
     assert len(at.get("plotly_chart")) == 1
