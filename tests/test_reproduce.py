@@ -211,7 +211,7 @@ def test_reproduce_page_runs_and_switches_papers():
     at.button(key="reproduce_run").click().run()
     assert not at.exception, at.exception
     assert len(at.get("plotly_chart")) == 2  # the GDP card: mu estimates + utility
-    text = "\n".join(str(m.value) for m in at.markdown)
+    text = "\n".join(str(m.value) for m in [*at.markdown, *at.caption])  # the numbers in words under the verdict
     assert "0.99754" in text and "1.116" in text and "Verdict" in text
     assert not at.error
     at.selectbox(key="reproduce_paper").set_value("geometric-renyi-dp").run()
