@@ -390,6 +390,12 @@ class _Live(Sequence):
     def __repr__(self):
         return repr(self._values())
 
+    def __eq__(self, other):
+        return isinstance(other, Sequence) and not isinstance(other, str) and self._values() == tuple(other)
+
+    def __hash__(self):
+        return hash(self._values())
+
 
 class RegisteredIds(_Live):
     """The registered reproduction ids, in registration order, as a live sequence."""
