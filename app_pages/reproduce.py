@@ -194,8 +194,8 @@ with controls:
                              help="One setting of the paper's grid, or every panel of the figure in turn.")
         url_note("reproduce_panel", panel)
         if dropped is not None:
-            st.warning(f"The link's panel {str(dropped)[:40]!r} is not a panel of this figure; showing the first.",
-                       icon=":material/link_off:")
+            st.warning(f"URL parameter reproduce_panel={str(dropped)[:40]!r} is not a panel of this figure (one of "
+                       f"{', '.join(options)}); showing the first.", icon=":material/link_off:")
     else:
         panel = ALL_PANELS
     size = st.radio("Size", list(SIZE_WORDS), format_func=SIZE_WORDS.get, key="reproduce_size",
