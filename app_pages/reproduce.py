@@ -193,11 +193,13 @@ with controls:
                                                     else spec.panel_label(codes[c])),
                              help="One setting of the paper's grid, or every panel of the figure in turn.")
         url_note("reproduce_panel", panel)
-        if dropped is not None:
+        if dropped is not None and st.session_state.get("_reproduce_last_id") in (None, id_):  # a link's value
+            # (after a change of figure, the previous figure's panel is simply not carried over)
             st.warning(f"URL parameter reproduce_panel={str(dropped)[:40]!r} is not a panel of this figure (one of "
                        f"{', '.join(options)}); showing the first.", icon=":material/link_off:")
     else:
         panel = ALL_PANELS
+    st.session_state["_reproduce_last_id"] = id_
     size = st.radio("Size", list(SIZE_WORDS), format_func=SIZE_WORDS.get, key="reproduce_size",
                     help="Everyday: small counts that answer quickly. The papers' counts: the papers' own repetitions "
                          "(slow). Smoke run: tiny sizes that only check that everything runs.")

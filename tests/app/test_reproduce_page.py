@@ -126,6 +126,10 @@ def test_url_round_trip_of_the_page_keys():
     assert again.selectbox(key="reproduce_panel").value == "scenario2-n100"
     assert again.radio(key="reproduce_size").value == "full"
     assert again.number_input(key="reproduce_seed").value == 7
+    again.selectbox(key="reproduce_id").set_value("heat_sphere").run()  # another figure: its own first panel,
+    assert not again.exception, again.exception
+    assert again.selectbox(key="reproduce_panel").value == "n10" and not again.warning  # no complaint
+    assert again.query_params["reproduce_panel"] == "n10"
 
 
 def test_a_link_with_a_size_in_words_loads_and_a_bad_panel_is_reported():
