@@ -11,12 +11,10 @@ two together never hold more than :data:`~geodp_core.constraints.MAX_CACHED_BYTE
 
 import contextlib
 import dataclasses
-import functools
 import threading
 
 import streamlit as st
 
-from geodp_core import reproduce as rp
 from geodp_core.audit import audit, audit_all, audit_space_manifold, control_noise_scale
 from geodp_core.conformal_lab import LabSettings, run_conformal_lab
 from geodp_core.constraints import MAX_CACHED_BYTES, MAX_RESULT_BYTES, SMALL_RESULT_BYTES
@@ -40,6 +38,7 @@ from geodp_core.planner import plan_series
 from geodp_core.privacy import ApproxDP, Guarantee
 from geodp_core.regression_lab import regression_demo
 from geodp_core.scenario import Scenario
+from geodp_core.studies.reproductions import ALL_PANELS, REPRODUCTIONS, run_reproduction
 from geodp_core.viz.scene import budget_frames_figure, show_budget
 
 #: Lifetime of every cached result in the app (seconds).
@@ -274,95 +273,15 @@ def cached_audit_all(space, notion, eps, delta, n, radius, n_releases, alpha, se
 
 
 # ---------------------------------------------------------------------------------------------- reproduce
-@st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
-def cached_reproduce_gdp(n_seeds, n_samples, multiples, n_reps, seed):
-    """The GDP paper's headline experiment.
-
-    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
-    of the work area); it is created here, so that a cached answer replays without it.
-    """
-    with reproduction_progress("Rerunning the GDP paper's experiment"):
-        return rp.reproduce_gdp(n_seeds=n_seeds, n_samples=n_samples, sigma_multiples=multiples, n_reps=n_reps,
-                                seed=seed)
-
-
-@st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
-def cached_reproduce_heat(space, n, eps_values, n_reps, anchor, seed):
-    """The heat-diffusion paper's headline experiment.
-
-    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
-    of the work area); it is created here, so that a cached answer replays without it.
-    """
-    with reproduction_progress("Rerunning the heat-diffusion paper's experiment"):
-        return rp.reproduce_heat_diffusion(space=space, n=n, eps_values=eps_values, n_reps=n_reps, anchor=anchor,
-                                           seed=seed)
-
-
-@st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
-def cached_reproduce_ew(space, mu_values, n_reps, offset, seed):
-    """The exponential-wrapped paper's headline experiment.
-
-    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
-    of the work area); it is created here, so that a cached answer replays without it.
-    """
-    with reproduction_progress("Rerunning the exponential-wrapped paper's experiment"):
-        return rp.reproduce_exponential_wrapped(space=space, mu_values=mu_values, n_reps=n_reps,
-                                                footpoint_offset=offset, seed=seed)
-
-
-@st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
-def cached_reproduce_conformal(eps_values, spread, n_calibrations, n_reps, seed):
-    """The conformal paper's headline experiment.
-
-    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
-    of the work area); it is created here, so that a cached answer replays without it.
-    """
-    with reproduction_progress("Rerunning the conformal paper's experiment"):
-        return rp.reproduce_conformal(eps_values=eps_values, spread=spread, n_calibrations=n_calibrations,
-                                      n_reps=n_reps, seed=seed)
-
-
-@st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
-def cached_reproduce_kng(eps_values, n, n_fits, chain_length, tau, seed):
-    """The geodesic-regression (KNG) paper's headline experiment.
-
-    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
-    of the work area); it is created here, so that a cached answer replays without it.
-    """
-    with reproduction_progress("Sampling private geodesic-regression fits"):
-        return rp.reproduce_kng_regression(eps_values=eps_values, n=n, n_fits=n_fits, chain_length=chain_length,
-                                           tau=tau, seed=seed)
-
-
-#: The further figures of the Reproduce page's last tab: id -> the reproduction with its fixed arguments (the
-#: page's controls add the rest).
-MORE_REPRODUCTIONS = {
-    "gdp_curve": rp.reproduce_gdp_curve,
-    "heat_escape": rp.reproduce_heat_escape,
-    "ew_dimensions": rp.reproduce_ew_dimensions,
-    "kng_split": functools.partial(rp.reproduce_kng_budget_split, space="sphere"),
-    "kng_spd": functools.partial(rp.reproduce_kng_budget_split, space="spd"),
-    "kng_kendall_split": functools.partial(rp.reproduce_kng_budget_split, space="kendall"),
-    "kng_spd_equal": functools.partial(rp.reproduce_kng_regression, space="spd"),
-    "kng_kendall": functools.partial(rp.reproduce_kng_regression, space="kendall"),
-    "kng_shapes": rp.reproduce_kng_shapes,
-    "kng_noise": rp.reproduce_kng_noise,
-    "kng_sensitivity": rp.reproduce_kng_sensitivity,
-    "conformal_images": rp.reproduce_conformal_images,
-    **{f"conformal_{name}": functools.partial(rp.reproduce_conformal_figure, name)
-       for name in ("dimension", "n", "spread", "eps")},
-}
-
-
-@st.cache_data(show_spinner=False, max_entries=16, ttl=CACHE_TTL)
-def cached_reproduce_more(figure, settings):
-    """One further figure with the controls' keyword arguments ``settings`` (sorted pairs).
-
-    A progress bar ("3 of 10 cells") while it runs, where the function is called (e.g. inside a container at the top
-    of the work area); it is created here, so that a cached answer replays without it.
-    """
+@st.cache_data(show_spinner=False, max_entries=32, ttl=CACHE_TTL)
+def cached_reproduction(id, size, panel_key, seed):
+    """One panel of the reproduction ``id`` at ``size`` with ``seed``: ``panel_key`` is the panel's code
+    (:meth:`~geodp_core.studies.reproductions.ReproductionSpec.panel_slug`), or ``"all"`` for an id without panels
+    (:func:`~geodp_core.studies.reproductions.run_reproduction`), with a bar of its cells while it runs."""
+    spec = REPRODUCTIONS[id]
+    (panel,) = spec.panel_for(panel_key) if panel_key != ALL_PANELS or not spec.panels else (None,)
     with reproduction_progress("Rerunning the paper's figure"):
-        return MORE_REPRODUCTIONS[figure](**dict(settings))
+        return run_reproduction(id, size, seed, panel)
 
 
 @st.cache_data(show_spinner="Solving for the budget (exact error laws)…", max_entries=64, ttl=CACHE_TTL)

@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from pathlib import Path
 
 from geodp_app.labels import NOTION_LABELS
-from geodp_app.url_declare import choice, from_settings, grid, number, tabs
+from geodp_app.url_declare import UrlParam, choice, from_settings, grid, number
 from geodp_core.audit import AUDIT_SPACES as AUDIT_SPACE_ARGS
 from geodp_core.audit import VARIANT_INFO, VARIANTS
 from geodp_core.conformal_lab import DATA_KINDS as CONFORMAL_DATA_KINDS
@@ -19,11 +19,12 @@ from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms import MECHANISM_NAMES, mechanism_class
 from geodp_core.regression_lab import REGRESSION_PRESETS
 from geodp_core.regression_lab import REGRESSION_SPACES as REGRESSION_SPACE_ARGS
-from geodp_core.reproduce import EW_DIM_FAMILIES, EW_SPACES, HEAT_PAPER_SETUPS, HEAT_SPACES, KNG_PAPER_N
 from geodp_core.studies.audit import Settings as Audit
 from geodp_core.studies.conformal import Settings as Conformal
 from geodp_core.studies.curves import Settings as Curves
 from geodp_core.studies.regression_lab import Settings as Regression
+from geodp_core.studies.reproductions import SIZE_WORDS, PaperCodes
+from geodp_core.studies.reproductions import Settings as ReproductionSettings
 from geodp_core.viz import CAMERA_PRESETS
 
 __all__ = ["PageSpec", "PAGES", "SECTIONS", "this_page", "home_alias", "PAGE_OF_PATH"]
@@ -206,79 +207,13 @@ _AUDIT = {
     "audit_seed": from_settings(Audit, "seed", 0, 2**31 - 1),
 }
 
-REPRODUCE_TABS = {"gdp": "GDP on manifolds", "heat": "Heat diffusion (RDP)", "ew": "Exponential-wrapped",
-                  "conformal": "Conformal (density-aware)", "kng": "DP geodesic regression",
-                  "more": "More paper figures"}
-#: The further paper figures of the Reproduce page's last tab: id -> label.
-REPRODUCE_FIGURES = {
-    "gdp_curve": "GDP paper: μ against σ on the circle and the line (Figure 1, panels 1–2)",
-    "heat_escape": "Heat diffusion: Brownian paths escaping to the rim of the hyperbolic disk (Figure 2)",
-    "ew_dimensions": "Exponential-wrapped: dimensions 3, 10, 15 and the running-time table",
-    "kng_split": "Geodesic regression: unequal budget splits on the sphere (Figure 1, top)",
-    "kng_noise": "Geodesic regression: noise levels on the sphere (Figure 6)",
-    "kng_spd": "Geodesic regression: unequal budget splits on SPD(2) (Figure 7, top)",
-    "kng_spd_equal": "Geodesic regression: equal budget splits on SPD(2) (Figure 7, bottom)",
-    "kng_kendall_split": "Geodesic regression: unequal budget splits on Kendall shapes, synthetic data (Figure 2, top)",
-    "kng_kendall": "Geodesic regression: equal budget splits on Kendall shapes, synthetic data (Figure 2, bottom)",
-    "kng_shapes": "Geodesic regression: private and non-private predicted shapes, synthetic data (Figure 3)",
-    "kng_sensitivity": "Geodesic regression: sensitivity ratios (Figures 9–10)",
-    "conformal_dimension": "Conformal: accuracy against the dimension on spheres (Figure 2)",
-    "conformal_n": "Conformal: accuracy against the number of records (Figure 3)",
-    "conformal_spread": "Conformal: accuracy against the data spread (Figure 4)",
-    "conformal_eps": "Conformal: accuracy against ε in dimensions 3 and 10 (Figure 5)",
-    "conformal_images": "Conformal: image covariance descriptors (Figures 7–8)",
-}
-#: The Reproduce page's choices: key -> (options, labels or None). The page reads its options from here.
-REPRODUCE_CHOICES = {
-    "reproduce_gdp_seeds": ((3, 5, 10, 20), None),
-    "reproduce_gdp_grid": (("4 values", "the paper's 12 values"), None),
-    "reproduce_gdp_reps": ((1000, 4000, 10000), None),
-    "reproduce_heat_space": (HEAT_SPACES, {setup["space"]: f"{get_manifold(setup['space'], 2).symbol} ({section})"
-                                           for section, setup in HEAT_PAPER_SETUPS.items()}),
-    "reproduce_heat_n": ((10, 50, 100), None),
-    "reproduce_heat_anchor": (("center", "random"), {"center": "ball centre (Scenario 1)",
-                                                     "random": "random point of the ball (Scenario 2)"}),
-    "reproduce_heat_grid": (("4 values", "the paper's 11 values"), None),
-    "reproduce_heat_reps": ((1000, 4000, 10000), None),
-    "reproduce_ew_space": (tuple(EW_SPACES), {k: v[1] for k, v in EW_SPACES.items()}),
-    "reproduce_ew_grid": (("4 values", "8 values"), None),
-    "reproduce_ew_reps": ((200, 1000, 4000), None),
-    "reproduce_conformal_spread": ((0.05, 0.1, 0.2, 0.3), None),
-    "reproduce_conformal_calibrations": ((4, 8, 16), None),
-    "reproduce_conformal_reps": ((250, 1000), None),
-    "reproduce_kng_n": (tuple(KNG_PAPER_N), None),
-    "reproduce_kng_grid": (("ε = 0.2, 2", "ε = 0.2, 0.5, 1, 2"), None),
-    "reproduce_kng_fits": ((10, 20), None),
-    "reproduce_kng_chain": ((300, 1000), None),
-    "reproduce_more_figure": (tuple(REPRODUCE_FIGURES), REPRODUCE_FIGURES),
-    "reproduce_more_gdp_grid": (("6 values", "the paper's 16 values"), None),
-    "reproduce_more_gdp_seeds": ((3, 5, 10, 20), None),
-    "reproduce_more_escape_paths": ((100, 500, 2000), None),
-    "reproduce_more_ew_family": (("all", *EW_DIM_FAMILIES), {"all": "all four", **EW_DIM_FAMILIES}),
-    "reproduce_more_ew_reps": ((50, 200, 1000), None),
-    "reproduce_more_ew_mcmc": ((200, 1000, 5000), None),
-    "reproduce_more_kng_n": (tuple(KNG_PAPER_N), None),
-    "reproduce_more_kng_fits": ((3, 10, 20), None),
-    "reproduce_more_kng_chain": ((100, 300, 1000), None),
-    "reproduce_more_kng_pairs": ((10, 20, 50), None),
-    "reproduce_more_conformal_cal": ((2, 3, 8), None),
-    "reproduce_more_conformal_reps": ((30, 100, 500), None),
-}
-
-
-def _reproduce_param(options, labels):
-    if all(isinstance(o, (int, float)) for o in options):
-        return grid(options)
-    return choice(options, labels)
-
-
+# The Reproduce page: one body for every registered id (the registry's live lists of papers and ids)
 _REPRODUCE = {
-    "reproduce_paper": tabs(REPRODUCE_TABS),
-    **{key: _reproduce_param(*spec) for key, spec in REPRODUCE_CHOICES.items()},
-    "reproduce_ew_offset": number(0.0, 3.0),
-    "reproduce_kng_tau": number(0.01, 3.0),
-    "reproduce_more_escape_time": number(0.5, 6.0),
-    **{f"reproduce_{name}_seed": number(0, 2**31 - 1, integer=True) for name in REPRODUCE_TABS},
+    "reproduce_paper": UrlParam("choice", choices=PaperCodes()),
+    "reproduce_id": from_settings(ReproductionSettings, "id"),
+    "reproduce_panel": UrlParam("text", max_chars=60),  # a panel code of the chosen id (checked by the page)
+    "reproduce_size": from_settings(ReproductionSettings, "size", labels=SIZE_WORDS),
+    "reproduce_seed": from_settings(ReproductionSettings, "seed", 0, 2**31 - 1),
 }
 
 _CAMERAS = {

@@ -211,24 +211,36 @@ def test_figures():
 
 
 # ============================================================================ the page
-def test_reproduce_page_runs_and_switches_tabs():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("app_pages/reproduce.py")
-    at.run()
+def _reproduce_page(id_=None, size="quick"):
+    from geodp_core.studies.reproductions import REPRODUCTIONS, paper_code
+
+    at = AppTest.from_file(APP, default_timeout=180).run()
+    if id_ is not None:
+        at.query_params.update(dict(reproduce_paper=paper_code(REPRODUCTIONS[id_].paper), reproduce_id=id_,
+                                    reproduce_size=size))
+    return at.switch_page("app_pages/reproduce.py").run()
+
+
+def test_reproduce_page_runs_and_switches_papers():
+    at = _reproduce_page()
     assert not at.exception, at.exception
     assert at.title[0].value == "Reproduce the papers"
-    assert len(at.get("plotly_chart")) == 2  # the GDP card only: mu estimates + utility
-    text = "\n".join(str(m.value) for m in at.markdown)
+    assert len(at.get("plotly_chart")) == 0 and any("press **Run**" in i.value for i in at.info)  # nothing before Run
+    at.radio(key="reproduce_size").set_value("quick").run()
+    at.button(key="reproduce_run").click().run()
+    assert not at.exception, at.exception
+    assert len(at.get("plotly_chart")) == 2  # the GDP card: mu estimates + utility
+    text = "\n".join(str(m.value) for m in [*at.markdown, *at.caption])  # the numbers in words under the verdict
     assert "0.99754" in text and "1.116" in text and "Verdict" in text
     assert not at.error
-    at.session_state["reproduce_paper"] = "Heat diffusion (RDP)"  # lazy tab: only this card computes
-    at.run()
+    at.selectbox(key="reproduce_paper").set_value("geometric-renyi-dp").run()
     assert not at.exception, at.exception
-    assert len(at.get("plotly_chart")) == 1
-    at.radio(key="reproduce_heat_space").set_value("hyperbolic").run()
-    assert not at.exception, at.exception
-    assert not at.error
-    assert "Langevin" in "\n".join(str(m.value) for m in at.markdown)
+    assert at.selectbox(key="reproduce_id").value == "heat_sphere"
+    from geodp_core.studies.reproductions import REPRODUCTIONS
+
+    shown = " | ".join(at.selectbox(key="reproduce_id").options)  # each figure named in words
+    assert all(REPRODUCTIONS[k].figure in shown for k in ("heat_sphere", "heat_hyperbolic", "heat_ewg"))
+    assert len(at.get("plotly_chart")) == 0  # another figure: not run until Run is pressed
 
 
 def test_command_line_writes_tables_and_verdicts(tmp_path, capsys):
@@ -387,36 +399,23 @@ def test_command_line_writes_html_figure(tmp_path, capsys):
 
 
 def test_reproduce_page_runs_a_further_figure():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("app_pages/reproduce.py")
-    at.run()
-    at.session_state["reproduce_paper"] = "More paper figures"  # lazy tab: nothing computes before Run
-    at.run()
+    at = _reproduce_page("heat_escape")
     assert not at.exception, at.exception
     assert len(at.get("plotly_chart")) == 0 and any("press **Run**" in i.value for i in at.info)
-    at.selectbox(key="reproduce_more_figure").set_value("heat_escape").run()
-    at.select_slider(key="reproduce_more_escape_paths").set_value(100).run()
-    at.button(key="reproduce_more_run").click().run()
+    at.button(key="reproduce_run").click().run()
     assert not at.exception, at.exception
     assert not at.error
     assert len(at.get("plotly_chart")) == 2  # the disk and the growth curves
     text = "\n".join(str(m.value) for m in at.markdown)
     assert "Verdict" in text and "Poincaré disk" in text
     # a new setting is not run until Run is pressed again
-    at.slider(key="reproduce_more_escape_time").set_value(3.0).run()
+    at.number_input(key="reproduce_seed").set_value(3).run()
     assert len(at.get("plotly_chart")) == 0
 
 
 def test_reproduce_page_conformal_figure_shows_both_floors_beside_the_error():
-    at = AppTest.from_file(APP, default_timeout=180)
-    at.switch_page("app_pages/reproduce.py")
-    at.run()
-    at.session_state["reproduce_paper"] = "More paper figures"
-    at.run()
-    at.selectbox(key="reproduce_more_figure").set_value("conformal_spread").run()
-    at.select_slider(key="reproduce_more_conformal_cal").set_value(2).run()
-    at.select_slider(key="reproduce_more_conformal_reps").set_value(30).run()
-    at.button(key="reproduce_more_run").click().run()
+    at = _reproduce_page("conformal_spread")
+    at.button(key="reproduce_run").click().run()
     assert not at.exception, at.exception
     assert not at.error
     frame = at.dataframe[0].value
@@ -572,16 +571,8 @@ def test_kng_bad_space_names_the_parameter(call, param):
 
 
 def test_reproduce_page_runs_the_shapes_figure():
-    at = AppTest.from_file(APP, default_timeout=120)
-    at.switch_page("app_pages/reproduce.py")
-    at.run()
-    at.session_state["reproduce_paper"] = "More paper figures"
-    at.run()
-    at.selectbox(key="reproduce_more_figure").set_value("kng_shapes").run()
-    at.select_slider(key="reproduce_more_kng_n").set_value(20).run()
-    at.select_slider(key="reproduce_more_kng_fits").set_value(3).run()
-    at.select_slider(key="reproduce_more_kng_chain").set_value(100).run()
-    at.button(key="reproduce_more_run").click().run()
+    at = _reproduce_page("kng_shapes")
+    at.button(key="reproduce_run").click().run()
     assert not at.exception, at.exception
     assert not at.error
     assert len(at.get("plotly_chart")) == 1
@@ -1024,3 +1015,44 @@ def test_reproductions_report_their_cells_for_a_progress_bar():
     with pytest.raises(ValueError, match="callback"):
         with reporting_progress("not a function"):
             pass
+
+
+def _image_files(folder, n_class=30, n_other=10):
+    """Tiny synthetic CIFAR-10 and Fashion-MNIST ``.npz`` files in the published keras layout (uint8 images)."""
+    rng = np.random.default_rng(5)
+    cifar_y = np.r_[np.zeros(n_class, int), np.full(n_other, 4)]
+    np.savez(folder / "cifar10.npz", x=rng.integers(0, 256, (len(cifar_y), 32, 32, 3), dtype=np.uint8), y=cifar_y)
+    fashion_y = np.r_[np.full(n_class + 3, 3), np.full(n_other, 1)]
+    np.savez(folder / "fashion_mnist.npz", x=rng.integers(0, 256, (len(fashion_y), 28, 28), dtype=np.uint8),
+             y=fashion_y)
+
+
+def test_conformal_images_reads_the_real_files_declared_by_its_loader_and_says_so(tmp_path):
+    from geodp_core.studies.reproductions import REPRODUCTIONS, run_reproduction
+
+    spec = REPRODUCTIONS["conformal_images"]
+    assert spec.real_data(tmp_path) is None  # nothing there: the stand-in
+    _image_files(tmp_path)
+    found = spec.real_data(tmp_path)
+    assert found.arguments == dict(cifar10_path=str(tmp_path / "cifar10.npz"),
+                                   fashion_mnist_path=str(tmp_path / "fashion_mnist.npz"))
+    assert "cifar10.npz" in found.source and "fashion_mnist.npz" in found.source
+    result = run_reproduction("conformal_images", "quick", 0, panel=found.arguments)
+    assert result.numbers["real_data"] and result.numbers["real_datasets"] == 2
+    # exactly the class's images of each file (label 0 of CIFAR-10, label 3 of Fashion-MNIST)
+    assert result.numbers["image_patches_covariance_n"] == 30 and result.numbers["digits_covariance_n"] == 33
+    assert "real file" in result.setup and "stand-in" not in result.setup
+    stand_in = run_reproduction("conformal_images", "quick", 0)
+    assert not stand_in.numbers["real_data"] and "stand-in" in stand_in.setup
+    assert stand_in.numbers["digits_covariance_n"] != 33
+    with pytest.raises(InvalidParameterError, match="cifar10_path"):
+        rp.reproduce_conformal_images(eps_values=(1.0,), n_calibrations=2, n_reps=10, cifar10_path=3)
+
+
+def test_command_line_data_dir_hands_the_image_files_to_conformal_images(tmp_path, capsys):
+    _image_files(tmp_path)
+    out = tmp_path / "out"
+    rp.main(["conformal_images", "--quick", "--data-dir", str(tmp_path), "--out", str(out)])
+    printed = capsys.readouterr().out
+    assert "real files:" in printed and "cifar10.npz" in printed
+    assert "real file" in (out / "conformal_images.html").read_text(encoding="utf-8")

@@ -67,6 +67,15 @@ def test_every_study_has_the_one_shape():
         settings = module.Settings()  # the defaults satisfy their own constraints
         assert constraints(settings), module.__name__
     assert constraints(ReproductionSettings)["id"].choices == tuple(REPRODUCTIONS)
+    # the panel: "all", or one panel's code of the id; anything else is a named error
+    assert ReproductionSettings(id="heat_hyperbolic", panel="scenario2-n50").panels() == (
+        ("scenario2-n50", dict(n=50, anchor="random")),)
+    assert len(ReproductionSettings(id="heat_hyperbolic").panels()) == 6
+    assert ReproductionSettings(id="gdp").panels() == (("all", None),)
+    with pytest.raises(InvalidParameterError, match="panel must be one of .*scenario1-n10"):
+        ReproductionSettings(id="heat_hyperbolic", panel="n10")
+    with pytest.raises(InvalidParameterError, match="panel"):
+        ReproductionSettings(id="gdp", panel="")
     with pytest.raises(InvalidParameterError, match="id must be one of"):
         ReproductionSettings(id="nope")
     with pytest.raises(InvalidParameterError, match="n_reps"):

@@ -15,6 +15,7 @@ from the same place.
 """
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field, fields
 from numbers import Integral, Real
 
@@ -122,11 +123,18 @@ def setting(default, *, low=None, high=None, low_closed=True, high_closed=True, 
             sequence=False, max_len=None, optional=False, text=False, doc=""):
     """A dataclass field with a declared :class:`Constraint` (its ``metadata["constraint"]``)."""
     constraint = Constraint(low=low, high=high, low_closed=low_closed, high_closed=high_closed,
-                            choices=None if choices is None else tuple(choices), integer=integer, sequence=sequence,
+                            choices=_choices(choices), integer=integer, sequence=sequence,
                             max_len=max_len, optional=optional, text=text, doc=doc)
     if isinstance(default, (list, dict, set)):
         raise InvalidParameterError("a setting's default must be immutable (use a tuple)", param="default")
     return field(default=default, metadata={"constraint": constraint})
+
+
+def _choices(choices):
+    """``None``, a tuple, or a live read-only sequence kept as it is (e.g. the ids of a registry that grows)."""
+    if choices is None or (isinstance(choices, Sequence) and not isinstance(choices, (str, list))):
+        return choices
+    return tuple(choices)
 
 
 class StudySettings:

@@ -27,7 +27,8 @@ from geodp_core.viz.curves import chart_layout, label_log_axes
 
 __all__ = ["gdp_mu_figure", "kng_mspe_figure", "gdp_curve_figure", "heat_escape_disk_figure", "heat_escape_growth_figure",
            "ew_dimension_figure", "ew_runtime_figure", "kng_split_figure", "kng_noise_figure",
-           "kng_sensitivity_figure", "kng_shapes_figure", "conformal_panels_figure", "reproduction_figures"]
+           "kng_sensitivity_figure", "kng_shapes_figure", "conformal_panels_figure", "reproduction_figures",
+           "reproduction_html"]
 
 _VERSION_STYLE = {
     "rigorous": ("#2ca02c", "rigorous KNG (ε-DP, approximate sampler)"),
@@ -651,3 +652,35 @@ def reproduction_figures(result):
     """The figures of a :class:`~geodp_core.studies.reproductions.common.Reproduction`, every log axis labelled in full
     (:func:`~geodp_core.viz.curves.label_log_axes`)."""
     return [label_log_axes(fig) for fig in _reproduction_figures(result)]
+
+
+def reproduction_html(result, name, data_text=""):
+    """A self-contained offline HTML page of one reproduction: the paper, the setup, the data used, the verdict,
+    each clause with its outcome, and every figure (plotly.js inlined once, so it opens without a network).
+
+    Parameters
+    ----------
+    result : Reproduction
+    name : str
+        The page's title (e.g. the id and the panel's code).
+    data_text : str
+        Which data were used, in words (omitted when empty).
+
+    Returns
+    -------
+    str
+        The page (a reproduction without a figure gets the text and clauses only).
+    """
+    from html import escape
+
+    try:
+        figures = reproduction_figures(result)
+    except InvalidParameterError:  # a reproduction with no figure: its numbers are in the CSV
+        figures = []
+    body = "\n".join(fig.to_html(include_plotlyjs=(i == 0), full_html=False) for i, fig in enumerate(figures))
+    clauses = "".join(f"<li>{escape(clause.describe())}</li>" for clause in result.clauses)
+    data = f"<p>Data: {escape(data_text)}</p>" if data_text else ""
+    return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{escape(name)}</title></head><body>"
+            f"<h2>{escape(result.paper)}</h2><p>{escape(result.setup)}</p>{data}"
+            f"<p>[{escape(result.status)}] {escape(result.verdict)}</p>"
+            f"<ul>{clauses}</ul>{body}</body></html>")

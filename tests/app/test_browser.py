@@ -258,3 +258,33 @@ def test_ledger_plans_records_refuses_the_overrun_and_survives_a_restart(page, r
     page.screenshot(path=str(artifacts / "ledger_after_restart.png"), full_page=True)
     body = page.inner_text("body")
     assert re.search(r"Releases recorded\s+12\b", body) and "Create the ledger" not in body
+
+
+@pytest.mark.parametrize("viewport", ["laptop", "phone"])
+def test_reproduce_page_runs_all_panels_with_progress(browser, app_url, artifacts, viewport):
+    """A link to every panel of a figure at the smoke size: Run shows the progress ("6 of 6 panels done") at the
+    top of the result area, the figure's verdict and one tab per panel; screenshots at 1440×900 and 390×844."""
+    from tests.app.conftest import VIEWPORTS
+
+    context = browser.new_context(viewport=VIEWPORTS[viewport], device_scale_factor=1 if viewport == "laptop" else 2,
+                                  is_mobile=viewport == "phone", has_touch=viewport == "phone")
+    page = context.new_page()
+    page.set_default_timeout(180_000)
+    try:
+        page.goto(f"{app_url}/reproduce?reproduce_paper=geometric-renyi-dp&reproduce_id=heat_ewg&reproduce_panel=all"
+                  "&reproduce_size=quick", wait_until="domcontentloaded")
+        _wait_for_app(page)
+        page.get_by_test_id("stButton").get_by_role("button", name="Run", exact=True).click()
+        page.wait_for_selector("text=6 of 6 panels done", timeout=180_000)
+        _wait_for_app(page)
+        page.screenshot(path=str(artifacts / f"reproduce_all_panels_{viewport}.png"), full_page=False)
+        page.screenshot(path=str(artifacts / f"reproduce_all_panels_{viewport}_full.png"), full_page=True)
+        assert page.locator("[data-testid='stException']").count() == 0
+        body = page.inner_text("body")
+        assert "Verdict of the figure over 6 panels" in body and "Scenario 2, n = 100" in body
+        if viewport == "laptop":  # the progress sits at the top of the result area, inside the first screen
+            box = page.get_by_text("6 of 6 panels done").bounding_box()
+            assert box is not None and box["y"] + box["height"] <= VIEWPORTS["laptop"]["height"]
+        assert "reproduce_id=heat_ewg" in page.url and "reproduce_panel=all" in page.url
+    finally:
+        context.close()

@@ -9,6 +9,7 @@ from streamlit.testing.v1 import AppTest
 from geodp_core.constraints import EPS_GRID
 
 PAGE = str(Path(__file__).resolve().parents[2] / "app_pages" / "explorer.py")
+APP = str(Path(__file__).resolve().parents[2] / "app.py")
 
 
 def _scene_spec(at):
@@ -42,8 +43,9 @@ def test_scrub_switch_adds_budget_frames_and_says_what_they_are():
 
 
 def test_a_space_without_coupled_releases_says_so():
-    at = AppTest.from_file(PAGE, default_timeout=180)
+    at = AppTest.from_file(APP, default_timeout=180)  # through app.py, which gives the page its URL
     at.query_params.update({"manifold": "spd", "data": "uniform_ball", "n_releases": "20"})
+    at.switch_page("app_pages/explorer.py")
     at.run()
     at.toggle(key="explorer_scrub").set_value(True).run()
     assert not at.exception

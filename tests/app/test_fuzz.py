@@ -84,12 +84,9 @@ AUDIT_VALID = {
     "audit_releases": ["500", "1000"], "audit_confidence": ["0.9", "0.95"], "audit_seed": ["0", "2"],
 }
 REPRODUCE_VALID = {
-    "reproduce_paper": ["GDP on manifolds", "ew", "More paper figures"], "reproduce_gdp_seeds": ["3"],
-    "reproduce_gdp_reps": ["1000"],
-    "reproduce_gdp_seed": ["0", "1"], "reproduce_ew_reps": ["200"], "reproduce_ew_offset": ["0.5"],
-    "reproduce_more_figure": ["Heat diffusion: Brownian paths escaping to the rim of the hyperbolic disk (Figure 2)",
-                              "Geodesic regression: sensitivity ratios (Figures 9–10)"],
-    "reproduce_more_escape_time": ["2.5", "6"], "reproduce_more_kng_fits": ["3"], "reproduce_more_seed": ["0", "4"],
+    "reproduce_paper": ["geometric-renyi-dp", "Geometric-Renyi-DP"],
+    "reproduce_id": ["heat_hyperbolic", "heat_ewg"], "reproduce_panel": ["all", "scenario2-n50"],
+    "reproduce_size": ["quick", "everyday"], "reproduce_seed": ["0", "4"],
 }
 BOUND = {"explorer": SIDEBAR_VALID, "utility_curves": {**SIDEBAR_VALID, **CURVES_VALID},
          "accounting": ACCOUNTING_VALID, "conformal_lab": CONFORMAL_VALID, "regression": REGRESSION_VALID,
@@ -103,10 +100,8 @@ CAPS = {"n": 200, "n_releases": 40, "curves_reps": 20, "curves_count": 4, "curve
         "curves_n_min": 100, "curves_spread_count": 3, "conformal_n": 300, "conformal_mesh": 900,
         "conformal_releases": 40, "regression_n": 60, "regression_fits": 2, "audit_n": 100,
         "accounting_gdp_kmax": 8, "dim": 4, "conformal_domain": 2.5}
-SKIP_WIDGETS = {"audit_all_button", "audit_apply", "explorer_resample", "accounting_gdp_s2"}
-SLOW_OPTIONS = {"regression_chain": 2, "audit_releases": 2, "reproduce_gdp_seeds": 1, "reproduce_gdp_reps": 1,
-                "reproduce_heat_reps": 1, "reproduce_ew_reps": 1, "reproduce_conformal_reps": 1,
-                "reproduce_conformal_calibrations": 1, "reproduce_kng_fits": 1, "reproduce_kng_chain": 1}
+SKIP_WIDGETS = {"audit_all_button", "audit_apply", "explorer_resample", "accounting_gdp_s2", "reproduce_run"}
+SLOW_OPTIONS = {"regression_chain": 2, "audit_releases": 2}
 MESSAGE_KINDS = ("error", "warning")
 TEXT_KEYS = {"center_offset"}
 

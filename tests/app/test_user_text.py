@@ -324,29 +324,25 @@ def test_conformal_and_regression_variants_text_is_human():
     _assert_clean(at, "regression, the paper's variants")
 
 
-@pytest.mark.parametrize("tab", ["Heat diffusion (RDP)", "Exponential-wrapped", "Conformal (density-aware)",
-                                 "DP geodesic regression"])
-def test_reproduce_tabs_text_is_human(tab):
-    at = _page("reproduce", {"reproduce_paper": tab})
-    assert any(tab.split(" ")[0].lower() in s.value.lower() or "geodesic" in s.value.lower() for s in at.subheader)
-    _assert_clean(at, tab)
-
+@pytest.mark.parametrize("paper", ["geometric-renyi-dp", "exponential-wrapped-mechanisms", "density-aware-noise",
+                                   "differentially-private-geodesic"])
+def test_reproduce_papers_text_is_human(paper):
+    at = _page("reproduce", {"reproduce_paper": paper})
+    assert at.subheader
+    _assert_clean(at, paper)
 
 
 @pytest.mark.parametrize("figure", ["gdp_curve", "heat_escape", "ew_dimensions", "kng_split", "kng_kendall",
                                     "kng_shapes", "kng_sensitivity", "conformal_eps", "conformal_images"])
 def test_reproduce_further_figures_text_is_human(figure):
-    from geodp_app.pages import REPRODUCE_FIGURES
+    from geodp_core.studies.reproductions import REPRODUCTIONS, paper_code
 
-    at = _page("reproduce", {"reproduce_paper": "More paper figures", "reproduce_more_figure": REPRODUCE_FIGURES[figure],
-                             "reproduce_more_gdp_seeds": "3", "reproduce_more_escape_paths": "100",
-                             "reproduce_more_ew_reps": "50", "reproduce_more_ew_mcmc": "200",
-                             "reproduce_more_kng_fits": "3", "reproduce_more_kng_chain": "100",
-                             "reproduce_more_kng_pairs": "10", "reproduce_more_conformal_cal": "2",
-                             "reproduce_more_conformal_reps": "30"})
-    at.button(key="reproduce_more_run").click().run()
+    at = _page("reproduce", {"reproduce_paper": paper_code(REPRODUCTIONS[figure].paper), "reproduce_id": figure,
+                             "reproduce_size": "quick"})
+    at.button(key="reproduce_run").click().run()
     assert at.get("plotly_chart"), figure
     _assert_clean(at, figure)
+
 
 # ------------------------------------------------------------------------------------------ Learn: Try it
 def test_learn_cards_link_to_ready_scenarios():

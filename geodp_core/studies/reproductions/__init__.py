@@ -43,12 +43,17 @@ from geodp_core.studies.reproductions import conformal  # noqa: F401
 from geodp_core.studies.reproductions import kng  # noqa: F401
 from geodp_core.studies.reproductions.common import UTILITY_COLUMNS, PaperClaim, Reproduction
 from geodp_core.studies.reproductions.spec import (
+    ALL_PANELS,
     OUTCOMES,
     REPRODUCTIONS,
     SIZES,
     VERDICTS,
     Clause,
     ClauseOutcome,
+    SIZE_WORDS,
+    PaperCodes,
+    RegisteredIds,
+    paper_code,
     ReproductionSpec,
     evaluate_claim,
     judge,
@@ -57,7 +62,8 @@ from geodp_core.studies.reproductions.spec import (
 from geodp_core.studies.settings import StudySettings, setting
 
 __all__ = ["REPRODUCTIONS", "ReproductionSpec", "Clause", "ClauseOutcome", "OUTCOMES", "VERDICTS", "SIZES",
-           "PaperClaim", "Reproduction", "UTILITY_COLUMNS", "judge", "run_reproduction", "Settings", "run", "figures"]
+           "PaperClaim", "Reproduction", "UTILITY_COLUMNS", "judge", "run_reproduction", "Settings", "run", "figures", "ALL_PANELS",
+           "PaperCodes", "paper_code", "SIZE_WORDS"]
 
 
 def run_reproduction(id, size="default", seed=0, panel=None):
@@ -85,19 +91,39 @@ def run_reproduction(id, size="default", seed=0, panel=None):
 
 @dataclass(frozen=True)
 class Settings(StudySettings):
-    """Which reproduction to run, at which size, with which seed."""
+    """Which reproduction to run, which of its panels, at which size, with which seed.
 
-    id: str = setting("gdp", choices=tuple(REPRODUCTIONS), doc="reproduction id")
+    ``id`` is any registered id (a live list: an id registered after this module was imported is valid too);
+    ``panel`` is :data:`ALL_PANELS` (``"all"``: every panel of the figure, or the id itself when it has no
+    panels) or the code of one of the id's panels (:meth:`ReproductionSpec.panel_slug`, e.g. ``scenario2-n50``).
+    """
+
+    id: str = setting("gdp", choices=RegisteredIds(), doc="reproduction id")
     size: str = setting("default", choices=SIZES, doc="default, quick (a smoke run) or full (the papers' counts)")
     seed: int = setting(0, low=0, high=2**32 - 1, integer=True, doc="seed of the data and the releases")
+    panel: str = setting(ALL_PANELS, text=True, doc="every panel of the figure, or the code of one panel")
+
+    def __post_init__(self):
+        super().__post_init__()
+        REPRODUCTIONS[self.id].panel_for(self.panel)  # a named error when the panel is not one of the id's
+
+    def panels(self):
+        """``((code, panel), ...)``: the panels these settings run, each with its code (``(ALL_PANELS, None)`` for
+        an id without panels)."""
+        spec = REPRODUCTIONS[self.id]
+        return tuple((spec.panel_slug(p) if p is not None else ALL_PANELS, p) for p in spec.panel_for(self.panel))
 
 
 def run(scenario=None, settings=Settings()):
-    """Run one reproduction. The papers fix their own data, so ``scenario`` must be ``None``."""
+    """Run one reproduction: a :class:`Reproduction` for one panel, a tuple of them (in the panels' order) when
+    ``settings.panel`` is ``"all"`` on an id with several panels. The papers fix their own data, so ``scenario``
+    must be ``None``."""
     if scenario is not None:
         raise InvalidParameterError("a reproduction takes no scenario (the paper fixes its data); pass None",
                                     param="scenario")
-    return run_reproduction(settings.id, settings.size, settings.seed)
+    results = tuple(run_reproduction(settings.id, settings.size, settings.seed, panel)
+                    for _, panel in settings.panels())
+    return results[0] if settings.panel != ALL_PANELS or len(results) == 1 else results
 
 
 def figures(result):

@@ -10,13 +10,12 @@ module may import :mod:`geodp_core.viz` (it sits above it); the paper modules ne
 """
 
 import sys
-from html import escape
 
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.executors import check_executor, run_cells
 from geodp_core.studies.reproductions import REPRODUCTIONS, run_reproduction
 from geodp_core.studies.reproductions.spec import combine_panels
-from geodp_core.viz.reproduce import reproduction_figures
+from geodp_core.viz.reproduce import reproduction_html
 
 __all__ = ["main", "SCHEDULER_TIMEOUT", "SUMMARY_COLUMNS"]
 
@@ -38,16 +37,8 @@ def _write_outputs(name, result, out, data_text=""):
     result.table.to_csv(csv_path, index=False)
     for table_name, frame in result.tables.items():
         frame.to_csv(out / f"{name}_{table_name}.csv", index=False)
-    figures = reproduction_figures(result)
-    body = "\n".join(fig.to_html(include_plotlyjs=(i == 0), full_html=False) for i, fig in enumerate(figures))
     html_path = out / f"{name}.html"
-    clauses = "".join(f"<li>{escape(clause.describe())}</li>" for clause in result.clauses)
-    data = f"<p>Data: {escape(data_text)}</p>" if data_text else ""
-    html_path.write_text(f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{name}</title></head><body>"
-                         f"<h2>{escape(result.paper)}</h2><p>{escape(result.setup)}</p>{data}"
-                         f"<p>[{escape(result.status)}] {escape(result.verdict)}</p>"
-                         f"<ul>{clauses}</ul>{body}</body></html>",
-                         encoding="utf-8")
+    html_path.write_text(reproduction_html(result, name, data_text), encoding="utf-8")
     return csv_path, html_path
 
 

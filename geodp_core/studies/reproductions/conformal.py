@@ -8,15 +8,25 @@ docs/derivations/reproductions.md §4.
 """
 
 import math
+import os
 
 import numpy as np
 import pandas as pd
 
 from geodp_core._validation import check_int, check_option, check_real
-from geodp_core.data import DESCRIPTOR_BALL_RADIUS, DESCRIPTOR_SIZES
+from geodp_core.data import (
+    CIFAR10_CLASSES,
+    DESCRIPTOR_BALL_RADIUS,
+    DESCRIPTOR_SIZES,
+    FASHION_MNIST_CLASSES,
+    descriptor_public_center,
+    load_cifar10,
+    load_fashion_mnist,
+)
 from geodp_core.exceptions import InvalidParameterError
+from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms.registry import MECHANISM_NAMES, get_mechanism
-from geodp_core.pipeline import mean_and_standard_error, prepare, scenario_options
+from geodp_core.pipeline import mean_and_standard_error, prepare, scenario_options, summarise
 from geodp_core.privacy import ApproxDP, PureDP
 from geodp_core.scenario import Scenario
 from geodp_core.studies.reproductions.common import (
@@ -37,12 +47,13 @@ from geodp_core.studies.reproductions.common import (
     expect_cells,
     finish,
 )
-from geodp_core.studies.reproductions.spec import Clause, reproduction
+from geodp_core.studies.reproductions.spec import Clause, RealData, reproduction
 
 __all__ = ["CONFORMAL_PAPER_DIMENSIONS", "CONFORMAL_PAPER_N", "CONFORMAL_PAPER_EPS", "CONFORMAL_PAPER_DELTA", "CONFORMAL_FIGURES",
            "CONFORMAL_FIGURE_GRIDS", "CONFORMAL_PAPER_FIXED_EPS", "CONFORMAL_FLOOR_EPS", "CONFORMAL_IMAGE_DATASETS",
            "CONFORMAL_PAPER_IMAGE_EPS", "CONFORMAL_IMAGE_METRIC", "CONFORMAL_CLAIM", "CONFORMAL_FIGURE_CLAIMS",
-           "CONFORMAL_IMAGES_CLAIM", "reproduce_conformal", "reproduce_conformal_figure", "reproduce_conformal_images"]
+           "CONFORMAL_IMAGES_CLAIM", "reproduce_conformal", "reproduce_conformal_figure", "reproduce_conformal_images",
+           "CONFORMAL_IMAGE_FILES", "CONFORMAL_IMAGE_MAX_IMAGES"]
 
 _PAPER = "Density-aware noise mechanisms for DP on Riemannian manifolds via conformal transformation (He et al.)"
 
@@ -625,15 +636,72 @@ CONFORMAL_PAPER_IMAGE_EPS = (0.1, 0.2, 0.5, 1.0, 1.5, 2.0)
 CONFORMAL_IMAGE_METRIC = "log_euclidean"
 
 
+#: The paper's real files per dataset: the runner's argument, the loader, the names the command line's data folder
+#: is searched for (first found wins), and the classes' names (public metadata).
+CONFORMAL_IMAGE_FILES = {
+    "image_patches_covariance": dict(argument="cifar10_path", loader=load_cifar10, classes=CIFAR10_CLASSES,
+                                     names=("cifar-10-batches-py", "cifar10.npz", "cifar-10.npz")),
+    "digits_covariance": dict(argument="fashion_mnist_path", loader=load_fashion_mnist,
+                              classes=FASHION_MNIST_CLASSES,
+                              names=("fashion-mnist", "fashion_mnist.npz", "fashion-mnist.npz")),
+}
+#: Public cap on the images of one class read from a real file (descriptors cost about a millisecond each).
+CONFORMAL_IMAGE_MAX_IMAGES = 2000
+
+
+def _image_files(folder):
+    """The command line's real-data hook: the CIFAR-10 / Fashion-MNIST files found in ``folder`` (or ``None``)."""
+    import pathlib
+
+    arguments, found = {}, []
+    for info in CONFORMAL_IMAGE_FILES.values():
+        for name in info["names"]:
+            path = pathlib.Path(folder) / name
+            if path.exists():
+                arguments[info["argument"]] = str(path)
+                found.append(f"{path}")
+                break
+    if not arguments:
+        return None
+    return RealData(arguments, "; ".join(found) + " (CIFAR-10 / Fashion-MNIST)")
+
+
+def _image_dataset(name, path, seed):
+    """``(prepared, source)``: one class of dataset ``name`` from the real file ``path``, or the bundled stand-in
+    (``path`` ``None``), clipped to the public ball B(cI, r) and summarised."""
+    info = CONFORMAL_IMAGE_DATASETS[name]
+    if path is None:
+        scenario = Scenario(manifold="spd", dim=DESCRIPTOR_SIZES[name], metric=CONFORMAL_IMAGE_METRIC, data=name,
+                            data_class=info["label"], radius=DESCRIPTOR_BALL_RADIUS, n=5000, seed=seed,
+                            mechanisms=("riemannian_laplace",))
+        return prepare(scenario), f"{info['paper']} stand-in: {info['name']}"
+    files = CONFORMAL_IMAGE_FILES[name]
+    label = info["label"]
+    dataset = files["loader"](path, label=label, max_images=CONFORMAL_IMAGE_MAX_IMAGES)
+    points = np.asarray(dataset.points, dtype=float)
+    m = points.shape[-1]
+    source = f"{info['paper']} real file {str(path)!r}, class {label} ({files['classes'][label]})"
+    # the scenario records the public choices (space, ball radius, seed); the points are the class's descriptors
+    scenario = Scenario(manifold="spd", dim=m, metric=CONFORMAL_IMAGE_METRIC, data="upload",
+                        radius=DESCRIPTOR_BALL_RADIUS, n=len(points), seed=seed, mechanisms=("riemannian_laplace",))
+    prepared = summarise(get_manifold("spd", m, CONFORMAL_IMAGE_METRIC), points, descriptor_public_center(m),
+                         DESCRIPTOR_BALL_RADIUS, note=source, scenario=scenario)
+    if not math.isfinite(prepared.sensitivity) or prepared.true_mean is None:
+        raise InvalidParameterError("the descriptors could not be represented in double precision",
+                                    param=files["argument"])
+    return prepared, source
+
+
 @reproduction("conformal_images", paper=_PAPER, figure="Figures 7–8 (§VII-B)",
-              space="SPD(11), SPD(9), log-Euclidean (stand-in data)", claim=CONFORMAL_IMAGES_CLAIM,
+              space="SPD(11), SPD(9), log-Euclidean (stand-in data, or the paper's files)", claim=CONFORMAL_IMAGES_CLAIM,
               description="Conformal paper Figs. 7–8: private mean of one class of image covariance descriptors "
-                          "(SPD(11), SPD(9); log-Euclidean) vs ε",
+                          "(SPD(11), SPD(9); log-Euclidean) vs ε; CIFAR-10 / Fashion-MNIST files with --data-dir",
               quick=dict(eps_values=(0.5, 2.0), n_calibrations=2, n_reps=30),
               full=dict(eps_values=tuple(round(0.1 * k, 1) for k in (1, 2, 3, 5, 7, 10, 12, 15, 17, 20)),
-                        n_calibrations=8, n_reps=500))
+                        n_calibrations=8, n_reps=500),
+              real_data=_image_files)
 def reproduce_conformal_images(eps_values=CONFORMAL_PAPER_IMAGE_EPS, datasets=tuple(CONFORMAL_IMAGE_DATASETS),
-                               n_calibrations=3, n_reps=100, seed=0):
+                               n_calibrations=3, n_reps=100, cifar10_path=None, fashion_mnist_path=None, seed=0):
     r"""Conformal paper Figs. 7–8: private Fréchet mean of one class of image covariance descriptors vs ε.
 
     For each dataset (``image_patches_covariance``, SPD(11), the CIFAR-10 stand-in; ``digits_covariance``,
@@ -657,6 +725,12 @@ def reproduce_conformal_images(eps_values=CONFORMAL_PAPER_IMAGE_EPS, datasets=tu
         Independent conformal sanitisations per ε, in [2, 50].
     n_reps : int
         Releases per sanitisation (baselines: ``n_calibrations · n_reps``), in [10, 5000].
+    cifar10_path, fashion_mnist_path : str or None
+        The paper's real files (read by :func:`geodp_core.data.load_cifar10` / :func:`~geodp_core.data.load_fashion_mnist`:
+        CIFAR-10 batches or ``.npz``; Fashion-MNIST IDX files or ``.npz``) for the CIFAR-10 and the Fashion-MNIST
+        dataset; ``None``: the bundled stand-in. The class is the same public label as the stand-in's; at most
+        :data:`CONFORMAL_IMAGE_MAX_IMAGES` images of it are read (a public cap). The setup, the notes and
+        ``numbers["real_data"]`` say which data were used.
     seed : int
 
     Returns
@@ -677,16 +751,19 @@ def reproduce_conformal_images(eps_values=CONFORMAL_PAPER_IMAGE_EPS, datasets=tu
     n_cal = check_int(n_calibrations, "n_calibrations", low=2, high=50)
     n_reps = check_int(n_reps, "n_reps", low=10, high=5000)
     seed = _check_seed(seed)
+    paths = {"image_patches_covariance": cifar10_path, "digits_covariance": fashion_mnist_path}
+    for name, path in paths.items():
+        if path is not None and not isinstance(path, (str, os.PathLike)):
+            argument = CONFORMAL_IMAGE_FILES[name]["argument"]
+            raise InvalidParameterError(f"{argument} must be a path or None; got {type(path).__name__}",
+                                        param=argument)
 
-    rows, floors, parts = [], [], []
+    rows, floors, parts, sources = [], [], [], {}
     numbers = {}
     beats, decreases = [], []
     for p, name in enumerate(names):
         info = CONFORMAL_IMAGE_DATASETS[name]
-        scenario = Scenario(manifold="spd", dim=DESCRIPTOR_SIZES[name], metric=CONFORMAL_IMAGE_METRIC, data=name,
-                            data_class=info["label"], radius=DESCRIPTOR_BALL_RADIUS, n=5000, seed=seed,
-                            mechanisms=("riemannian_laplace",))
-        prepared = prepare(scenario)
+        prepared, sources[name] = _image_dataset(name, paths[name], seed)
         n, dim = len(prepared.data), prepared.manifold.dim
         for i, eps in enumerate(eps_grid):
             for row in _conformal_cells(prepared, eps, n_cal, n_reps, seed, (10 + p, i)):
@@ -718,7 +795,7 @@ def reproduce_conformal_images(eps_values=CONFORMAL_PAPER_IMAGE_EPS, datasets=tu
             first["se"], last["se"]))
         beats.append(b_l == len(eps_grid) and b_t == len(eps_grid))
         decreases.append(numbers[f"{name}_conformal_decreases"])
-        parts.append(f"{info['figure']} ({info['paper']} stand-in: {info['name']}, class {info['label']}, n = {n}, SPD("
+        parts.append(f"{info['figure']} ({sources[name]}, class {info['label']}, n = {n}, SPD("
                      f"{DESCRIPTOR_SIZES[name]}) of dimension {dim}): conformal clearly better than Riemannian Laplace "
                      f"at {b_l}/{len(eps_grid)} ε (clearly worse at {w_l}), than the tangent Gaussian at "
                      f"{b_t}/{len(eps_grid)}; conformal {conf['mean'].min():.3g}–{conf['mean'].max():.3g} vs Laplace "
@@ -730,8 +807,9 @@ def reproduce_conformal_images(eps_values=CONFORMAL_PAPER_IMAGE_EPS, datasets=tu
             parts[-1] += f" ({extra})"
     table = _frame(rows, ("phi_max", "domain_radius", "dataset", "n", "dim", "floor", "point_set_floor"))
     floor = pd.DataFrame(floors, columns=["dataset", "n", "dim", "floor", "point_set_floor"])
+    real = [name for name in names if paths[name] is not None]
     numbers.update(beats_both_everywhere=bool(all(beats)), decreases_everywhere=bool(all(decreases)),
-                   n_eps=len(eps_grid))
+                   n_eps=len(eps_grid), real_data=bool(real), real_datasets=len(real))
     details = "; ".join(parts) + "."
     if not all(beats):
         details += (" The descriptors live in 45 to 66 dimensions. The releases come from the exact continuous "
@@ -747,7 +825,7 @@ def reproduce_conformal_images(eps_values=CONFORMAL_PAPER_IMAGE_EPS, datasets=tu
                    "mechanisms across all privacy levels.”", "§VII-B, Figure 7"),
     )
     setup = (f"One class of each image-descriptor dataset "
-             f"({', '.join(CONFORMAL_IMAGE_DATASETS[k]['name'] for k in names)}) on SPD(m) with the log-Euclidean "
+             f"({'; '.join(sources[k] for k in names)}) on SPD(m) with the log-Euclidean "
              f"metric, clipped to the public ball B(cI, {DESCRIPTOR_BALL_RADIUS:g}) (centre fixed by the descriptor's "
              f"definition); Δ = 2r/n. ONE target ε-DP, ε in {_fmt_budgets(eps_grid)}: conformal ({n_cal} "
              f"sanitisations × {n_reps} releases, density on a 1000-point public point set, exact continuous "
@@ -759,9 +837,12 @@ def reproduce_conformal_images(eps_values=CONFORMAL_PAPER_IMAGE_EPS, datasets=tu
         "affine-invariant metric, so the affine-invariant conformal mechanism is unavailable. The paper follows "
         "Utpala et al. (Fréchet mean on SPD with the log-Euclidean metric) for its baselines and does not name a "
         "different metric for its own mechanism.",
-        "Stand-ins: the paper uses CIFAR-10 (6000 images per class) and Fashion-MNIST (7000 per class); we use the "
-        "bundled colour-patch descriptors (SPD(11)) and handwritten-digit descriptors (SPD(9)) with the same kind of "
-        "covariance features, so n is much smaller and Δ = 2r/n much larger.",
+        ("Data: " + "; ".join(sources[k] for k in names) + f" (at most {CONFORMAL_IMAGE_MAX_IMAGES} images of the "
+         "class are read from a real file, a public cap)." if real else
+         "Stand-ins: the paper uses CIFAR-10 (6000 images per class) and Fashion-MNIST (7000 per class); we use the "
+         "bundled colour-patch descriptors (SPD(11)) and handwritten-digit descriptors (SPD(9)) with the same kind of "
+         "covariance features, so n is much smaller and Δ = 2r/n much larger; the command line reads the paper's "
+         "files from a data folder when you have them."),
         "The paper builds its graph on the data points (not DP as written); ours is a public point set.",
     )
     return Reproduction(
@@ -769,7 +850,9 @@ def reproduce_conformal_images(eps_values=CONFORMAL_PAPER_IMAGE_EPS, datasets=tu
         paper="Density-aware noise mechanisms for DP on Riemannian manifolds via conformal transformation (He et al.)",
         source="He, Tang, Rahimian & Joshi", setup=setup, claims=claims, table=table, tables={"floor": floor},
         numbers=numbers, notes=notes,
-        labels=dict(titles={name: f"{info['figure']}: {info['name']} ({info['paper']} stand-in), class {info['label']}"
+        labels=dict(titles={name: (f"{info['figure']}: {info['paper']}, class {info['label']} (real file)"
+                                   if paths[name] is not None else
+                                   f"{info['figure']}: {info['name']} ({info['paper']} stand-in), class {info['label']}")
                             for name, info in CONFORMAL_IMAGE_DATASETS.items()}),
         **finish(CONFORMAL_IMAGES_CLAIM, numbers, details),
     )

@@ -26,13 +26,15 @@ import hashlib
 import inspect
 import math
 import re
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Callable
 
 from geodp_core.exceptions import InvalidParameterError
 
 __all__ = ["OUTCOMES", "VERDICTS", "SIZES", "Clause", "ClauseOutcome", "ReproductionSpec", "REPRODUCTIONS",
-           "reproduction", "judge", "verdict_text", "evaluate_claim", "RealData", "combine_panels"]
+           "reproduction", "judge", "verdict_text", "evaluate_claim", "RealData", "combine_panels", "ALL_PANELS",
+           "RegisteredIds", "PaperCodes", "paper_code", "SIZE_WORDS"]
 
 #: Outcomes of a clause.
 OUTCOMES = ("holds", "fails", "inconclusive", "not measured", "not tested", "not applicable")
@@ -42,6 +44,8 @@ _UNCOUNTED = ("not tested", "not applicable")
 VERDICTS = ("reproduced", "partly reproduced", "differs", "inconclusive", "illustration")
 #: Sizes of a run: the everyday size, the CI size (a smoke run) and the papers' repetition counts.
 SIZES = ("default", "quick", "full")
+#: The sizes in words, for people (the app's size control).
+SIZE_WORDS = {"default": "everyday", "full": "the papers' counts", "quick": "smoke run (tiny sizes, not evidence)"}
 
 _LEADS = {"reproduced": "Reproduced", "partly reproduced": "Partly reproduced", "differs": "Differs",
           "inconclusive": "Inconclusive", "illustration": "Quantitative illustration"}
@@ -310,12 +314,101 @@ class ReproductionSpec:
             slug = slug[:51] + "-" + hashlib.sha1(slug.encode()).hexdigest()[:8]
         return slug
 
+    def panel_label(self, panel):
+        """``panel`` in words (``Scenario 2, n = 50``): a scenario's arguments become "Scenario S", every other
+        argument "word = value" (``label`` is the class)."""
+        panel = dict(panel or {})
+        parts = []
+        for label, arguments in self.scenarios.items():
+            if arguments and all(panel.get(k, _MISSING) == v for k, v in arguments.items()):
+                parts.append(f"Scenario {label}")
+                for k in arguments:
+                    panel.pop(k)
+                break
+        for key, value in panel.items():
+            text = ", ".join(map(_plain, value)) if isinstance(value, (tuple, list)) else _plain(value)
+            parts.append(f"{_PANEL_WORDS.get(key, key.replace('_', ' '))} = {text}")
+        return ", ".join(parts) or "the figure"
+
+    def panel_codes(self):
+        """``{code: panel}``: the panels by their :meth:`panel_slug` (empty when the id is one panel)."""
+        return {self.panel_slug(panel): panel for panel in self.panels}
+
+    def panel_for(self, code):
+        """The panels that the code ``code`` runs: every panel for :data:`ALL_PANELS` (``(None,)`` when the id is
+        one panel), else the one panel named ``code``.
+
+        Raises
+        ------
+        InvalidParameterError
+            When ``code`` names no panel of this id (the message lists the valid codes).
+        """
+        codes = self.panel_codes()
+        if code == ALL_PANELS:
+            return tuple(codes.values()) or (None,)
+        if code not in codes:
+            raise InvalidParameterError(f"panel must be one of {(ALL_PANELS, *codes)} for {self.id}; got {code!r}",
+                                        param="panel")
+        return (codes[code],)
+
     def takes(self, keyword):
         """Whether the runner has a keyword argument ``keyword``."""
         return keyword in inspect.signature(self.runner).parameters
 
 
 _MISSING = object()
+#: The code of "every panel of the figure".
+ALL_PANELS = "all"
+#: Words for the runner arguments that name a panel (others are shown as "name = value").
+_PANEL_WORDS = {"label": "class", "n": "n", "dim": "d", "space": "space"}
+
+
+def paper_code(paper):
+    """A short URL-safe code of a paper's title: its first three words before any parenthesis, lower case,
+    ASCII, joined by hyphens (``gaussian-differential-privacy``)."""
+    import unicodedata
+
+    head = unicodedata.normalize("NFKD", paper.split("(")[0]).encode("ascii", "ignore").decode().lower()
+    return "-".join(re.findall(r"[a-z0-9]+", head)[:3]) or "paper"
+
+
+class _Live(Sequence):
+    """A sequence computed from the registry each time it is read (an id registered later is in it at once)."""
+
+    def _values(self):
+        raise NotImplementedError
+
+    def __getitem__(self, index):
+        return self._values()[index]
+
+    def __len__(self):
+        return len(self._values())
+
+    def __contains__(self, value):
+        return isinstance(value, str) and value in self._values()
+
+    def __repr__(self):
+        return repr(self._values())
+
+    def __eq__(self, other):
+        return isinstance(other, Sequence) and not isinstance(other, str) and self._values() == tuple(other)
+
+    def __hash__(self):
+        return hash(self._values())
+
+
+class RegisteredIds(_Live):
+    """The registered reproduction ids, in registration order, as a live sequence."""
+
+    def _values(self):
+        return tuple(REPRODUCTIONS)
+
+
+class PaperCodes(_Live):
+    """The codes (:func:`paper_code`) of the papers of the registered ids, in registration order, live."""
+
+    def _values(self):
+        return tuple(dict.fromkeys(paper_code(spec.paper) for spec in REPRODUCTIONS.values()))
 
 
 def _plain(value):
