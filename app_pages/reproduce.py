@@ -12,7 +12,7 @@ import streamlit as st
 
 from geodp_app.cache import cached_reproduction
 from geodp_app.pages import this_page
-from geodp_app.ui import download_buttons, errors_shown_here, readable_table, teach
+from geodp_app.ui import download_buttons, errors_shown_here, readable, readable_table, teach
 from geodp_app.url_params import bounds
 from geodp_app.urlstate import url_note
 from geodp_core.exceptions import InvalidParameterError
@@ -108,7 +108,7 @@ def _data_words(spec, result):
 
 def _clauses(outcomes):
     for outcome in outcomes:
-        detail = f" — {outcome.detail}" if outcome.detail else ""
+        detail = f" — {readable(outcome.detail)}" if outcome.detail else ""
         st.markdown(f"- {OUTCOME_WORDS[outcome.outcome]}: {outcome.text}{detail}")
 
 
@@ -121,8 +121,8 @@ def result_card(spec, result, code, size):
         st.markdown(f"**Verdict** {lead}")
         _clauses(result.clauses)
         if result.details:
-            st.caption(result.details)
-    st.markdown(f"**Setup.** {result.setup}")
+            st.caption(readable(result.details))
+    st.markdown(f"**Setup.** {readable(result.setup)}")
     st.markdown(f"**Data.** {_data_words(spec, result)}")
     for claim in result.claims:
         st.markdown(f"> {claim.text}  \n> — *{claim.where}*")
@@ -141,7 +141,7 @@ def result_card(spec, result, code, size):
     if result.notes:
         with st.expander("What we did differently, and why"):
             for note in result.notes:
-                st.markdown(f"- {note}")
+                st.markdown(f"- {readable(note)}")
     name = spec.id if code == ALL_PANELS else f"{spec.id}_{code}"
     download_buttons([("Results CSV", result.table.to_csv(index=False), f"{name}.csv", "text/csv"),
                       ("Offline HTML", reproduction_html(result, name, _data_words(spec, result)), f"{name}.html",

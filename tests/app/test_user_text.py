@@ -313,7 +313,7 @@ def test_conformal_and_regression_variants_text_is_human():
     at.radio(key="conformal_laplacian").set_value("knn_data").run()
     _assert_clean(at, "conformal lab, H², data graph")
     at = _page("regression")
-    from geodp_app.url_params import REGRESSION_SPACES
+    from geodp_app.pages import REGRESSION_SPACES
 
     for space in REGRESSION_SPACES:
         at.radio(key="regression_space").set_value(space).run()
