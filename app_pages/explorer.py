@@ -250,7 +250,7 @@ if lesson is not None:
         ready = next(s for s in READY_SETTINGS if s.key == lesson_choice)
         st.caption(f"{ready.shows} Setting: dimension d = {lesson.dim}, public radius r = {lesson.radius:g}, "
                    f"n = {lesson.n} records, {lesson.target}, {lesson.mechanism_title}.")
-    st.markdown("\n\n".join(lesson.sentences))
+    st.markdown(readable("\n\n".join(lesson.sentences)))
     flat_row = next(r for r in lesson.rows if r.curvature_sign == 0)
     lesson_cols = st.columns(len(lesson.rows))  # side by side on a wide screen, stacked on a phone
     for col, row, panel in zip(lesson_cols, lesson.rows, curvature_panels(lesson)):

@@ -84,7 +84,8 @@ def scenario_files(scenario, page, study=None):
 
 
 # ------------------------------------------------------------------------------------------ text for people
-_GREEK = {"sigma": "σ", "rho": "ρ", "kappa": "κ", "tau": "τ", "eps": "ε", "lambda": "λ", "Delta": "Δ", "mu": "μ"}
+_GREEK = {"sigma": "σ", "rho": "ρ", "kappa": "κ", "tau": "τ", "eps": "ε", "lambda": "λ", "lam": "λ", "Delta": "Δ",
+          "mu": "μ"}
 _GREEK_WORD = re.compile(r"\b(" + "|".join(_GREEK) + r")(?=_|\b)")
 _SUBSCRIPT_WORDS = {"max": "ₘₐₓ", "min": "ₘᵢₙ"}
 

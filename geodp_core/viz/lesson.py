@@ -67,24 +67,28 @@ def curvature_panels(lesson):
     return figures
 
 
-def curvature_figure(lesson, height=330):
-    """The three histograms of :func:`curvature_panels` in one figure (1 × 3, shared y-axis), for notebooks and
-    exports; the app lays out :func:`curvature_panels` instead (stacked on a phone)."""
+def curvature_figure(lesson, height=None):
+    """The histograms of :func:`curvature_panels` in one figure for notebooks and exports: stacked (one
+    full-width row per space, the x-axis shared), so that titles and ticks stay readable at any width."""
     rows = lesson.rows
     edges = _edges(lesson)
-    fig = make_subplots(rows=1, cols=len(rows), shared_yaxes=True, subplot_titles=[_title(r) for r in rows],
-                        horizontal_spacing=0.04)
-    for col, r in enumerate(rows, 1):
+    fig = make_subplots(rows=len(rows), cols=1, shared_xaxes=True, subplot_titles=[_title(r) for r in rows],
+                        vertical_spacing=0.16)
+    for index, r in enumerate(rows, 1):
         if r.status == "ok" and r.distances.size:
-            fig.add_trace(_bar(r, edges), row=1, col=col)
-            fig.add_vline(x=r.mean_distance, line=dict(color="black", dash="dot", width=1), row=1, col=col)
-        fig.update_xaxes(range=[0.0, edges[-1]], title_text=_AXIS, nticks=5, row=1, col=col)
-    fig.update_yaxes(title_text="share of releases", tickformat=".0%", row=1, col=1)
+            fig.add_trace(_bar(r, edges), row=index, col=1)
+            fig.add_vline(x=r.mean_distance, line=dict(color="black", dash="dot", width=1), row=index, col=1)
+        fig.update_xaxes(range=[0.0, edges[-1]], nticks=5, row=index, col=1)
+        fig.update_yaxes(tickformat=".0%", nticks=4, row=index, col=1)
+    fig.update_xaxes(title_text=_AXIS, row=len(rows), col=1)
+    fig.update_yaxes(title_text="share", row=(len(rows) + 1) // 2, col=1)
     fig.update_annotations(font_size=12)
     symbols = ", ".join(r.symbol or r.label for r in rows)
-    fig.update_layout(height=height, margin=dict(l=10, r=10, b=10), template="plotly_white", bargap=0.02)
+    fig.update_layout(height=height or 170 * len(rows) + 190, margin=dict(l=10, r=10, b=10),
+                      template="plotly_white", bargap=0.02)
     title_below_modebar(fig, wrap_text(f"Same data scale, same budget ({lesson.target}): {lesson.mechanism_title} "
-                                       f"releases on {symbols}", TITLE_CHARS), font_size=13)
+                                       f"releases on {symbols}", TITLE_CHARS), font_size=13,
+                        gap=40)  # room for the first panel's two-line title
     return fig
 
 

@@ -477,7 +477,7 @@ def test_regression_page_runs_and_handles_errors():
     assert at.number_input(key="regression_tau").min > 0
     at.number_input(key="regression_tau").set_value(0.01).run()  # residuals exceed tau: warning
     assert not at.exception and not at.error
-    assert any("> tau" in w.value for w in at.warning)
+    assert any("> τ" in w.value for w in at.warning)
 
 
 def test_regression_page_on_kendall_shapes_shows_the_shapes_along_the_geodesic():
