@@ -34,11 +34,11 @@ teach("Choose a paper and one of its figures, then a panel (one setting of the p
       "figures and tables. A clause resting on a sampler that failed its convergence check is *inconclusive*.")
 
 VERDICT_BADGES = {
-    "reproduced": ":green-badge[:material/check_circle: reproduced]",
-    "partly reproduced": ":orange-badge[:material/rule: partly reproduced]",
-    "differs": ":red-badge[:material/difference: differs]",
-    "inconclusive": ":gray-badge[:material/help: inconclusive]",
-    "illustration": ":blue-badge[:material/insights: quantitative illustration]",
+    "reproduced": ":green-badge[reproduced]",
+    "partly reproduced": ":orange-badge[partly reproduced]",
+    "differs": ":red-badge[differs]",
+    "inconclusive": ":gray-badge[inconclusive]",
+    "illustration": ":blue-badge[quantitative illustration]",
 }
 #: A clause's outcome in words (with a colour).
 OUTCOME_WORDS = {
@@ -143,7 +143,8 @@ def result_card(spec, result, code, size):
             for note in result.notes:
                 st.markdown(f"- {readable(note)}")
     name = spec.id if code == ALL_PANELS else f"{spec.id}_{code}"
-    download_buttons([("Results CSV", result.table.to_csv(index=False), f"{name}.csv", "text/csv"),
+    download_buttons([("Results CSV", _readable(result.table, result.labels).to_csv(index=False), f"{name}.csv",
+                       "text/csv"),
                       ("Offline HTML", reproduction_html(result, name, _data_words(spec, result)), f"{name}.html",
                        "text/html")], key_prefix=f"reproduce_{name}")
 
@@ -190,7 +191,7 @@ with controls:
     seed = st.number_input("Seed", **bounds("reproduce_seed"), value=0, step=1, key="reproduce_seed",
                            help="Seeds the data and the releases (reruns give the same numbers).")
     url_note("reproduce_seed", seed)
-    pressed = st.button("Run", key="reproduce_run", type="primary", icon=":material/play_arrow:",
+    pressed = st.button("Run", key="reproduce_run", type="primary",
                         help="Runs the chosen figure (and panel) with these settings.")
     slot = st.container()
 
@@ -209,7 +210,7 @@ with main:
         st.markdown("**The paper's claim, clause by clause**")
         for clause in spec.claim:
             st.markdown(f"- {clause.text}")
-        st.info("Choose the figure, panel, size and seed, then press **Run**.", icon=":material/play_arrow:")
+        st.info("Choose the figure, panel, size and seed, then press **Run**.")
     else:
         runs = settings.panels()
         bar = progress_area.progress(0.0, text=f"panel 1 of {len(runs)}: starting…")

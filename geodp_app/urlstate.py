@@ -226,6 +226,19 @@ def _context(spec, state):
         return _UNSEEN
 
 
+def _default_value(spec, key, state):
+    """What control ``key`` shows in a fresh browser given the others' values (its declared default, or the one
+    observed this session in the same context), as the widget holds it; ``_UNSEEN`` when not known."""
+    if spec.default is not None:
+        try:
+            return decode(spec, encode(spec, spec.default(state)))
+        except Exception:  # noqa: BLE001 - no default for these values
+            return _UNSEEN
+    where = (key, _context(spec, state))
+    observed = state.get(_DEFAULTS, {}).get(where)
+    return _UNSEEN if observed is None else decode(spec, observed)
+
+
 def begin_run(specs, keys, page):
     """First thing of every run, before any widget: check the URL and give the page's controls its values.
 
@@ -256,8 +269,12 @@ def begin_run(specs, keys, page):
                 state[key] = decode(spec, clean[key])
             memory[key] = list(clean[key])
         elif outside:
-            state.pop(key, None)  # the control shows its default
             memory.pop(key, None)
+            default = _UNSEEN if arrived else _default_value(spec, key, state)
+            if default is _UNSEEN:
+                state.pop(key, None)  # a new control (or one without a known default) starts from its default
+            else:  # set, not removed: a control the browser still shows (Back on the same page) must change too
+                state[key] = default
     state[_FRESH] = [key for key in page_specs if key not in state]
     if messages:
         store = state.setdefault(MESSAGES_KEY, {})

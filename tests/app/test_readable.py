@@ -34,7 +34,16 @@ pytestmark = pytest.mark.browser
 ROOT = Path(__file__).resolve().parents[2]
 #: Small settings for the pages that compute on open (a link's parameters, checked like any link).
 CHEAP = "n_releases=20&curves_reps=5&curves_count=2&regression_fits=1&regression_chain=200&conformal_releases=20" \
-        "&conformal_mesh=200&audit_releases=1000"
+        "&conformal_mesh=200&audit_releases=1000" \
+        "&reproduce_paper=geometric-renyi-dp&reproduce_id=heat_sphere&reproduce_panel=n10&reproduce_size=quick"
+
+
+def _run_reproduction(page, path):
+    """The Reproduce page shows its result (figures, tables, downloads) after Run: press it (a smoke-size panel)."""
+    if path == "reproduce":
+        page.get_by_role("button", name="Run").click()
+        _wait_for_app(page)
+        page.locator("[data-testid='stDownloadButton']").first.wait_for(timeout=120_000)
 
 _VISIBLE_TEXT = """() => {
   const main = document.querySelector('[data-testid="stApp"]').cloneNode(true);
@@ -82,6 +91,7 @@ def test_every_page_is_readable_and_screenshotted(browser, app_url, artifacts, s
     try:
         page.goto(f"{app_url}/{'' if spec.default else spec.url_path}?{CHEAP}", wait_until="domcontentloaded")
         _wait_for_app(page)
+        _run_reproduction(page, spec.url_path)
         # the mode bar shows on hover (laptop) or always (touch): shown on every chart, as a phone shows it
         page.add_style_tag(content=".js-plotly-plot .modebar-container .modebar { opacity: 1 !important; }")
         page.wait_for_timeout(300)
@@ -129,6 +139,7 @@ def _downloads(page):
 def test_every_download_opens_offline_and_reads_as_words(page, app_url, tmp_path, path):
     page.goto(f"{app_url}/{path}?{CHEAP}", wait_until="domcontentloaded")
     _wait_for_app(page)
+    _run_reproduction(page, path)
     files = _downloads(page)
     assert files, f"{path} offers no download"
     problems = []
