@@ -295,17 +295,20 @@ class ReproductionSpec:
             extra.update(self.scenarios[str(scenario)])
         return extra
 
+    def _scenario_of(self, panel):
+        """``(label, rest)``: the paper's scenario whose arguments ``panel`` holds (``None`` if none) and the
+        panel's other arguments."""
+        panel = dict(panel or {})
+        for label, arguments in self.scenarios.items():
+            if arguments and all(panel.get(k, _MISSING) == v for k, v in arguments.items()):
+                return label, {k: v for k, v in panel.items() if k not in arguments}
+        return None, panel
+
     def panel_slug(self, panel):
         """A file-name-safe name of ``panel`` (``n50-scenario2``): a scenario's arguments become ``scenario<S>``,
         every other argument ``<key><value>``; names longer than 60 characters end in a short hash."""
-        panel = dict(panel or {})
-        parts = []
-        for label, arguments in self.scenarios.items():
-            if arguments and all(panel.get(k, _MISSING) == v for k, v in arguments.items()):
-                parts.append(f"scenario{label}")
-                for k in arguments:
-                    panel.pop(k)
-                break
+        scenario, panel = self._scenario_of(panel)
+        parts = [] if scenario is None else [f"scenario{scenario}"]
         for key, value in panel.items():
             text = "_".join(map(_plain, value)) if isinstance(value, (tuple, list)) else _plain(value)
             parts.append(re.sub(r"[^A-Za-z0-9]", "", key) + text)
@@ -317,14 +320,8 @@ class ReproductionSpec:
     def panel_label(self, panel):
         """``panel`` in words (``Scenario 2, n = 50``): a scenario's arguments become "Scenario S", every other
         argument "word = value" (``label`` is the class)."""
-        panel = dict(panel or {})
-        parts = []
-        for label, arguments in self.scenarios.items():
-            if arguments and all(panel.get(k, _MISSING) == v for k, v in arguments.items()):
-                parts.append(f"Scenario {label}")
-                for k in arguments:
-                    panel.pop(k)
-                break
+        scenario, panel = self._scenario_of(panel)
+        parts = [] if scenario is None else [f"Scenario {scenario}"]
         for key, value in panel.items():
             text = ", ".join(map(_plain, value)) if isinstance(value, (tuple, list)) else _plain(value)
             parts.append(f"{_PANEL_WORDS.get(key, key.replace('_', ' '))} = {text}")
