@@ -166,14 +166,36 @@ def test_kng_regression_panels_are_the_papers_grid():
 
     for key in ("kng", "kng_split", "kng_spd_equal", "kng_spd"):
         spec = REPRODUCTIONS[key]
-        assert spec.panels == tuple(dict(n=n, n_fits=100) for n in (20, 50, 100))
+        assert spec.panels == tuple(dict(n=n, n_fits=100, n_footpoints=10) for n in (20, 50, 100))
         merged = [spec.panel_arguments("full", panel) for panel in spec.panels]
         assert [a["n"] for a in merged] == [20, 50, 100] and all(a["n_fits"] == 100 for a in merged)
-        assert all(a["chain_length"] == 2000 for a in merged)
+        assert all(a["chain_length"] == 2000 and a["n_footpoints"] == 10 for a in merged)
     for key in ("kng_kendall", "kng_kendall_split"):
-        assert REPRODUCTIONS[key].panels == (dict(n=100, n_fits=100),)
+        assert REPRODUCTIONS[key].panels == (dict(n=100, n_fits=100, n_footpoints=10),)
+    assert REPRODUCTIONS["kng_noise"].panels == (dict(n=50, n_fits=100, n_footpoints=10),)
     with pytest.raises(InvalidParameterError, match="n_fits"):
         rp.reproduce_kng_regression(n_fits=101)
+    for bad in (3, 1, 11, 2.5):  # not a divisor of n_fits in [2, n_fits]
+        with pytest.raises(InvalidParameterError, match="n_footpoints"):
+            rp.reproduce_kng_regression(n_fits=10, n_footpoints=bad)
+
+
+def test_kng_footpoint_grid_shares_footpoints_and_clusters_the_standard_error():
+    """The paper's grid: each released footpoint carries several shooting vectors; the cell's standard error is
+    that of the footpoint means (fits at one footpoint are correlated), and the setup says so."""
+    from geodp_core.studies.reproductions.kng import _fits_mean_and_se
+
+    mspe = np.array([1.0, 1.2, 3.0, 3.4, 5.0, 5.6])
+    mean, se = _fits_mean_and_se(mspe, 3)
+    groups = np.array([1.1, 3.2, 5.3])
+    assert mean == pytest.approx(mspe.mean())
+    assert se == pytest.approx(groups.std(ddof=1) / np.sqrt(3))
+    assert se > np.std(mspe, ddof=1) / np.sqrt(6)  # the naive one understates it here
+    assert _fits_mean_and_se(mspe, None) == pytest.approx((mspe.mean(), np.std(mspe, ddof=1) / np.sqrt(6)))
+    result = rp.reproduce_kng_regression(eps_values=(0.5, 5.0), n=20, n_fits=4, n_footpoints=2, chain_length=60,
+                                         seed=0)
+    assert "2 released footpoints × 2 shooting vectors" in result.setup
+    assert (result.table["n_fits"] == 4).all() and np.isfinite(result.table["mspe_se"]).all()
 
 
 # ============================================================================ validation and figures

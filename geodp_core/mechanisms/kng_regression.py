@@ -85,6 +85,7 @@ SOURCE = "Differentially private geodesic regression (KNG), §2.3, §3, appendic
 
 OPTION_DEFAULTS = {
     "n_releases": 1,
+    "shooting_per_footpoint": 1,
     "burn_in": "auto",
     "chain_length": "auto",
     "max_chain_length": 2000,
@@ -128,8 +129,8 @@ class KNGRegressionResult:
     Attributes
     ----------
     footpoints, shooting_vectors : ndarray, shape ``(n_releases, *point_shape)``
-        Independent private releases :math:`(\tilde p, \tilde v)`; each row alone has ``guarantee``
-        (publishing k rows costs k times the budget).
+        Private releases :math:`(\tilde p, \tilde v)`; each row alone has ``guarantee`` (publishing k independent
+        rows costs k times the budget; with ``shooting_per_footpoint`` = m, rows i // m share a footpoint).
     nonprivate_footpoint, nonprivate_shooting_vector : ndarray
         The least-squares fit :math:`(\hat p, \hat v)` (NOT private: a teaching view for the data owner).
     guarantee : PureDP
@@ -231,6 +232,8 @@ def _parse_options(manifold, options):
         )
     opts = dict(OPTION_DEFAULTS, **options)
     opts["n_releases"] = check_int(opts["n_releases"], "n_releases", low=1, high=1000)
+    opts["shooting_per_footpoint"] = check_int(opts["shooting_per_footpoint"], "shooting_per_footpoint", low=1,
+                                               high=1000)
     for name, low in (("burn_in", 0), ("chain_length", 1)):
         if isinstance(opts[name], str):
             check_option(opts[name], name, ("auto",))
@@ -920,10 +923,12 @@ def _public_init_text(manifold, n_starts, radius, max_speed):
             f"directions with |v| = {0.5 * max_speed:.4g} (never at the non-private fit)")
 
 
-def _sampler_note(n_releases, state, init_text):
+def _sampler_note(n_feet, n_releases, state, init_text):
+    chains = (f"{n_releases} independent chain(s) per stage" if n_feet == n_releases else
+              f"{n_feet} independent stage-1 chain(s) and {n_releases} stage-2 chains ({n_releases // n_feet} at "
+              "each released footpoint)")
     return (
-        f"Sampler: parallel-tempering Metropolis–Hastings with multi-scale proposals, {n_releases} independent "
-        f"chain(s) per stage, each with {len(state['proxy']['betas_footpoint'])} (stage 1) and "
+        f"Sampler: parallel-tempering Metropolis–Hastings with multi-scale proposals, {chains}, each with {len(state['proxy']['betas_footpoint'])} (stage 1) and "
         f"{len(state['proxy']['betas_shooting'])} (stage 2) replicas at the public inverse temperatures 1, 1/2, "
         "1/4, ... (only the replica at temperature 1 is released), proposal scales adapted on the public proxy "
         f"dataset and then frozen (no tuning on the private data), burn-in "
@@ -1202,7 +1207,13 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
     starts_p, starts_v, starts_c = _public_starts(manifold, center, radius, max_speed)
     n_starts = starts_p.shape[0]
     n_extra = n_starts if opts["owner_diagnostics"] else 0
-    pick = np.arange(n_releases) % n_starts
+    per_foot = opts["shooting_per_footpoint"]
+    if n_releases % per_foot:  # public: the count of releases and the grid are the caller's choices
+        raise InvalidParameterError(
+            f"the number of releases ({n_releases}) must be a multiple of shooting_per_footpoint ({per_foot}): "
+            "each released footpoint carries that many shooting vectors", param="shooting_per_footpoint")
+    n_feet = n_releases // per_foot
+    pick = np.arange(n_feet) % n_starts
     pub_p, pub_v = starts_p[pick], starts_v[pick]
     if opts["init"] == "nonprivate":  # the public text is the rule; which branch ran is for the owner only
         init_text = ("chains start at the non-private fit (p_hat, v_hat) (the paper's choice) when it lies in the "
@@ -1210,8 +1221,8 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
     else:
         init_text = _public_init_text(manifold, n_starts, radius, max_speed)
     if opts["init"] == "nonprivate" and fit_inside:
-        rel_p = np.broadcast_to(p_hat, (n_releases,) + p_hat.shape)
-        rel_v = np.broadcast_to(v_hat, (n_releases,) + v_hat.shape)
+        rel_p = np.broadcast_to(p_hat, (n_feet,) + p_hat.shape)
+        rel_v = np.broadcast_to(v_hat, (n_feet,) + v_hat.shape)
         owner.append(OWNER_ONLY + "the non-private fit lies inside the public domain: the chains started there.")
     else:
         rel_p, rel_v = pub_p, pub_v
@@ -1220,7 +1231,7 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
                          "at public points instead.")
     init_p = np.concatenate([rel_p, starts_p[:n_extra]])
     init_v = np.concatenate([rel_v, starts_v[:n_extra]])
-    n_chains = n_releases + n_extra
+    n_chains = n_feet + n_extra
     trace1 = [] if (opts["owner_diagnostics"] and joint) else None
     common = dict(n_steps=chain_length, burn_in=burn_in, step_scale=opts["step_scale"], rng=rng)
     if joint:  # the public ladder and the proposal scales adapted on the public proxy, frozen
@@ -1232,7 +1243,7 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
         feet, acc1, scale1 = _paper_footpoint_chain(
             manifold, x_scaled, y, sigma_p, tau_clip, max_speed, center, radius, p_hat, v_hat, init_p,
             n_chains=n_chains, **common)
-    footpoints = feet[:n_releases]
+    footpoints = np.repeat(feet[:n_feet], per_foot, axis=0)  # footpoint i // per_foot for release i
     if opts["init"] == "nonprivate" and fit_inside:
         start_v = manifold.parallel_transport(np.broadcast_to(p_hat, footpoints.shape), footpoints,
                                               np.broadcast_to(v_hat, footpoints.shape))
@@ -1251,10 +1262,15 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
         manifold, x_scaled, y, feet2, sigma_v, tau_clip, max_speed, start_v2, chain_length, burn_in,
         opts["step_scale"], rng, trace=trace2, betas=proxy["betas_shooting"], scales=proxy["scales_shooting"])
     shooting = shooting_all[:n_releases]
-    acc1_rel, acc2_rel = np.asarray(acc1, dtype=float)[:n_releases], np.asarray(acc2, dtype=float)[:n_releases]
+    acc1_rel, acc2_rel = np.asarray(acc1, dtype=float)[:n_feet], np.asarray(acc2, dtype=float)[:n_releases]
 
-    notes.append(_sampler_note(n_releases, state, init_text))
-    if n_releases > 1:
+    notes.append(_sampler_note(n_feet, n_releases, state, init_text))
+    if per_foot > 1:
+        notes.append(f"{n_feet} footpoint(s), each with {per_foot} shooting vectors drawn at it: every (footpoint, "
+                     f"shooting vector) pair alone is {eps_p + eps_v:g}-DP; publishing all of them costs "
+                     f"{n_feet:g} × {eps_p:g} + {n_releases:g} × {eps_v:g} = {n_feet * eps_p + n_releases * eps_v:g} "
+                     "by composition.")
+    elif n_releases > 1:
         notes.append(f"{n_releases} independent releases: each alone is {eps_p + eps_v:g}-DP; publishing all of them "
                      f"costs {n_releases * (eps_p + eps_v):g} by composition.")
     owner.append(OWNER_ONLY + f"acceptance of the release chains {float(np.mean(acc1_rel)):.2f} (stage 1), "
@@ -1313,6 +1329,7 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
     diagnostics = {
         "sampler": "tempered multi-scale Metropolis–Hastings",
         "n_chains": n_releases,
+        "n_footpoints": n_feet,
         "burn_in": burn_in,
         "chain_length": chain_length,
         "chain_length_mode": "auto" if state["auto"] else "fixed",
@@ -1531,7 +1548,7 @@ class KNGGeodesicRegression(DatasetMechanism):
             init_text = _public_init_text(self.manifold, state["proxy"]["n_starts"], state["radius"],
                                           state["max_speed"])
         notes = ([f"target met through ε-DP: {how}"] + list(state["notes"])
-                 + [_sampler_note(1, state, init_text)] + ["NOT DP: " + m + "." for m in state["not_dp"]])
+                 + [_sampler_note(1, 1, state, init_text)] + ["NOT DP: " + m + "." for m in state["not_dp"]])
         proxy = state["proxy"]
         noise = {
             "sigma_footpoint": float(state["sigma_p"]),
@@ -1640,7 +1657,12 @@ def kng_geodesic_regression(manifold, x, y, eps_p, eps_v, tau, rng, **options):
     rng : numpy.random.Generator or int
     **options
         n_releases : int, default 1
-            Independent releases (one chain each); each alone has the stated guarantee.
+            Releases (one chain per stage each); each alone has the stated guarantee.
+        shooting_per_footpoint : int, default 1
+            Shooting vectors drawn at each released footpoint (a divisor of ``n_releases``): ``n_releases /
+            shooting_per_footpoint`` stage-1 chains, then ``shooting_per_footpoint`` stage-2 chains at each of
+            their footpoints (the paper's figures: 10 footpoints × 10 shooting vectors). Each pair alone has the
+            stated guarantee; publishing all costs (footpoints) · ε_p + (pairs) · ε_v.
         chain_length : int or "auto", default "auto"
             Post-burn-in Metropolis steps per chain. ``"auto"``: chosen PUBLICLY by a convergence check on a
             public proxy dataset built from public inputs only (same n, x = linspace(0, 1, n), responses

@@ -119,7 +119,7 @@ class RegressionDemo:
 
 def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau, data_radius, chain_length,
                     n_fits, seed, footpoint_velocity="joint", scale_convention="rigorous", tau_from_data=False,
-                    max_chain_length=1000, init="public", owner_diagnostics=True):
+                    max_chain_length=1000, init="public", owner_diagnostics=True, shooting_per_footpoint=1):
     r"""Generate geodesic-regression data and release ``n_fits`` independent KNG fits (plain-valued inputs).
 
     Parameters
@@ -160,6 +160,9 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
         Passed to :func:`kng_geodesic_regression` (``"nonprivate"``: no formal guarantee).
     owner_diagnostics : bool
         Passed to :func:`kng_geodesic_regression` (extra chains on the private data for the data owner's R̂).
+    shooting_per_footpoint : int
+        Passed to :func:`kng_geodesic_regression`: shooting vectors drawn at each released footpoint (a divisor of
+        ``n_fits``; 1 = independent fits).
 
     Returns
     -------
@@ -199,7 +202,7 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
             "data" if tau_from_data else tau, np.random.default_rng([seed, 1]),
             n_releases=n_fits, max_chain_length=max_chain_length, data_radius=data_radius, center=center,
             footpoint_velocity=footpoint_velocity, scale_convention=scale_convention, init=init,
-            owner_diagnostics=owner_diagnostics, **lengths,
+            owner_diagnostics=owner_diagnostics, shooting_per_footpoint=shooting_per_footpoint, **lengths,
         )
     return RegressionDemo(
         manifold=manifold, x=x, y=y, true_footpoint=p0, true_shooting_vector=v0, result=result,

@@ -134,6 +134,27 @@ def test_sample_returns_on_manifold_releases_of_the_requested_size():
     assert result.guarantee == PureDP(2.0) and result.options["n_releases"] == 4
 
 
+def test_footpoint_grid_draws_several_shooting_vectors_at_each_released_footpoint():
+    x, y = _data(5, [0.5, 0.2], 0.05)
+    result = kng_geodesic_regression(S2, x, y, 1.0, 1.0, 0.2, 3, n_releases=6, shooting_per_footpoint=3,
+                                     owner_diagnostics=False, **FAST)
+    feet, shots = result.footpoints, result.shooting_vectors
+    assert feet.shape == shots.shape == (6, 3)
+    np.testing.assert_array_equal(feet[0], feet[2])
+    np.testing.assert_array_equal(feet[3], feet[5])
+    assert not np.allclose(feet[0], feet[3])  # two independent stage-1 chains
+    assert len({tuple(v) for v in np.round(shots, 12)}) == 6  # six stage-2 chains
+    np.testing.assert_allclose(np.sum(feet * shots, axis=1), 0.0, atol=1e-8)
+    assert result.diagnostics["n_footpoints"] == 2 and result.diagnostics["n_chains"] == 6
+    cost = [note for note in result.notes if "by composition" in note]
+    assert len(cost) == 1 and "2 × 1 + 6 × 1 = 8" in cost[0]  # footpoints · ε_p + pairs · ε_v
+    with pytest.raises(InvalidParameterError) as info:
+        kng_geodesic_regression(S2, x, y, 1.0, 1.0, 0.2, 3, n_releases=5, shooting_per_footpoint=2, **FAST)
+    assert info.value.param == "shooting_per_footpoint" and "5" in str(info.value)
+    with pytest.raises(InvalidParameterError, match="shooting_per_footpoint"):
+        kng_geodesic_regression(S2, x, y, 1.0, 1.0, 0.2, 3, shooting_per_footpoint=0, **FAST)
+
+
 @pytest.mark.parametrize("options", [{}, dict(init="nonprivate", footpoint_velocity="nonprivate")])
 def test_composition_equals_function(options):
     x, y = _data(4, [0.6, -0.3], 0.05)

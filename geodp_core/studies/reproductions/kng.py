@@ -34,7 +34,7 @@ from geodp_core.studies.reproductions.common import (
 )
 from geodp_core.studies.reproductions.spec import Clause, reproduction
 
-__all__ = ["KNG_PAPER_NOISE_VARIANCE", "KNG_PAPER_N", "KNG_PAPER_PANELS", "KNG_KENDALL_PANELS", "KNG_PAPER_EPS", "KNG_PAPER_SPLIT_TOTAL", "KNG_PAPER_SPLIT_EPS_P",
+__all__ = ["KNG_PAPER_NOISE_VARIANCE", "KNG_PAPER_N", "KNG_PAPER_PANELS", "KNG_KENDALL_PANELS", "KNG_NOISE_PANELS", "KNG_PAPER_EPS", "KNG_PAPER_SPLIT_TOTAL", "KNG_PAPER_SPLIT_EPS_P",
            "KNG_PAPER_DELTAS", "KNG_SPACES", "KNG_SPACE_PRESETS", "KNG_PAPER_SHAPE_EPS", "KNG_SHAPE_COVARIATES",
            "KNG_EQUAL_CLAIMS", "KNG_SPLIT_CLAIMS", "KNG_NOISE_CLAIM", "KNG_SENSITIVITY_CLAIM", "KNG_SHAPES_CLAIM",
            "reproduce_kng_regression", "reproduce_kng_budget_split", "reproduce_kng_noise", "reproduce_kng_sensitivity",
@@ -128,11 +128,13 @@ _KNG_VERSIONS = {
     "rigorous": dict(footpoint_velocity="joint", scale_convention="rigorous", tau_from_data=False),
     "paper": dict(footpoint_velocity="nonprivate", scale_convention="paper", tau_from_data=True, init="nonprivate"),
 }
-#: The paper's own grid for the S² and SPD(2) regression figures (Figs. 1 and 7): n = 20, 50, 100, and 100 private
-#: fits per budget (the paper: 10 footpoints × 10 shooting vectors; here 100 independent (p̃, ṽ) pairs).
-KNG_PAPER_PANELS = tuple(dict(n=n, n_fits=100) for n in KNG_PAPER_N)
-#: Kendall shape space (Fig. 2): the paper's 100 shapes, 100 private fits per budget.
-KNG_KENDALL_PANELS = (dict(n=100, n_fits=100),)
+#: The paper's own grid for the S² and SPD(2) regression figures (Figs. 1 and 7): n = 20, 50, 100, and per budget
+#: 10 released footpoints × 10 shooting vectors drawn at each (100 private fits).
+KNG_PAPER_PANELS = tuple(dict(n=n, n_fits=100, n_footpoints=10) for n in KNG_PAPER_N)
+#: Kendall shape space (Fig. 2): the paper's 100 shapes, 10 footpoints × 10 shooting vectors per budget.
+KNG_KENDALL_PANELS = (dict(n=100, n_fits=100, n_footpoints=10),)
+#: Fig. 6 (noise levels on S²): the paper's 50 points, 10 footpoints × 10 shooting vectors per cell.
+KNG_NOISE_PANELS = (dict(n=50, n_fits=100, n_footpoints=10),)
 
 _KNG_COLUMNS = ["version", "label", "mspe_nonprivate", "mspe_mean", "mspe_se", "log_mspe_mean", "n_fits", "tau_used",
                 "converged", "max_rhat", "min_ess"]
@@ -145,18 +147,39 @@ def _kng_noise_text(space, noise_std):
     return f"tangent noise std {noise_std:.3g}"
 
 
-def _kng_cell(space, n, noise_std, eps_total, share, tau, data_radius, chain_length, n_fits, seed):
+def _fits_mean_and_se(mspe, n_footpoints):
+    r"""Mean MSPE over the fits and its standard error. With a footpoint grid (fits ``i // m`` share a footpoint,
+    :math:`m` = fits / ``n_footpoints``) the fits of one footpoint are correlated, so the standard error is that
+    of the ``n_footpoints`` footpoint means (a cluster standard error); the mean is the same either way."""
+    mspe = np.asarray(mspe, dtype=float)
+    if n_footpoints is None or n_footpoints == mspe.size:
+        return mean_and_standard_error(mspe)
+    return mean_and_standard_error(mspe.reshape(n_footpoints, -1).mean(axis=1))
+
+
+def _fits_text(n_fits, n_footpoints):
+    """How the private fits of a cell are drawn, in words."""
+    if n_footpoints is None or n_footpoints == n_fits:
+        return f"{n_fits} independent private fits"
+    return (f"{n_fits} private fits ({n_footpoints} released footpoints × {n_fits // n_footpoints} shooting vectors "
+            "at each, as in the paper; standard errors over the footpoints)")
+
+
+def _kng_cell(space, n, noise_std, eps_total, share, tau, data_radius, chain_length, n_fits, seed, n_footpoints=None):
     """Both KNG versions at one (ε, ε_p share): rows of :data:`_KNG_COLUMNS` (MSPE mean ± s.e. over fits; whether
     the sampler passed its PUBLIC convergence check, its largest split-R̂ and smallest effective sample size over
-    the proxy's chains) plus ``warnings`` (joined)."""
+    the proxy's chains) plus ``warnings`` (joined). ``n_footpoints``: draw the fits as that many footpoints ×
+    ``n_fits / n_footpoints`` shooting vectors (``None``: independent fits)."""
 
+    per_footpoint = 1 if n_footpoints is None else n_fits // n_footpoints
     rows = []
     for version, kwargs in _KNG_VERSIONS.items():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RegressionPrivacyWarning)
             demo = regression_demo(space, n, noise_std, KNG_SPACE_PRESETS[space], eps_total, share, tau, data_radius,
-                                   chain_length, n_fits, seed, owner_diagnostics=False, **kwargs)
-        mean, se = mean_and_standard_error(demo.mspe_private)
+                                   chain_length, n_fits, seed, owner_diagnostics=False,
+                                   shooting_per_footpoint=per_footpoint, **kwargs)
+        mean, se = _fits_mean_and_se(demo.mspe_private, n_footpoints)
         rows.append(dict(version=version, label=demo.result.label, mspe_nonprivate=demo.mspe_nonprivate,
                          mspe_mean=mean, mspe_se=se, log_mspe_mean=math.log(mean), n_fits=n_fits,
                          tau_used=demo.result.tau, converged=bool(demo.result.diagnostics["proxy_passed"]),
@@ -172,9 +195,20 @@ def _kng_common(n, n_fits, chain_length, tau, data_radius, seed):
             check_real(data_radius, "data_radius", low=0.0, high=3.0), _check_seed(seed))
 
 
+def _check_footpoints(n_footpoints, n_fits):
+    """``None`` (independent fits) or a divisor of ``n_fits`` in [2, n_fits]: the number of released footpoints."""
+    if n_footpoints is None:
+        return None
+    n_footpoints = check_int(n_footpoints, "n_footpoints", low=2, high=n_fits)
+    if n_fits % n_footpoints:
+        raise InvalidParameterError(f"n_footpoints must divide n_fits = {n_fits}; got {n_footpoints}",
+                                    param="n_footpoints")
+    return n_footpoints
+
+
 _KNG_NOTES = (
-    "The paper draws 10 footpoints × 10 shooting vectors per budget; we draw independent (p̃, ṽ) pairs, each a "
-    "full release.",
+    "The paper draws 10 footpoints × 10 shooting vectors per budget, and so do the panels at the papers' scale; "
+    "smaller runs draw independent (p̃, ṽ) pairs. Either way every pair alone is a full release.",
     "Rigorous version: public τ (residuals clipped), σ = 2Δ/ε, (p, v) drawn jointly; the paper's variant: τ read "
     "from the data, σ = Δ/ε, v held at the non-private v̂ (no formal guarantee). Both by Metropolis–Hastings.",
 )
@@ -297,7 +331,7 @@ KNG_SHAPES_CLAIM = tuple(
               quick=dict(eps_values=(2.0,), n_fits=2, chain_length=100),
               full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS)
 def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_length=300, tau=0.2, data_radius=1.0,
-                             seed=0, space="sphere"):
+                             seed=0, space="sphere", n_footpoints=None):
     r"""DP geodesic regression at equal budget splits: KNG fits vs the non-private fit against the total ε.
 
     The paper's Fig. 1 bottom (S², §4.1), Fig. 2 bottom (Kendall shape space, §4.2) and Fig. 7 bottom (SPD(2),
@@ -321,8 +355,11 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
     n : int
         Records, in [5, 2000] (the paper: 20, 50, 100 on S² and SPD(2); 100 on Kendall shape space).
     n_fits : int
-        Private fits per (ε, version), in [2, 100] (the paper: 10 footpoints × 10 shooting vectors; the panels
-        draw 100 independent (p̃, ṽ) pairs, each a full release).
+        Private fits per (ε, version), in [2, 100] (the paper: 10 footpoints × 10 shooting vectors).
+    n_footpoints : int or None
+        Draw the fits as ``n_footpoints`` released footpoints × ``n_fits / n_footpoints`` shooting vectors at each
+        (the paper's grid; the panels use 10 × 10; standard errors over the footpoints); ``None``: independent
+        (p̃, ṽ) pairs. Each pair alone is a full release.
     chain_length : int
         Metropolis steps per stage after a burn-in of half of it, in [50, 20000].
     tau, data_radius : float
@@ -340,10 +377,12 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
     space = check_option(space, "space", tuple(KNG_SPACES))
     eps_grid = _check_grid(eps_values, "eps_values", low=0.0, high=1000.0)
     n, n_fits, chain_length, tau, data_radius, seed = _kng_common(n, n_fits, chain_length, tau, data_radius, seed)
+    n_footpoints = _check_footpoints(n_footpoints, n_fits)
     noise_std, space_label = KNG_SPACES[space]
     rows = []
     for eps in eps_grid:
-        for row in _kng_cell(space, n, noise_std, eps, 0.5, tau, data_radius, chain_length, n_fits, seed):
+        for row in _kng_cell(space, n, noise_std, eps, 0.5, tau, data_radius, chain_length, n_fits, seed,
+                             n_footpoints):
             rows.append(dict(eps=eps, **row))
     table = pd.DataFrame(rows, columns=["eps"] + _KNG_COLUMNS + ["warnings"])
     nonprivate = float(table["mspe_nonprivate"].iloc[0])
@@ -376,12 +415,11 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
                    "read from the data)", "appendix G"),
     )
     setup = (f"{space_label}, n = {n} {_KNG_DATA_TEXT[space]} ({_kng_noise_text(space, noise_std)}); equal split "
-             f"ε_p = ε_v = ε/2, ε in {_fmt_budgets(eps_grid)}; {n_fits} independent private fits per cell, "
+             f"ε_p = ε_v = ε/2, ε in {_fmt_budgets(eps_grid)}; {_fits_text(n_fits, n_footpoints)} per cell, "
              f"Metropolis chains of {chain_length} steps (+ {chain_length // 2} burn-in). Rigorous: public τ = {tau:g}, "
              f"data radius {data_radius:g}; paper variant: τ from the data, σ = Δ/ε, v held at v̂.")
     notes = (
-        "The paper draws 10 footpoints × 10 shooting vectors per budget; we draw independent (p̃, ṽ) pairs, each a "
-        "full release.",
+        _KNG_NOTES[0],
         "Both versions are sampled by Metropolis–Hastings. The rigorous version's chains start at public points and "
         "its label is 'approximate sampler' only when its chain length passes a convergence check run on public "
         "proxy data ('no formal guarantee' otherwise); the paper's variant starts at the non-private fit.",
@@ -414,7 +452,7 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
               quick=dict(eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
               full=dict(n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS)
 def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG_PAPER_SPLIT_TOTAL, space="sphere",
-                               n=50, n_fits=10, chain_length=300, tau=0.2, data_radius=1.0, seed=0):
+                               n=50, n_fits=10, chain_length=300, tau=0.2, data_radius=1.0, seed=0, n_footpoints=None):
     r"""DP geodesic regression Fig. 1 top (S²), Fig. 2 top (Kendall shapes), Fig. 7 top (SPD(2)): unequal splits.
 
     For each :math:`\varepsilon_p` (and :math:`\varepsilon_v = \varepsilon - \varepsilon_p`), both KNG versions
@@ -432,7 +470,7 @@ def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG
     space : {"sphere", "kendall", "spd"}
         S² (tangent noise std √0.001), Kendall shape space Σ¹²₂ (synthetic shapes from a circle to an arch
         template, std 0.05) or SPD(2) affine-invariant (std 0.01); see :data:`KNG_SPACES`.
-    n, n_fits, chain_length, tau, data_radius, seed
+    n, n_fits, chain_length, tau, data_radius, seed, n_footpoints
         As in :func:`reproduce_kng_regression`.
 
     Returns
@@ -446,11 +484,12 @@ def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG
     if len(eps_p_grid) < 3 or eps_p_grid[-1] >= eps_total:
         raise InvalidParameterError("eps_p_values needs at least 3 values below eps_total", param="eps_p_values")
     n, n_fits, chain_length, tau, data_radius, seed = _kng_common(n, n_fits, chain_length, tau, data_radius, seed)
+    n_footpoints = _check_footpoints(n_footpoints, n_fits)
     noise_std, space_label = KNG_SPACES[space]
     rows = []
     for eps_p in eps_p_grid:
         for row in _kng_cell(space, n, noise_std, eps_total, eps_p / eps_total, tau, data_radius, chain_length,
-                             n_fits, seed):
+                             n_fits, seed, n_footpoints):
             rows.append(dict(eps_p=eps_p, eps_v=eps_total - eps_p, share=eps_p / eps_total, **row))
     table = pd.DataFrame(rows, columns=["eps_p", "eps_v", "share"] + _KNG_COLUMNS)
     nonprivate = float(table["mspe_nonprivate"].iloc[0])
@@ -479,8 +518,8 @@ def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG
                    f"{figure['where']} ({figure['split']}; ε_p from 0.02 to 2.0, total ε = 2.02)"),
     )
     setup = (f"{space_label}, n = {n} {_KNG_DATA_TEXT[space]} ({_kng_noise_text(space, noise_std)}); total ε = "
-             f"{eps_total:g} split as ε_p in {_fmt_budgets(eps_p_grid)}, ε_v = ε − ε_p; {n_fits} private fits per "
-             f"cell, Metropolis chains of {chain_length} steps (+ {chain_length // 2} burn-in); rigorous: public "
+             f"{eps_total:g} split as ε_p in {_fmt_budgets(eps_p_grid)}, ε_v = ε − ε_p; {_fits_text(n_fits, n_footpoints)} "
+             f"per cell, Metropolis chains of {chain_length} steps (+ {chain_length // 2} burn-in); rigorous: public "
              f"τ = {tau:g}, data radius {data_radius:g}.")
     return Reproduction(
         key="kng_budget_split", paper="Differentially private geodesic regression (K-norm gradient mechanism)",
@@ -493,9 +532,10 @@ def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG
               description="DP geodesic regression Fig. 6: MSPE on S² for noise levels δ = 0.001, 0.01, 0.1 against "
                           "the total ε",
               quick=dict(n_fits=3, chain_length=100),
-              full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000))
+              full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000),
+              panels=KNG_NOISE_PANELS)
 def reproduce_kng_noise(deltas=KNG_PAPER_DELTAS, eps_values=(0.2, 2.0), n=50, n_fits=10, chain_length=300, tau=0.2,
-                        data_radius=1.0, seed=0):
+                        data_radius=1.0, seed=0, n_footpoints=None):
     r"""DP geodesic regression appendix E, Fig. 6: MSPE on S² for noise levels δ ∈ {0.001, 0.01, 0.1}.
 
     Data with tangent noise std :math:`\sqrt\delta` (the paper: ambient covariance δI₃, projected); equal
@@ -510,7 +550,7 @@ def reproduce_kng_noise(deltas=KNG_PAPER_DELTAS, eps_values=(0.2, 2.0), n=50, n_
         Noise variances (at most 6), each in (0, 0.5].
     eps_values : array_like
         Total ε (at most 12), each in (0, 1000].
-    n, n_fits, chain_length, tau, data_radius, seed
+    n, n_fits, chain_length, tau, data_radius, seed, n_footpoints
         As in :func:`reproduce_kng_regression`.
 
     Returns
@@ -523,12 +563,13 @@ def reproduce_kng_noise(deltas=KNG_PAPER_DELTAS, eps_values=(0.2, 2.0), n=50, n_
     if len(eps_grid) < 2:
         raise InvalidParameterError("eps_values needs at least 2 values", param="eps_values")
     n, n_fits, chain_length, tau, data_radius, seed = _kng_common(n, n_fits, chain_length, tau, data_radius, seed)
+    n_footpoints = _check_footpoints(n_footpoints, n_fits)
     rows = []
     for delta in delta_grid:
         tau_d = max(tau, 3.0 * math.sqrt(2.0 * delta))
         for eps in eps_grid:
             for row in _kng_cell("sphere", n, math.sqrt(delta), eps, 0.5, tau_d, data_radius, chain_length, n_fits,
-                                 seed):
+                                 seed, n_footpoints):
                 rows.append(dict(delta=delta, eps=eps, **row))
     table = pd.DataFrame(rows, columns=["delta", "eps"] + _KNG_COLUMNS)
     nonprivate = table.groupby("delta")["mspe_nonprivate"].first().sort_index()
@@ -561,7 +602,7 @@ def reproduce_kng_noise(deltas=KNG_PAPER_DELTAS, eps_values=(0.2, 2.0), n=50, n_
                    "privacy budgets.”", "appendix E, Figure 6 (sphere, 50 points)"),
     )
     setup = (f"S², n = {n} on a short geodesic arc, tangent noise std √δ for δ in {_fmt_budgets(delta_grid)}; equal "
-             f"split, total ε in {_fmt_budgets(eps_grid)}; {n_fits} private fits per cell, chains of {chain_length} "
+             f"split, total ε in {_fmt_budgets(eps_grid)}; {_fits_text(n_fits, n_footpoints)} per cell, chains of {chain_length} "
              f"steps; rigorous: public τ = max({tau:g}, 3√(2δ)).")
     return Reproduction(
         key="kng_noise", paper="Differentially private geodesic regression (K-norm gradient mechanism)",
