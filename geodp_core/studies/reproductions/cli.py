@@ -14,7 +14,7 @@ import sys
 from geodp_core.exceptions import InvalidParameterError
 from geodp_core.executors import check_executor, run_cells
 from geodp_core.studies.reproductions import REPRODUCTIONS, run_reproduction
-from geodp_core.studies.reproductions.spec import combine_panels
+from geodp_core.studies.reproductions.spec import argument_words, combine_panels
 from geodp_core.viz.reproduce import reproduction_html
 
 __all__ = ["main", "SCHEDULER_TIMEOUT", "SUMMARY_COLUMNS"]
@@ -45,13 +45,6 @@ def _write_outputs(name, result, out, data_text=""):
 #: How the summary spells a clause outcome.
 _MARKS = {"holds": "✓", "fails": "✗", "inconclusive": "?", "not measured": "?", "not tested": "–",
           "not applicable": "n/a"}
-#: Words for the runner arguments shown in the summary's "our setting" (others: the argument's name in words).
-_WORDS = {"eps_values": "ε", "n_reps": "releases per cell", "eps": "ε", "mu_values": "μ", "compare": "vs",
-          "n_fits": "fits", "chain_length": "chain length", "n_calibrations": "sanitisations", "space": "space",
-          "eps_p_values": "ε_p", "eps_total": "total ε", "eps_p": "ε_p", "eps_v": "ε_v", "n_seeds": "seeds",
-          "n_samples": "samples", "sigma_multiples": "σ/Δ", "sigmas": "σ", "n_paths": "paths", "n_steps": "steps",
-          "t_max": "T", "tau": "τ", "deltas": "δ", "n_pairs": "pairs", "n_values": "n", "dims": "d",
-          "n_timing": "timed releases", "mcmc_steps": "MCMC steps"}
 #: Columns of ``summary.csv``.
 SUMMARY_COLUMNS = ("id", "panel", "paper_setting", "our_setting", "data", "runtime_s", "verdict", "clauses")
 
@@ -66,7 +59,7 @@ def _words(value):
 
 def _setting_text(arguments):
     """The runner arguments of a cell in words (``n = 50; anchor = random; ε = {0.1, 0.5}``)."""
-    return "; ".join(f"{_WORDS.get(key, key.replace('_', ' '))} = {_words(value)}" for key, value in arguments.items())
+    return "; ".join(f"{argument_words(key)} = {_words(value)}" for key, value in arguments.items())
 
 
 def _effective_arguments(spec, arguments):

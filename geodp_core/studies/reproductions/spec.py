@@ -324,7 +324,7 @@ class ReproductionSpec:
         parts = [] if scenario is None else [f"Scenario {scenario}"]
         for key, value in panel.items():
             text = ", ".join(map(_plain, value)) if isinstance(value, (tuple, list)) else _plain(value)
-            parts.append(f"{_PANEL_WORDS.get(key, key.replace('_', ' '))} = {text}")
+            parts.append(f"{argument_words(key)} = {text}")
         return ", ".join(parts) or "the figure"
 
     def panel_codes(self):
@@ -357,7 +357,19 @@ _MISSING = object()
 #: The code of "every panel of the figure".
 ALL_PANELS = "all"
 #: Words for the runner arguments that name a panel (others are shown as "name = value").
-_PANEL_WORDS = {"label": "class", "n": "n", "dim": "d", "space": "space"}
+#: Words for the runners' arguments (a panel's label, the summary's "our setting"); others: the name in words.
+ARGUMENT_WORDS = {"eps_values": "ε", "n_reps": "releases per cell", "eps": "ε", "mu_values": "μ", "compare": "vs",
+                  "n_fits": "fits", "n_footpoints": "footpoints", "chain_length": "chain length",
+                  "n_calibrations": "sanitisations", "space": "space", "label": "class", "n": "n", "dim": "d",
+                  "eps_p_values": "ε_p", "eps_total": "total ε", "eps_p": "ε_p", "eps_v": "ε_v", "n_seeds": "seeds",
+                  "n_samples": "samples", "sigma_multiples": "σ/Δ", "sigmas": "σ", "n_paths": "paths",
+                  "n_steps": "steps", "t_max": "T", "tau": "τ", "deltas": "δ", "n_pairs": "pairs", "n_values": "n",
+                  "dims": "d", "n_timing": "timed releases", "mcmc_steps": "MCMC steps"}
+
+
+def argument_words(key):
+    """A runner argument in words (:data:`ARGUMENT_WORDS`, else its name with spaces)."""
+    return ARGUMENT_WORDS.get(key, key.replace("_", " "))
 
 
 def paper_code(paper):
