@@ -104,13 +104,17 @@ REGRESSION_PRESETS = {space: _OWN_PRESETS.get(space) or _arcs(get_manifold(*args
 
 @dataclass(frozen=True)
 class RegressionDemo:
-    """Synthetic data, the true geodesic, a KNG release and prediction errors (what the regression page shows)."""
+    """Synthetic data, the true geodesic, a KNG release and prediction errors (what the regression page shows).
+
+    With data supplied to :func:`regression_demo` (``data=(x, y)``) the true geodesic is unknown:
+    ``true_footpoint`` and ``true_shooting_vector`` are ``None`` and ``mspe_truth`` is NaN.
+    """
 
     manifold: object
     x: np.ndarray
     y: np.ndarray
-    true_footpoint: np.ndarray
-    true_shooting_vector: np.ndarray
+    true_footpoint: np.ndarray | None
+    true_shooting_vector: np.ndarray | None
     result: KNGRegressionResult
     mspe_truth: float
     mspe_nonprivate: float
@@ -119,8 +123,9 @@ class RegressionDemo:
 
 def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau, data_radius, chain_length,
                     n_fits, seed, footpoint_velocity="joint", scale_convention="rigorous", tau_from_data=False,
-                    max_chain_length=1000, init="public", owner_diagnostics=True, shooting_per_footpoint=1):
-    r"""Generate geodesic-regression data and release ``n_fits`` independent KNG fits (plain-valued inputs).
+                    max_chain_length=1000, init="public", owner_diagnostics=True, shooting_per_footpoint=1,
+                    data=None):
+    r"""Generate geodesic-regression data (or take ``data``) and release ``n_fits`` KNG fits (plain-valued inputs).
 
     Parameters
     ----------
@@ -163,6 +168,13 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
     shooting_per_footpoint : int
         Passed to :func:`kng_geodesic_regression`: shooting vectors drawn at each released footpoint (a divisor of
         ``n_fits``; 1 = independent fits).
+    data : tuple (x, y) or None
+        Given data instead of the synthetic ones: covariates ``x`` of shape ``(n,)`` in :math:`[0, 1]` (already
+        scaled by a PUBLIC range) and responses ``y`` of shape ``(n, *point_shape)`` on the space, with
+        :math:`5 \le n \le 2000`. Then ``n``, ``noise_std`` and ``preset`` are not used (still checked), the true
+        geodesic is unknown (``true_footpoint`` and ``true_shooting_vector`` are ``None``, ``mspe_truth`` NaN),
+        and the releases use the same random stream as with synthetic data. ``None``: synthetic data from
+        ``preset``.
 
     Returns
     -------
@@ -192,9 +204,13 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
     center = manifold.default_center()
     p0 = manifold.exp(center, manifold.from_frame(center, np.asarray(offset, dtype=float)), check=False)
     v0 = manifold.from_frame(p0, np.asarray(velocity, dtype=float))
-    data_rng = np.random.default_rng([seed, 0])
-    per_coordinate = noise_std * np.sqrt(2.0 / manifold.dim) if space in NOISE_IS_A_SCALE else noise_std
-    x, y = sample_geodesic_regression(manifold, p0, v0, n, per_coordinate, data_rng)
+    if data is None:
+        data_rng = np.random.default_rng([seed, 0])
+        per_coordinate = noise_std * np.sqrt(2.0 / manifold.dim) if space in NOISE_IS_A_SCALE else noise_std
+        x, y = sample_geodesic_regression(manifold, p0, v0, n, per_coordinate, data_rng)
+    else:
+        x, y = _given_data(manifold, data)
+        p0 = v0 = None
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RegressionPrivacyWarning)  # kept in result.warnings
         result = kng_geodesic_regression(
@@ -206,11 +222,39 @@ def regression_demo(space, n, noise_std, preset, eps_total, footpoint_share, tau
         )
     return RegressionDemo(
         manifold=manifold, x=x, y=y, true_footpoint=p0, true_shooting_vector=v0, result=result,
-        mspe_truth=mean_squared_prediction_error(manifold, p0, v0, x, y),
+        mspe_truth=float("nan") if p0 is None else mean_squared_prediction_error(manifold, p0, v0, x, y),
         mspe_nonprivate=mean_squared_prediction_error(manifold, *result.nonprivate, x, y),
         mspe_private=np.atleast_1d(mean_squared_prediction_error(manifold, result.footpoints,
                                                                  result.shooting_vectors, x, y)),
     )
+
+
+def _given_data(manifold, data):
+    r"""``data = (x, y)`` checked: ``x`` finite in [0, 1] of shape ``(n,)``, ``y`` ``n`` points on ``manifold``,
+    :math:`5 \le n \le 2000`."""
+    if not isinstance(data, (tuple, list)) or len(data) != 2:
+        raise InvalidParameterError("data must be None or a pair (x, y)", param="data")
+    try:
+        x = np.asarray(data[0], dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidParameterError("data: the covariates x must be numbers", param="data") from None
+    if x.ndim != 1 or not 5 <= x.size <= 2000:
+        raise InvalidParameterError(f"data: x must have shape (n,) with 5 <= n <= 2000; got shape {x.shape}",
+                                    param="data")
+    if not np.all(np.isfinite(x)) or x.min() < 0.0 or x.max() > 1.0:
+        raise InvalidParameterError("data: the covariates x must be finite and in [0, 1] (scaled by a public range)",
+                                    param="data")
+    try:
+        y = np.asarray(data[1], dtype=float)
+    except (TypeError, ValueError):
+        raise InvalidParameterError("data: the responses y must be numbers", param="data") from None
+    if y.shape[:1] != x.shape:
+        raise InvalidParameterError(f"data: {x.size} covariates but y has shape {y.shape}", param="data")
+    try:
+        y = manifold.validate_points(y, "data: the responses y")
+    except InvalidParameterError as exc:
+        raise InvalidParameterError(str(exc), param="data") from None
+    return x, y
 
 
 @dataclass(frozen=True)
@@ -261,13 +305,16 @@ def figures(result):
 
     release = result.result
     colors = private_fit_colors(len(release.footpoints))
+    known = result.true_footpoint is not None  # given data: the true geodesic is unknown
     fits = [dict(name="true geodesic (teaching view)", footpoint=result.true_footpoint,
-                 shooting_vector=result.true_shooting_vector, color=FIT_COLORS["truth"], dash="dash", width=3),
-            dict(name="non-private fit (teaching view)", footpoint=release.nonprivate_footpoint,
-                 shooting_vector=release.nonprivate_shooting_vector, color=FIT_COLORS["nonprivate"], width=6)]
+                 shooting_vector=result.true_shooting_vector, color=FIT_COLORS["truth"], dash="dash", width=3)][:known]
+    fits += [dict(name="non-private fit (teaching view)", footpoint=release.nonprivate_footpoint,
+                  shooting_vector=release.nonprivate_shooting_vector, color=FIT_COLORS["nonprivate"], width=6)]
     fits += [dict(name=f"private fit {i + 1}", footpoint=p, shooting_vector=v, color=c, width=3)
              for i, (p, v, c) in enumerate(zip(release.footpoints, release.shooting_vectors, colors))]
-    names = ["true geodesic", "non-private fit"] + [f"private fit {i + 1}" for i in range(len(release.footpoints))]
-    values = [result.mspe_truth, result.mspe_nonprivate] + [float(v) for v in result.mspe_private]
+    names = ["true geodesic"][:known] + ["non-private fit"] + [f"private fit {i + 1}"
+                                                               for i in range(len(release.footpoints))]
+    values = [result.mspe_truth][:known] + [result.mspe_nonprivate] + [float(v) for v in result.mspe_private]
     return [regression_figure(result.manifold, result.x, result.y, fits),
-            mspe_figure(names, values, colors=["black", "goldenrod"] + colors, reference=result.mspe_nonprivate)]
+            mspe_figure(names, values, colors=["black"][:known] + ["goldenrod"] + colors,
+                        reference=result.mspe_nonprivate)]

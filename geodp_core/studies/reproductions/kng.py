@@ -6,10 +6,16 @@ r"""DP geodesic regression (the K-norm gradient mechanism): the ``kng*`` reprodu
 shapes (Fig. 3). Two versions each: the rigorous (ε_p + ε_v)-DP KNG and the paper's variant (no formal
 guarantee). Both are sampled by Metropolis–Hastings; every cell records whether its sampler passed the PUBLIC
 convergence check (split-R̂ below 1.05 over chains from public starts on a public proxy dataset), and a clause
-resting on a cell that failed it is inconclusive. Settings and discussion: docs/derivations/reproductions.md §5.
+resting on a cell that failed it is inconclusive. The Kendall shape ids (``kng_kendall``, ``kng_kendall_split``,
+``kng_shapes``) run on synthetic shapes, or with ``data_file`` (the command line's ``--data-dir``, file names
+:data:`KNG_SHAPE_FILES`) on the paper's corpus-callosum outlines read by
+:func:`geodp_core.data.load_landmark_shapes`. Settings and discussion: docs/derivations/reproductions.md §5.
 """
 
+import dataclasses
 import math
+import os
+import pathlib
 import warnings
 
 import numpy as np
@@ -17,8 +23,8 @@ import pandas as pd
 
 from geodp_core import regression as R
 from geodp_core._validation import check_int, check_option, check_real
-from geodp_core.data import sample_geodesic_regression
-from geodp_core.exceptions import InvalidParameterError
+from geodp_core.data import load_landmark_shapes, sample_geodesic_regression
+from geodp_core.exceptions import DataFileError, InvalidParameterError
 from geodp_core.geometry import get_manifold
 from geodp_core.mechanisms.kng_regression import RegressionPrivacyWarning
 from geodp_core.pipeline import mean_and_standard_error
@@ -32,10 +38,11 @@ from geodp_core.studies.reproductions.common import (
     _fmt_budgets,
     finish,
 )
-from geodp_core.studies.reproductions.spec import Clause, reproduction
+from geodp_core.studies.reproductions.spec import Clause, RealData, reproduction
 
 __all__ = ["KNG_PAPER_NOISE_VARIANCE", "KNG_PAPER_N", "KNG_PAPER_PANELS", "KNG_KENDALL_PANELS", "KNG_NOISE_PANELS", "KNG_PAPER_EPS", "KNG_PAPER_SPLIT_TOTAL", "KNG_PAPER_SPLIT_EPS_P",
            "KNG_PAPER_DELTAS", "KNG_SPACES", "KNG_SPACE_PRESETS", "KNG_PAPER_SHAPE_EPS", "KNG_SHAPE_COVARIATES",
+           "KNG_SHAPE_FILES", "KNG_FILE_SPACES", "KNG_SHAPE_AGE_RANGE", "KNG_SHAPE_MIN_SHAPES",
            "KNG_EQUAL_CLAIMS", "KNG_SPLIT_CLAIMS", "KNG_NOISE_CLAIM", "KNG_SENSITIVITY_CLAIM", "KNG_SHAPES_CLAIM",
            "reproduce_kng_regression", "reproduce_kng_budget_split", "reproduce_kng_noise", "reproduce_kng_sensitivity",
            "reproduce_kng_shapes"]
@@ -66,16 +73,32 @@ def _kng_space_label(space):
 #: paper's corpus-callosum shapes are not available offline; the synthetic shapes use the regression page's
 #: default noise std 0.05.
 #: The setups: (a key of ``REGRESSION_SPACES``, the data's tangent noise, the true geodesic of the data: a key of
-#: ``REGRESSION_PRESETS[space]``).
-_KNG_SETUPS = (("sphere", math.sqrt(KNG_PAPER_NOISE_VARIANCE), "short arc"), ("spd", 0.01, "short arc"),
-               ("kendall", 0.05, "circle → arch"))
-KNG_SPACES = {space: (noise, _kng_space_label(space)) for space, noise, _ in _KNG_SETUPS}
+#: ``REGRESSION_PRESETS[space]``, whether the paper's landmark file may replace the synthetic data).
+_KNG_SETUPS = (("sphere", math.sqrt(KNG_PAPER_NOISE_VARIANCE), "short arc", False),
+               ("spd", 0.01, "short arc", False),
+               ("kendall", 0.05, "circle → arch", True))
+KNG_SPACES = {space: (noise, _kng_space_label(space)) for space, noise, _, _ in _KNG_SETUPS}
 #: The true geodesic of each space's data: a key of ``REGRESSION_PRESETS[space]``.
-KNG_SPACE_PRESETS = {space: preset for space, _, preset in _KNG_SETUPS}
+KNG_SPACE_PRESETS = {space: preset for space, _, preset, _ in _KNG_SETUPS}
+#: The setups whose runs may read the paper's landmark outlines (``data_file``) instead of their synthetic shapes.
+KNG_FILE_SPACES = tuple(space for space, _, _, files in _KNG_SETUPS if files)
 #: Fig. 3: "ϵ_p = ϵ_v = 0.3".
 KNG_PAPER_SHAPE_EPS = (0.3, 0.3)
 #: Covariates of the shapes figure (five columns evenly spaced over [0, 1], as drawn by the regression figure).
 KNG_SHAPE_COVARIATES = (0.0, 0.25, 0.5, 0.75, 1.0)
+#: The paper's corpus-callosum outlines, as the command line's ``--data-dir`` looks for them (first found wins): a
+#: CSV with ``2k`` coordinate columns ``x1, y1, …, xk, yk`` and an ``age`` column, or an NPZ with arrays
+#: ``landmarks`` ``(n, k, 2)`` and ``age`` ``(n,)`` (read by :func:`geodp_core.data.load_landmark_shapes`).
+KNG_SHAPE_FILES = ("corpus_callosum.csv", "corpus_callosum.npz")
+#: PUBLIC covariate range of the shape files: the study's ages 50 to 90, mapped to x = (age − 50)/40 and clamped
+#: to [0, 1] (never the data's own minimum and maximum).
+KNG_SHAPE_AGE_RANGE = (50.0, 90.0)
+#: Fewest shapes a file must give.
+KNG_SHAPE_MIN_SHAPES = 5
+_KNG_SHAPE_FORMAT = ("expected a landmark file (the command line looks for "
+                     f"{' or '.join(KNG_SHAPE_FILES)}): a CSV with 2k coordinate columns x1, y1, …, xk, yk and an "
+                     "'age' column, or an NPZ with arrays 'landmarks' (n, k, 2) and 'age' (n,); at least "
+                     f"{KNG_SHAPE_MIN_SHAPES} shapes")
 #: Spaces of the sensitivity-ratio figures (the paper's Figs. 9–10).
 _KNG_SENSITIVITY_SPACES = ("sphere", "spd")
 _KNG_PAPER_FIGURES = {
@@ -90,6 +113,8 @@ _KNG_DATA_TEXT = {
     "kendall": ("synthetic shapes of 12 planar landmarks along the geodesic from a circle to an arch template (the "
                 "paper's corpus-callosum shapes are not available offline)"),
 }
+#: The space of the Kendall shape ids (synthetic shapes, or the user's corpus-callosum file).
+_KENDALL_SPACE = "Kendall shapes Σ¹²₂ (synthetic, or the corpus-callosum file)"
 _KNG_DATA_NOTES = {
     "sphere": "The paper's geodesic is random; ours is the regression page's 'short arc' preset.",
     "spd": "The paper's geodesic is random; ours is the regression page's 'short arc' preset.",
@@ -151,6 +176,107 @@ def _kng_noise_text(space, noise_std):
     return f"tangent noise std {noise_std:.3g}"
 
 
+@dataclasses.dataclass(frozen=True)
+class _ShapeFile:
+    """Shapes read from a user's file: covariates ``x`` in [0, 1], shapes ``y`` on Σ¹²₂, and how they were read."""
+
+    x: np.ndarray
+    y: np.ndarray
+    name: str
+    n_landmarks: int
+    n_clamped: int
+
+    @property
+    def n(self):
+        return len(self.x)
+
+
+def _load_shape_file(data_file, n, space):
+    r"""The first ``n`` outlines of ``data_file`` as regression data on :math:`\Sigma^{12}_2`.
+
+    Each outline is resampled to 12 pseudo-landmarks equally spaced in arc length (the space
+    ``REGRESSION_SPACES["kendall"]``); the age :math:`a` becomes :math:`x = \min(1, \max(0, (a - 50)/40))`
+    (the PUBLIC range :data:`KNG_SHAPE_AGE_RANGE`). Raises :class:`DataFileError` (``param="data_file"``) for a
+    missing or unreadable file, a file without an age column, or fewer than :data:`KNG_SHAPE_MIN_SHAPES` shapes.
+    """
+    if not isinstance(data_file, (str, os.PathLike)):
+        raise InvalidParameterError(f"data_file must be a path or None; got {type(data_file).__name__}",
+                                    param="data_file")
+    path = pathlib.Path(data_file).expanduser()
+    if not path.is_file():
+        raise DataFileError(f"data_file={str(data_file)!r} is not an existing file; {_KNG_SHAPE_FORMAT}",
+                            param="data_file")
+    landmarks = get_manifold(*REGRESSION_SPACES[space]).point_shape[0]  # the space's planar shapes
+    try:
+        dataset = load_landmark_shapes(path, covariate="age", resample=landmarks, max_shapes=n)
+    except InvalidParameterError as exc:  # DataFileError included: name the runner's argument and the format
+        raise DataFileError(f"data_file: {exc}; {_KNG_SHAPE_FORMAT}", param="data_file") from exc
+    except OSError as exc:  # e.g. no permission to read it
+        raise DataFileError(f"data_file {path.name!r} cannot be read ({exc.strerror or type(exc).__name__}); "
+                            f"{_KNG_SHAPE_FORMAT}", param="data_file") from exc
+    if len(dataset.points) < KNG_SHAPE_MIN_SHAPES:
+        raise DataFileError(f"data_file {path.name!r}: {len(dataset.points)} shapes; at least "
+                            f"{KNG_SHAPE_MIN_SHAPES} are needed", param="data_file")
+    low, high = KNG_SHAPE_AGE_RANGE
+    age = np.asarray(dataset.extras["covariate"], dtype=float)
+    x = (age - low) / (high - low)
+    clamped = int(np.sum((x < 0.0) | (x > 1.0)))
+    return _ShapeFile(x=np.clip(x, 0.0, 1.0), y=np.asarray(dataset.points, dtype=float), name=path.name,
+                      n_landmarks=int(dataset.extras["landmarks"].shape[1]), n_clamped=clamped)
+
+
+def _real_file(folder):
+    """The command line's real-data hook for the Kendall shape ids: the first of :data:`KNG_SHAPE_FILES` in
+    ``folder``, or ``None``."""
+    for name in KNG_SHAPE_FILES:
+        path = pathlib.Path(folder) / name
+        if path.is_file():
+            return RealData(dict(data_file=str(path)), f"{path} (corpus-callosum landmark outlines with ages)")
+    return None
+
+
+def _shape_data(space, data_file, n):
+    """``None`` (synthetic data) or the :class:`_ShapeFile` of ``data_file``; a file needs a space of :data:`KNG_FILE_SPACES`."""
+    if data_file is None:
+        return None
+    if space not in KNG_FILE_SPACES:
+        raise InvalidParameterError(f"data_file (corpus-callosum outlines) needs space in {KNG_FILE_SPACES}; got "
+                                    f"space={space!r}", param="data_file")
+    return _load_shape_file(data_file, n, space)
+
+
+def _kng_data_text(space, noise_std, shapes, n):
+    """``n = …`` and the data of a run in words: synthetic (with their noise) or the file's outlines."""
+    if shapes is None:
+        return f"n = {n} {_KNG_DATA_TEXT[space]} ({_kng_noise_text(space, noise_std)})"
+    low, high = KNG_SHAPE_AGE_RANGE
+    clamped = f", {shapes.n_clamped} age(s) outside it clamped" if shapes.n_clamped else ""
+    return (f"n = {shapes.n} corpus-callosum outlines from {shapes.name} (the file's first {shapes.n}; "
+            f"{shapes.n_landmarks} landmarks each, resampled to {shapes.y.shape[1]} pseudo-landmarks), ages mapped "
+            f"from the public range {low:g}–{high:g} to x in [0, 1]{clamped}")
+
+
+def _kng_data_note(space, shapes):
+    """The note on the data of a run."""
+    if shapes is None:
+        return _KNG_DATA_NOTES[space]
+    low, high = KNG_SHAPE_AGE_RANGE
+    return (f"Real data: {shapes.n} corpus-callosum outlines read from {shapes.name} (the file's first {shapes.n}), "
+            f"each treated as a closed outline and resampled to {shapes.y.shape[1]} pseudo-landmarks equally spaced "
+            f"in arc length (the paper keeps its {shapes.n_landmarks}); age a becomes x = (a − {low:g})/"
+            f"{high - low:g}, clamped to [0, 1], by the PUBLIC range {low:g}–{high:g}, not the data's own range "
+            f"({shapes.n_clamped} clamped). The true geodesic is unknown.")
+
+
+def _claims_on(claims, shapes):
+    """The paper's claims, their place saying which shapes were used here."""
+    if shapes is None:
+        return claims
+    return tuple(dataclasses.replace(c, where=c.where.replace("here synthetic shapes",
+                                                              f"here the outlines of {shapes.name}"))
+                 for c in claims)
+
+
 def _fits_mean_and_se(mspe, n_footpoints):
     r"""Mean MSPE over the fits and its standard error. With a footpoint grid (fits ``i // m`` share a footpoint,
     :math:`m` = fits / ``n_footpoints``) the fits of one footpoint are correlated, so the standard error is that
@@ -169,11 +295,13 @@ def _fits_text(n_fits, n_footpoints):
             "at each, as in the paper; standard errors over the footpoints)")
 
 
-def _kng_cell(space, n, noise_std, eps_total, share, tau, data_radius, chain_length, n_fits, seed, n_footpoints=None):
+def _kng_cell(space, n, noise_std, eps_total, share, tau, data_radius, chain_length, n_fits, seed, n_footpoints=None,
+              shapes=None):
     """Both KNG versions at one (ε, ε_p share): rows of :data:`_KNG_COLUMNS` (MSPE mean ± s.e. over fits; whether
     the sampler passed its PUBLIC convergence check, its largest split-R̂ and smallest effective sample size over
     the proxy's chains) plus ``warnings`` (joined). ``n_footpoints``: draw the fits as that many footpoints ×
-    ``n_fits / n_footpoints`` shooting vectors (``None``: independent fits)."""
+    ``n_fits / n_footpoints`` shooting vectors (``None``: independent fits). ``shapes``: a :class:`_ShapeFile`
+    (its (x, y) replace the synthetic data) or ``None``."""
 
     per_footpoint = 1 if n_footpoints is None else n_fits // n_footpoints
     rows = []
@@ -182,7 +310,7 @@ def _kng_cell(space, n, noise_std, eps_total, share, tau, data_radius, chain_len
             warnings.simplefilter("ignore", RegressionPrivacyWarning)
             demo = regression_demo(space, n, noise_std, KNG_SPACE_PRESETS[space], eps_total, share, tau, data_radius,
                                    chain_length, n_fits, seed, owner_diagnostics=False,
-                                   shooting_per_footpoint=per_footpoint, **kwargs)
+                                   shooting_per_footpoint=per_footpoint, data=_xy(shapes), **kwargs)
         mean, se = _fits_mean_and_se(demo.mspe_private, n_footpoints)
         rows.append(dict(version=version, label=demo.result.label, mspe_nonprivate=demo.mspe_nonprivate,
                          mspe_mean=mean, mspe_se=se, log_mspe_mean=math.log(mean), n_fits=n_fits,
@@ -191,6 +319,10 @@ def _kng_cell(space, n, noise_std, eps_total, share, tau, data_radius, chain_len
                          min_ess=float(demo.result.diagnostics["proxy_min_ess"]),
                          warnings=" | ".join(demo.result.warnings)))
     return rows
+
+
+def _xy(shapes):
+    return None if shapes is None else (shapes.x, shapes.y)
 
 
 def _kng_common(n, n_fits, chain_length, tau, data_radius, seed):
@@ -313,16 +445,15 @@ KNG_SHAPES_CLAIM = tuple(
 
 
 # ============================================================================ 5. KNG regression
-@reproduction("kng_kendall", paper=_PAPER, figure="Figure 2 (bottom), §4.2", space="Kendall shapes Σ¹²₂ (synthetic)",
+@reproduction("kng_kendall", paper=_PAPER, figure="Figure 2 (bottom), §4.2", space=_KENDALL_SPACE,
               claim=KNG_EQUAL_CLAIMS["kendall"],
               description="DP geodesic regression Fig. 2 (bottom): equal budget splits, total ε from 0.2 to 2.0 on "
-                          "Kendall shape space, synthetic shapes (the paper's corpus-callosum data are not available "
-                          "offline)",
+                          "Kendall shape space, synthetic shapes (the paper's corpus-callosum file with --data-dir)",
               default=dict(space="kendall", n=100),
               quick=dict(space="kendall", n=100, eps_values=(0.2, 2.0), n_fits=3, chain_length=100),
               full=dict(space="kendall", n=100, eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20,
                         chain_length=KNG_KENDALL_CHAIN),
-              panels=KNG_KENDALL_PANELS)
+              panels=KNG_KENDALL_PANELS, real_data=_real_file)
 @reproduction("kng_spd_equal", paper=_PAPER, figure="Figure 7 (bottom), appendix F", space="SPD(2), affine-invariant",
               claim=KNG_EQUAL_CLAIMS["spd"],
               description="DP geodesic regression Fig. 7 (bottom): equal budget splits, total ε from 0.2 to 2.0 on "
@@ -336,7 +467,7 @@ KNG_SHAPES_CLAIM = tuple(
               quick=dict(eps_values=(2.0,), n_fits=2, chain_length=100),
               full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS)
 def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_length=300, tau=0.2, data_radius=1.0,
-                             seed=0, space="sphere", n_footpoints=None):
+                             seed=0, space="sphere", n_footpoints=None, data_file=None):
     r"""DP geodesic regression at equal budget splits: KNG fits vs the non-private fit against the total ε.
 
     The paper's Fig. 1 bottom (S², §4.1), Fig. 2 bottom (Kendall shape space, §4.2) and Fig. 7 bottom (SPD(2),
@@ -372,29 +503,42 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
     seed : int
     space : {"sphere", "kendall", "spd"}
         A key of :data:`KNG_SPACES`: S², Kendall shape space Σ¹²₂ or SPD(2) affine-invariant.
+    data_file : str, os.PathLike or None
+        With ``space="kendall"`` only: a file of landmark outlines with an ``age`` column (:data:`KNG_SHAPE_FILES`
+        gives the format; the paper's corpus-callosum outlines). Its first ``n`` outlines, resampled to 12
+        pseudo-landmarks, replace the synthetic shapes; the age :math:`a` becomes :math:`x = (a - 50)/40` clamped
+        to :math:`[0, 1]` (the PUBLIC range :data:`KNG_SHAPE_AGE_RANGE`). ``None``: synthetic data.
 
     Returns
     -------
     Reproduction
         ``table``: ``eps``, ``version``, ``label``, ``mspe_nonprivate``, ``mspe_mean``, ``mspe_se``,
         ``log_mspe_mean`` (the paper plots ln of the average MSE), ``n_fits``, ``tau_used``, ``warnings``.
+        ``numbers["real_data"]``: whether ``data_file`` was used.
+
+    Raises
+    ------
+    DataFileError
+        ``data_file`` missing or unreadable, without an ``age`` column, or with fewer than 5 shapes.
     """
     space = check_option(space, "space", tuple(KNG_SPACES))
     eps_grid = _check_grid(eps_values, "eps_values", low=0.0, high=1000.0)
     n, n_fits, chain_length, tau, data_radius, seed = _kng_common(n, n_fits, chain_length, tau, data_radius, seed)
     n_footpoints = _check_footpoints(n_footpoints, n_fits)
+    shapes = _shape_data(space, data_file, n)
+    n = n if shapes is None else shapes.n
     noise_std, space_label = KNG_SPACES[space]
     rows = []
     for eps in eps_grid:
         for row in _kng_cell(space, n, noise_std, eps, 0.5, tau, data_radius, chain_length, n_fits, seed,
-                             n_footpoints):
+                             n_footpoints, shapes):
             rows.append(dict(eps=eps, **row))
     table = pd.DataFrame(rows, columns=["eps"] + _KNG_COLUMNS + ["warnings"])
     nonprivate = float(table["mspe_nonprivate"].iloc[0])
     top = max(eps_grid)
     at_top = table[table["eps"] == top].set_index("version")["mspe_mean"]
     numbers = dict(mspe_nonprivate=nonprivate, eps_max=top, rigorous_ratio_at_max=float(at_top["rigorous"] / nonprivate),
-                   paper_ratio_at_max=float(at_top["paper"] / nonprivate))
+                   paper_ratio_at_max=float(at_top["paper"] / nonprivate), real_data=shapes is not None)
     rig = table[table["version"] == "rigorous"].sort_values("eps")["mspe_mean"].to_numpy()
     pap = table[table["version"] == "paper"].sort_values("eps")["mspe_mean"].to_numpy()
     numbers["rigorous_decreasing"] = bool(np.all(np.diff(rig) <= 0))
@@ -415,11 +559,11 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
                     "normaliser, v held at the non-private v̂); with clipped residuals the rigorous version's gradient "
                     "norm saturates at ≈ τ, so far-away (p, v) keep density exp(−τ/σ) and their volume dominates until "
                     "n·ε is larger.")
-    claims = _KNG_EQUAL_CLAIMS[space] + (
+    claims = _claims_on(_KNG_EQUAL_CLAIMS[space], shapes) + (
         PaperClaim("“Here we take τ = max {ε_j}”, the maximum over neighbouring datasets D, D′ (the residual bound "
                    "read from the data)", "appendix G"),
     )
-    setup = (f"{space_label}, n = {n} {_KNG_DATA_TEXT[space]} ({_kng_noise_text(space, noise_std)}); equal split "
+    setup = (f"{space_label}, {_kng_data_text(space, noise_std, shapes, n)}; equal split "
              f"ε_p = ε_v = ε/2, ε in {_fmt_budgets(eps_grid)}; {_fits_text(n_fits, n_footpoints)} per cell, "
              f"Metropolis chains of {chain_length} steps (+ {chain_length // 2} burn-in). Rigorous: public τ = {tau:g}, "
              f"data radius {data_radius:g}; paper variant: τ from the data, σ = Δ/ε, v held at v̂.")
@@ -428,7 +572,7 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
         "Both versions are sampled by Metropolis–Hastings. The rigorous version's chains start at public points and "
         "its label is 'approximate sampler' only when its chain length passes a convergence check run on public "
         "proxy data ('no formal guarantee' otherwise); the paper's variant starts at the non-private fit.",
-        _KNG_DATA_NOTES[space],
+        _kng_data_note(space, shapes),
     )
     return Reproduction(
         key="kng_regression", paper="Differentially private geodesic regression (K-norm gradient mechanism)",
@@ -437,13 +581,14 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
     )
 
 
-@reproduction("kng_kendall_split", paper=_PAPER, figure="Figure 2 (top), §4.2", space="Kendall shapes Σ¹²₂ (synthetic)",
+@reproduction("kng_kendall_split", paper=_PAPER, figure="Figure 2 (top), §4.2", space=_KENDALL_SPACE,
               claim=KNG_SPLIT_CLAIMS["kendall"],
               description="DP geodesic regression Fig. 2 (top): unequal budget splits at ε = 2.02 on Kendall shape "
-                          "space, synthetic shapes (the paper's corpus-callosum data are not available offline)",
+                          "space, synthetic shapes (the paper's corpus-callosum file with --data-dir)",
               default=dict(space="kendall", n=100),
               quick=dict(space="kendall", n=100, eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
-              full=dict(space="kendall", n=100, n_fits=20, chain_length=KNG_KENDALL_CHAIN), panels=KNG_KENDALL_PANELS)
+              full=dict(space="kendall", n=100, n_fits=20, chain_length=KNG_KENDALL_CHAIN), panels=KNG_KENDALL_PANELS,
+              real_data=_real_file)
 @reproduction("kng_spd", paper=_PAPER, figure="Figure 7 (top), appendix F", space="SPD(2), affine-invariant",
               claim=KNG_SPLIT_CLAIMS["spd"],
               description="DP geodesic regression Fig. 7 (top): unequal budget splits at ε = 2.02 on SPD(2), "
@@ -457,7 +602,8 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
               quick=dict(eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
               full=dict(n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS)
 def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG_PAPER_SPLIT_TOTAL, space="sphere",
-                               n=50, n_fits=10, chain_length=300, tau=0.2, data_radius=1.0, seed=0, n_footpoints=None):
+                               n=50, n_fits=10, chain_length=300, tau=0.2, data_radius=1.0, seed=0, n_footpoints=None,
+                               data_file=None):
     r"""DP geodesic regression Fig. 1 top (S²), Fig. 2 top (Kendall shapes), Fig. 7 top (SPD(2)): unequal splits.
 
     For each :math:`\varepsilon_p` (and :math:`\varepsilon_v = \varepsilon - \varepsilon_p`), both KNG versions
@@ -475,13 +621,19 @@ def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG
     space : {"sphere", "kendall", "spd"}
         S² (tangent noise std √0.001), Kendall shape space Σ¹²₂ (synthetic shapes from a circle to an arch
         template, std 0.05) or SPD(2) affine-invariant (std 0.01); see :data:`KNG_SPACES`.
-    n, n_fits, chain_length, tau, data_radius, seed, n_footpoints
-        As in :func:`reproduce_kng_regression`.
+    n, n_fits, chain_length, tau, data_radius, seed, n_footpoints, data_file
+        As in :func:`reproduce_kng_regression` (``data_file``: the corpus-callosum outlines, ``space="kendall"``).
 
     Returns
     -------
     Reproduction
-        ``table``: ``eps_p``, ``eps_v``, ``share`` and the MSPE columns per ``version``.
+        ``table``: ``eps_p``, ``eps_v``, ``share`` and the MSPE columns per ``version``;
+        ``numbers["real_data"]``: whether ``data_file`` was used.
+
+    Raises
+    ------
+    DataFileError
+        ``data_file`` missing or unreadable, without an ``age`` column, or with fewer than 5 shapes.
     """
     space = check_option(space, "space", tuple(KNG_SPACES))
     eps_total = check_real(eps_total, "eps_total", low=0.0, high=100.0)
@@ -490,21 +642,23 @@ def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG
         raise InvalidParameterError("eps_p_values needs at least 3 values below eps_total", param="eps_p_values")
     n, n_fits, chain_length, tau, data_radius, seed = _kng_common(n, n_fits, chain_length, tau, data_radius, seed)
     n_footpoints = _check_footpoints(n_footpoints, n_fits)
+    shapes = _shape_data(space, data_file, n)
+    n = n if shapes is None else shapes.n
     noise_std, space_label = KNG_SPACES[space]
     rows = []
     for eps_p in eps_p_grid:
         for row in _kng_cell(space, n, noise_std, eps_total, eps_p / eps_total, tau, data_radius, chain_length,
-                             n_fits, seed, n_footpoints):
+                             n_fits, seed, n_footpoints, shapes):
             rows.append(dict(eps_p=eps_p, eps_v=eps_total - eps_p, share=eps_p / eps_total, **row))
     table = pd.DataFrame(rows, columns=["eps_p", "eps_v", "share"] + _KNG_COLUMNS)
     nonprivate = float(table["mspe_nonprivate"].iloc[0])
-    numbers, pieces, shapes = dict(mspe_nonprivate=nonprivate), [], {}
+    numbers, pieces, parabolas = dict(mspe_nonprivate=nonprivate, real_data=shapes is not None), [], {}
     for version in _KNG_VERSIONS:
         sub = table[table["version"] == version].sort_values("eps_p")
         mean, se = sub["mspe_mean"].to_numpy(), sub["mspe_se"].to_numpy()
         k = 1 + int(np.argmin(mean[1:-1]))
         parabolic = bool(all(mean[e] - mean[k] > 2 * math.hypot(se[e], se[k]) for e in (0, len(mean) - 1)))
-        shapes[version] = parabolic
+        parabolas[version] = parabolic
         numbers.update({f"{version}_parabolic": parabolic, f"{version}_best_eps_p": float(sub["eps_p"].iloc[k]),
                         f"{version}_log_mspe_ends": (float(np.log(mean[0])), float(np.log(mean[-1]))),
                         f"{version}_log_mspe_best": float(np.log(mean[k])),
@@ -522,14 +676,14 @@ def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG
         PaperClaim(_KNG_SPLIT_CLAIMS[space],
                    f"{figure['where']} ({figure['split']}; ε_p from 0.02 to 2.0, total ε = 2.02)"),
     )
-    setup = (f"{space_label}, n = {n} {_KNG_DATA_TEXT[space]} ({_kng_noise_text(space, noise_std)}); total ε = "
+    setup = (f"{space_label}, {_kng_data_text(space, noise_std, shapes, n)}; total ε = "
              f"{eps_total:g} split as ε_p in {_fmt_budgets(eps_p_grid)}, ε_v = ε − ε_p; {_fits_text(n_fits, n_footpoints)} "
              f"per cell, Metropolis chains of {chain_length} steps (+ {chain_length // 2} burn-in); rigorous: public "
              f"τ = {tau:g}, data radius {data_radius:g}.")
     return Reproduction(
         key="kng_budget_split", paper="Differentially private geodesic regression (K-norm gradient mechanism)",
         source="DP geodesic regression (under review)", setup=setup, claims=claims, table=table, numbers=numbers,
-        notes=_KNG_NOTES + (_KNG_DATA_NOTES[space],), **finish(KNG_SPLIT_CLAIMS[space], numbers, details),
+        notes=_KNG_NOTES + (_kng_data_note(space, shapes),), **finish(KNG_SPLIT_CLAIMS[space], numbers, details),
     )
 
 
@@ -725,17 +879,20 @@ _SHAPE_FIT_NAMES = {"nonprivate": "non-private fit", "truth": "true geodesic", "
                     "paper": "paper's variant"}
 
 
-@reproduction("kng_shapes", paper=_PAPER, figure="Figure 3, §4.2", space="Kendall shapes Σ¹²₂ (synthetic)",
+@reproduction("kng_shapes", paper=_PAPER, figure="Figure 3, §4.2", space=_KENDALL_SPACE,
               claim=KNG_SHAPES_CLAIM,
               description="DP geodesic regression Fig. 3: predicted shapes along the geodesic, non-private vs private "
-                          "fits at ε_p = ε_v = 0.3 on Kendall shape space, synthetic shapes",
-              quick=dict(n_fits=3, chain_length=100), full=dict(n_fits=20, chain_length=KNG_KENDALL_CHAIN))
+                          "fits at ε_p = ε_v = 0.3 on Kendall shape space, synthetic shapes (the paper's "
+                          "corpus-callosum file with --data-dir)",
+              quick=dict(n_fits=3, chain_length=100), full=dict(n_fits=20, chain_length=KNG_KENDALL_CHAIN),
+              real_data=_real_file)
 def reproduce_kng_shapes(eps_p=KNG_PAPER_SHAPE_EPS[0], eps_v=KNG_PAPER_SHAPE_EPS[1], n=100, n_fits=10,
-                         chain_length=300, tau=0.2, data_radius=1.0, seed=0):
+                         chain_length=300, tau=0.2, data_radius=1.0, seed=0, data_file=None):
     r"""DP geodesic regression Fig. 3: predicted shapes along the geodesic, non-private vs private fits.
 
     Kendall shape space Σ¹²₂, ``n`` synthetic shapes along the geodesic from the public circle template to an arch
-    template (:data:`KNG_SPACE_PRESETS`; the paper's corpus-callosum outlines are not available offline). Both KNG
+    template (:data:`KNG_SPACE_PRESETS`), or the first ``n`` outlines of ``data_file`` (the paper's
+    corpus-callosum outlines, ages mapped to [0, 1] by the public range 50–90). Both KNG
     versions of :func:`reproduce_kng_regression` release ``n_fits`` fits at :math:`(\varepsilon_p,
     \varepsilon_v)`; each fit's predicted shape :math:`\mathrm{Exp}(\tilde p, x\tilde v)` at the covariates
     :data:`KNG_SHAPE_COVARIATES` is compared with the non-private prediction by the Procrustes distance (the
@@ -749,23 +906,32 @@ def reproduce_kng_shapes(eps_p=KNG_PAPER_SHAPE_EPS[0], eps_v=KNG_PAPER_SHAPE_EPS
         Footpoint and shooting-vector budgets, each in (0, 100] (the paper: 0.3 and 0.3).
     n, n_fits, chain_length, tau, data_radius, seed
         As in :func:`reproduce_kng_regression` (the paper: n = 100 shapes).
+    data_file : str, os.PathLike or None
+        As in :func:`reproduce_kng_regression`: the corpus-callosum outlines with ages, or ``None`` (synthetic).
 
     Returns
     -------
     Reproduction
-        ``table``: predicted shapes in long form, ``fit``, ``version`` (``"nonprivate"``, ``"truth"``,
-        ``"rigorous"``, ``"paper"``), ``fit_index``, ``label``, ``covariate``, ``landmark``, ``x_coord``,
+        ``table``: predicted shapes in long form, ``fit``, ``version`` (``"nonprivate"``, ``"truth"`` — synthetic
+        data only —, ``"rigorous"``, ``"paper"``), ``fit_index``, ``label``, ``covariate``, ``landmark``, ``x_coord``,
         ``y_coord`` (each shape rotated onto the non-private prediction at its covariate) and
         ``distance_to_nonprivate``. ``tables["distances"]``: per version and covariate, the mean ± s.e. and
         maximum distance over fits, the data spread and the MSPE. ``tables["data"]``: the responses
         (``record``, ``covariate``, ``landmark``, ``x_coord``, ``y_coord``). ``tables["parameters"]``: every
-        fit's footpoint and shooting vector by landmark.
+        fit's footpoint and shooting vector by landmark. ``numbers["real_data"]``: whether ``data_file`` was used.
+
+    Raises
+    ------
+    DataFileError
+        ``data_file`` missing or unreadable, without an ``age`` column, or with fewer than 5 shapes.
     """
 
     eps_p = check_real(eps_p, "eps_p", low=0.0, high=100.0)
     eps_v = check_real(eps_v, "eps_v", low=0.0, high=100.0)
     n, n_fits, chain_length, tau, data_radius, seed = _kng_common(n, n_fits, chain_length, tau, data_radius, seed)
     space = "kendall"
+    shapes = _shape_data(space, data_file, n)
+    n = n if shapes is None else shapes.n
     noise_std, space_label = KNG_SPACES[space]
     eps_total = eps_p + eps_v
     demos = {}
@@ -774,23 +940,24 @@ def reproduce_kng_shapes(eps_p=KNG_PAPER_SHAPE_EPS[0], eps_v=KNG_PAPER_SHAPE_EPS
             warnings.simplefilter("ignore", RegressionPrivacyWarning)
             demos[version] = regression_demo(space, n, noise_std, KNG_SPACE_PRESETS[space], eps_total,
                                              eps_p / eps_total, tau, data_radius, chain_length, n_fits, seed,
-                                             owner_diagnostics=False, **kwargs)
+                                             owner_diagnostics=False, data=_xy(shapes), **kwargs)
     demo = demos["rigorous"]
     manifold, grid = demo.manifold, np.asarray(KNG_SHAPE_COVARIATES, dtype=float)
     p_hat, v_hat = demo.result.nonprivate
     reference = predict(manifold, p_hat, v_hat, grid)
     spread = math.sqrt(demo.mspe_nonprivate)
-    fits = [("nonprivate", 0, "non-private (not DP)", p_hat, v_hat),
-            ("truth", 0, "data-generating geodesic", demo.true_footpoint, demo.true_shooting_vector)]
+    fits = [("nonprivate", 0, "non-private (not DP)", p_hat, v_hat)]
+    if demo.true_footpoint is not None:  # synthetic data: the true geodesic is known
+        fits.append(("truth", 0, "data-generating geodesic", demo.true_footpoint, demo.true_shooting_vector))
     for version, release in demos.items():
         fits += [(version, i, release.result.label, p, v)
                  for i, (p, v) in enumerate(zip(release.result.footpoints, release.result.shooting_vectors))]
     rows, parameters = [], []
     for version, index, label, p, v in fits:
         name = _SHAPE_FIT_NAMES[version] + (f", fit {index + 1}" if version in _KNG_VERSIONS else "")
-        shapes = manifold.align(predict(manifold, p, v, grid), reference)
-        distances = manifold.dist(shapes, reference, check=False)
-        for j, (shape, distance) in enumerate(zip(shapes, distances)):
+        predicted = manifold.align(predict(manifold, p, v, grid), reference)
+        distances = manifold.dist(predicted, reference, check=False)
+        for j, (shape, distance) in enumerate(zip(predicted, distances)):
             rows += [dict(fit=name, version=version, fit_index=index, label=label, covariate=grid[j], landmark=k,
                           x_coord=xy[0], y_coord=xy[1], distance_to_nonprivate=float(distance))
                      for k, xy in enumerate(shape)]
@@ -803,8 +970,9 @@ def reproduce_kng_shapes(eps_p=KNG_PAPER_SHAPE_EPS[0], eps_v=KNG_PAPER_SHAPE_EPS
                          for i in range(len(demo.x)) for k, xy in enumerate(demo.y[i])],
                         columns=["record", "covariate", "landmark", "x_coord", "y_coord"])
     distance_rows, numbers = [], dict(mspe_nonprivate=demo.mspe_nonprivate, data_spread=spread,
-                                      template_distance=float(manifold.norm(demo.true_footpoint,
-                                                                            demo.true_shooting_vector)))
+                                      real_data=shapes is not None)
+    if shapes is None:
+        numbers["template_distance"] = float(manifold.norm(demo.true_footpoint, demo.true_shooting_vector))
     close, pieces = {}, []
     per_shape = table.drop_duplicates(["version", "fit_index", "covariate"])
     for version, release in demos.items():
@@ -833,11 +1001,13 @@ def reproduce_kng_shapes(eps_p=KNG_PAPER_SHAPE_EPS[0], eps_v=KNG_PAPER_SHAPE_EPS
         diag = release.result.diagnostics
         numbers[f"unconverged_{version}"] = (() if diag["proxy_passed"] else
                                              (f"{version} (R̂ {diag['proxy_max_rhat']:.3g})",))
-    details = (f"at ε_p = {eps_p:g}, ε_v = {eps_v:g} on {space_label}, synthetic shapes, n = {n}, "
+    data_words = "synthetic shapes" if shapes is None else f"the outlines of {shapes.name}"
+    templates = ("" if shapes is not None else
+                 f"; the circle and arch templates are {numbers['template_distance']:.3g} apart")
+    details = (f"at ε_p = {eps_p:g}, ε_v = {eps_v:g} on {space_label}, {data_words}, n = {n}, "
                f"{n_fits} fits per version. Procrustes distance of the private predicted shapes to the non-private "
                f"ones, against the data's spread {spread:.3g} around the non-private fit (MSPE "
-               f"{demo.mspe_nonprivate:.3g}; the circle and arch templates are {numbers['template_distance']:.3g} "
-               "apart) — " + "; ".join(pieces) + ".")
+               f"{demo.mspe_nonprivate:.3g}{templates}) — " + "; ".join(pieces) + ".")
     if not close["rigorous"]:
         details += (f" The rigorous release does not concentrate near the fit at this budget: its "
                     f"{2 * manifold.dim}-dimensional (p, v) law is too wide for this n·ε, and its chains start at "
@@ -849,12 +1019,13 @@ def reproduce_kng_shapes(eps_p=KNG_PAPER_SHAPE_EPS[0], eps_v=KNG_PAPER_SHAPE_EPS
                    "ages.”", "§4.2 (Figure 3, corpus-callosum shapes at ages 60–80, ε_p = ε_v = 0.3; here "
                    "synthetic shapes)"),
     )
-    setup = (f"{space_label}, n = {n} {_KNG_DATA_TEXT[space]} ({_kng_noise_text(space, noise_std)}); ε_p = {eps_p:g}, "
+    claims = _claims_on(claims, shapes)
+    setup = (f"{space_label}, {_kng_data_text(space, noise_std, shapes, n)}; ε_p = {eps_p:g}, "
              f"ε_v = {eps_v:g}; {n_fits} private fits per version, Metropolis chains of {chain_length} steps "
              f"(+ {chain_length // 2} burn-in); rigorous: public τ = {tau:g}, data radius {data_radius:g}; predicted "
              f"shapes at x = {', '.join(f'{g:g}' for g in grid)}, each rotated onto the non-private prediction.")
     notes = _KNG_NOTES + (
-        _KNG_DATA_NOTES[space],
+        _kng_data_note(space, shapes),
         "The figure shows the first private fit of each version; the distances summarise all of them.",
     )
     return Reproduction(
