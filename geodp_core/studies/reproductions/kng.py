@@ -368,6 +368,23 @@ def _convergence_text(table, by):
     return "; ".join(parts)
 
 
+#: The paper's setting of a regression figure, in words (the summary's "paper setting").
+_GRID_SETTING = "{data}; {split}; 10 footpoints × 10 shooting vectors per budget"
+_CC = "corpus-callosum outlines (50 landmarks, ages 50–90), n = 100"
+_SPD2 = "SPD(2), n = 20, 50, 100 on a random geodesic"
+_S2 = "S², n = 20, 50, 100, noise δ = 0.001"
+_EQUAL, _UNEQUAL = "equal split, total ε from 0.2 to 2", "ε_p from 0.02 to 2, total ε = 2.02"
+_KNG_PAPER_SETTINGS = {
+    "kng": _GRID_SETTING.format(data=_S2, split=_EQUAL),
+    "kng_split": _GRID_SETTING.format(data=_S2, split=_UNEQUAL),
+    "kng_spd_equal": _GRID_SETTING.format(data=_SPD2, split=_EQUAL),
+    "kng_spd": _GRID_SETTING.format(data=_SPD2, split=_UNEQUAL),
+    "kng_kendall": _GRID_SETTING.format(data=_CC, split=_EQUAL),
+    "kng_kendall_split": _GRID_SETTING.format(data=_CC, split=_UNEQUAL),
+    "kng_noise": _GRID_SETTING.format(data="S², n = 50, noise δ = 0.001, 0.01, 0.1", split=_EQUAL),
+    "kng_sensitivity": "S² and SPD(2), n = 20, 50, 100, 20 neighbouring pairs each, τ = the largest residual",
+    "kng_shapes": "corpus-callosum outlines, n = 100, ε_p = ε_v = 0.3, predicted shapes at ages 60–80",
+}
 _WHO = {"rigorous": "rigorous KNG ((ε_p + ε_v)-DP)", "paper": "the paper's variant (no formal guarantee)"}
 
 
@@ -445,7 +462,8 @@ KNG_SHAPES_CLAIM = tuple(
 
 
 # ============================================================================ 5. KNG regression
-@reproduction("kng_kendall", paper=_PAPER, figure="Figure 2 (bottom), §4.2", space=_KENDALL_SPACE,
+@reproduction("kng_kendall", paper=_PAPER, paper_setting=_KNG_PAPER_SETTINGS["kng_kendall"],
+              figure="Figure 2 (bottom), §4.2", space=_KENDALL_SPACE,
               claim=KNG_EQUAL_CLAIMS["kendall"],
               description="DP geodesic regression Fig. 2 (bottom): equal budget splits, total ε from 0.2 to 2.0 on "
                           "Kendall shape space, synthetic shapes (the paper's corpus-callosum file with --data-dir)",
@@ -454,14 +472,16 @@ KNG_SHAPES_CLAIM = tuple(
               full=dict(space="kendall", n=100, eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20,
                         chain_length=KNG_KENDALL_CHAIN),
               panels=KNG_KENDALL_PANELS, real_data=_real_file)
-@reproduction("kng_spd_equal", paper=_PAPER, figure="Figure 7 (bottom), appendix F", space="SPD(2), affine-invariant",
+@reproduction("kng_spd_equal", paper=_PAPER, paper_setting=_KNG_PAPER_SETTINGS["kng_spd_equal"],
+              figure="Figure 7 (bottom), appendix F", space="SPD(2), affine-invariant",
               claim=KNG_EQUAL_CLAIMS["spd"],
               description="DP geodesic regression Fig. 7 (bottom): equal budget splits, total ε from 0.2 to 2.0 on "
                           "SPD(2), affine-invariant",
               default=dict(space="spd"), quick=dict(space="spd", eps_values=(0.2, 2.0), n_fits=3, chain_length=100),
               full=dict(space="spd", eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000),
               panels=KNG_PAPER_PANELS)
-@reproduction("kng", paper=_PAPER, figure="Figure 1 (bottom), §4.1", space="S²", claim=KNG_EQUAL_CLAIMS["sphere"],
+@reproduction("kng", paper=_PAPER, paper_setting=_KNG_PAPER_SETTINGS["kng"],
+              figure="Figure 1 (bottom), §4.1", space="S²", claim=KNG_EQUAL_CLAIMS["sphere"],
               description="DP geodesic regression Fig. 1 (bottom): KNG fits on S² vs the non-private fit, equal "
                           "budget split",
               quick=dict(eps_values=(2.0,), n_fits=2, chain_length=100),
@@ -581,7 +601,8 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
     )
 
 
-@reproduction("kng_kendall_split", paper=_PAPER, figure="Figure 2 (top), §4.2", space=_KENDALL_SPACE,
+@reproduction("kng_kendall_split", paper=_PAPER, paper_setting=_KNG_PAPER_SETTINGS["kng_kendall_split"],
+              figure="Figure 2 (top), §4.2", space=_KENDALL_SPACE,
               claim=KNG_SPLIT_CLAIMS["kendall"],
               description="DP geodesic regression Fig. 2 (top): unequal budget splits at ε = 2.02 on Kendall shape "
                           "space, synthetic shapes (the paper's corpus-callosum file with --data-dir)",
@@ -589,14 +610,16 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
               quick=dict(space="kendall", n=100, eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
               full=dict(space="kendall", n=100, n_fits=20, chain_length=KNG_KENDALL_CHAIN), panels=KNG_KENDALL_PANELS,
               real_data=_real_file)
-@reproduction("kng_spd", paper=_PAPER, figure="Figure 7 (top), appendix F", space="SPD(2), affine-invariant",
+@reproduction("kng_spd", paper=_PAPER, paper_setting=_KNG_PAPER_SETTINGS["kng_spd"],
+              figure="Figure 7 (top), appendix F", space="SPD(2), affine-invariant",
               claim=KNG_SPLIT_CLAIMS["spd"],
               description="DP geodesic regression Fig. 7 (top): unequal budget splits at ε = 2.02 on SPD(2), "
                           "affine-invariant",
               default=dict(space="spd"),
               quick=dict(space="spd", eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
               full=dict(space="spd", n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS)
-@reproduction("kng_split", paper=_PAPER, figure="Figure 1 (top), §4.1", space="S²", claim=KNG_SPLIT_CLAIMS["sphere"],
+@reproduction("kng_split", paper=_PAPER, paper_setting=_KNG_PAPER_SETTINGS["kng_split"],
+              figure="Figure 1 (top), §4.1", space="S²", claim=KNG_SPLIT_CLAIMS["sphere"],
               description="DP geodesic regression Fig. 1 (top): unequal budget splits ε_p + ε_v = 2.02 on S², "
                           "rigorous KNG vs the paper's variant",
               quick=dict(eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
@@ -687,7 +710,8 @@ def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG
     )
 
 
-@reproduction("kng_noise", paper=_PAPER, figure="Figure 6, appendix E", space="S²", claim=KNG_NOISE_CLAIM,
+@reproduction("kng_noise", paper=_PAPER, paper_setting=_KNG_PAPER_SETTINGS["kng_noise"],
+              figure="Figure 6, appendix E", space="S²", claim=KNG_NOISE_CLAIM,
               description="DP geodesic regression Fig. 6: MSPE on S² for noise levels δ = 0.001, 0.01, 0.1 against "
                           "the total ε",
               quick=dict(n_fits=3, chain_length=100),
@@ -770,7 +794,8 @@ def reproduce_kng_noise(deltas=KNG_PAPER_DELTAS, eps_values=(0.2, 2.0), n=50, n_
     )
 
 
-@reproduction("kng_sensitivity", paper=_PAPER, figure="Figures 9–10, appendix G", space="S², SPD(2)",
+@reproduction("kng_sensitivity", paper=_PAPER, paper_setting=_KNG_PAPER_SETTINGS["kng_sensitivity"],
+              figure="Figures 9–10, appendix G", space="S², SPD(2)",
               claim=KNG_SENSITIVITY_CLAIM,
               description="DP geodesic regression Figs. 9–10: box plots of the sensitivity ratios theory / observed "
                           "on S² and SPD(2)",
@@ -879,7 +904,8 @@ _SHAPE_FIT_NAMES = {"nonprivate": "non-private fit", "truth": "true geodesic", "
                     "paper": "paper's variant"}
 
 
-@reproduction("kng_shapes", paper=_PAPER, figure="Figure 3, §4.2", space=_KENDALL_SPACE,
+@reproduction("kng_shapes", paper=_PAPER, paper_setting=_KNG_PAPER_SETTINGS["kng_shapes"],
+              figure="Figure 3, §4.2", space=_KENDALL_SPACE,
               claim=KNG_SHAPES_CLAIM,
               description="DP geodesic regression Fig. 3: predicted shapes along the geodesic, non-private vs private "
                           "fits at ε_p = ε_v = 0.3 on Kendall shape space, synthetic shapes (the paper's "
