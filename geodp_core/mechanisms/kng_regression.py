@@ -928,7 +928,8 @@ def _sampler_note(n_feet, n_releases, state, init_text):
               f"{n_feet} independent stage-1 chain(s) and {n_releases} stage-2 chains ({n_releases // n_feet} at "
               "each released footpoint)")
     return (
-        f"Sampler: parallel-tempering Metropolis–Hastings with multi-scale proposals, {chains}, each with {len(state['proxy']['betas_footpoint'])} (stage 1) and "
+        f"Sampler: parallel-tempering Metropolis–Hastings with multi-scale proposals, {chains}, each with "
+        f"{len(state['proxy']['betas_footpoint'])} (stage 1) and "
         f"{len(state['proxy']['betas_shooting'])} (stage 2) replicas at the public inverse temperatures 1, 1/2, "
         "1/4, ... (only the replica at temperature 1 is released), proposal scales adapted on the public proxy "
         f"dataset and then frozen (no tuning on the private data), burn-in "

@@ -356,7 +356,6 @@ class ReproductionSpec:
 _MISSING = object()
 #: The code of "every panel of the figure".
 ALL_PANELS = "all"
-#: Words for the runner arguments that name a panel (others are shown as "name = value").
 #: Words for the runners' arguments (a panel's label, the summary's "our setting"); others: the name in words.
 ARGUMENT_WORDS = {"eps_values": "ε", "n_reps": "releases per cell", "eps": "ε", "mu_values": "μ", "compare": "vs",
                   "n_fits": "fits", "n_footpoints": "footpoints", "chain_length": "chain length",
