@@ -123,6 +123,22 @@ def browser(chromium_path):
         b.close()
 
 
+#: The app has finished running its script.
+IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
+
+
+def wait_for_app(page, timeout=None, pause=1500, settle=1000):
+    """Wait until the script has run to completion: twice idle after ``pause`` ms (a run may start a moment after
+    a click, and query-parameter reruns follow the first), then ``settle`` ms for the browser to draw.
+    ``timeout``: ms per wait (``None``: the page's default)."""
+    limit = {} if timeout is None else dict(timeout=timeout)
+    page.wait_for_selector("[data-testid='stMain']", **limit)
+    for _ in range(2):
+        page.wait_for_timeout(pause)
+        page.wait_for_selector(IDLE, **limit)
+    page.wait_for_timeout(settle)
+
+
 #: Laptop and phone viewports of the screenshots (CSS pixels).
 VIEWPORTS = {"laptop": {"width": 1440, "height": 900}, "phone": {"width": 390, "height": 844}}
 

@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from geodp_app.pages import PAGES as _DECLARED
+from tests.app.conftest import wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -18,19 +19,10 @@ pytestmark = pytest.mark.browser
 PAGES = ["" if spec.default else spec.url_path for spec in _DECLARED]
 
 
-def _wait_for_app(page, timeout=120_000):
-    """Wait until the script has run to completion (twice idle, to let query-param reruns settle)."""
-    page.wait_for_selector("[data-testid='stMain']", timeout=timeout)
-    for _ in range(2):
-        page.wait_for_timeout(1500)
-        page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout)
-    page.wait_for_timeout(1000)
-
-
 @pytest.mark.parametrize("path", PAGES, ids=lambda p: p or "home")
 def test_page_loads_without_exception(page, app_url, artifacts, path):
     page.goto(f"{app_url}/{path}", wait_until="domcontentloaded")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     page.screenshot(path=str(artifacts / f"{path or 'home'}.png"), full_page=True)
     assert page.locator("[data-testid='stException']").count() == 0
     body = page.inner_text("body")
@@ -43,7 +35,7 @@ def test_a_deep_link_is_served_by_the_navigation_from_the_first_request(page, fr
     """The first request a new server gets is a deep link: it shows that page, with the link's values, inside the
     app's navigation (no page-script-alone run, no "Page not found"); the URL keeps the codes."""
     page.goto(f"{fresh_app_url}/explorer?manifold=hyperbolic&dim=3", wait_until="domcontentloaded")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     page.screenshot(path=str(artifacts / "explorer_deep_link_first_request.png"), full_page=True)
     body = page.inner_text("body")
     assert "Page not found" not in body and page.locator("[data-testid='stException']").count() == 0
@@ -58,38 +50,38 @@ def test_a_deep_link_is_served_by_the_navigation_from_the_first_request(page, fr
 
 def test_a_choice_puts_its_code_in_the_url_and_a_label_link_still_loads(page, app_url):
     page.goto(f"{app_url}/explorer?manifold=Euclidean+%E2%84%9D%E1%B5%88&n_releases=5", wait_until="domcontentloaded")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     sidebar = page.locator("[data-testid='stSidebar']")
     assert sidebar.locator("input[aria-label='Manifold']").input_value().startswith("Euclidean")
     assert "manifold=euclidean" in page.url, page.url  # the label typed in the link is respelled as the code
     sidebar.locator("input[aria-label='Manifold']").click()
     page.get_by_role("option", name="Hyperbolic Hᵈ").click()
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     assert "manifold=hyperbolic" in page.url, page.url
 
 
 def test_back_and_forward_restore_a_coded_choice(page, app_url):
     """A choice adds one history entry holding its code; Back shows the view before it, Forward the choice."""
     page.goto(f"{app_url}/explorer?n_releases=5", wait_until="domcontentloaded")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     manifold = page.locator("[data-testid='stSidebar']").locator("input[aria-label='Manifold']")
     entries = page.evaluate("history.length")
     manifold.click()
     page.get_by_role("option", name="Hyperbolic Hᵈ").click()
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     assert "manifold=hyperbolic" in page.url and page.evaluate("history.length") == entries + 1, page.url
     page.go_back()
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     assert "manifold=" not in page.url and manifold.input_value().startswith("Sphere"), page.url
     page.go_forward()
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     assert "manifold=hyperbolic" in page.url and manifold.input_value().startswith("Hyperbolic"), page.url
 
 
 def test_url_parameters_restore_scenario(page, app_url, artifacts):
     page.goto(f"{app_url}/explorer?manifold=hyperbolic&data=uniform_ball&radius=1.5"
               "&mechanisms=Exponential-wrapped+Laplace&mechanisms=Riemannian+Laplace&notion=pure_dp", wait_until="domcontentloaded")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     page.screenshot(path=str(artifacts / "explorer_hyperbolic_from_url.png"), full_page=True)
     body = page.inner_text("body")
     assert "Poincaré disk" in body
@@ -100,7 +92,7 @@ def test_url_parameters_restore_scenario(page, app_url, artifacts):
 def test_scenario_download(page, app_url):
     page.goto(f"{app_url}/explorer?manifold=hyperbolic&data=uniform_ball&radius=1.2"
               "&mechanisms=Exponential-wrapped+Laplace", wait_until="domcontentloaded")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     with page.expect_download(timeout=120_000) as info:
         page.get_by_role("button", name="Scenario JSON").click()
     scenario = json.loads(open(info.value.path(), encoding="utf-8").read())
@@ -112,7 +104,7 @@ def test_scenario_download(page, app_url):
 def test_results_csv_download_is_generated_on_click(page, app_url):
     page.goto(f"{app_url}/explorer?n_releases=7&mechanisms=Riemannian+Laplace&notion=pure_dp",
               wait_until="domcontentloaded")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     with page.expect_download(timeout=120_000) as info:
         page.get_by_role("button", name="Results CSV").click()
     import csv
@@ -128,10 +120,10 @@ def test_scenario_link_survives_navigation(page, app_url, artifacts):
     """A scenario opened by link keeps its state when the user clicks through the navigation."""
     page.goto(f"{app_url}/explorer?manifold=hyperbolic&data=uniform_ball&radius=1.5&n=77"
               "&mechanisms=Riemannian+Laplace&notion=pure_dp", wait_until="domcontentloaded")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     for name, path in (("Learn", "learn"), ("Utility curves", "utility"), ("Explorer", "explorer")):
         page.get_by_role("link", name=name).click()
-        _wait_for_app(page)
+        wait_for_app(page, 120_000)
         assert f"/{path}" in page.url
         if path == "learn":
             continue
@@ -152,7 +144,7 @@ def test_scenario_link_survives_navigation(page, app_url, artifacts):
 def test_page_settings_link_restores_the_view(page, app_url, path, expected):
     """Page settings are part of the link: opened in a fresh browser, the controls show them."""
     page.goto(f"{app_url}/{path}", wait_until="domcontentloaded")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     assert page.locator("[data-testid='stException']").count() == 0
     name = path.split("?")[0]
     for key_value in path.split("?")[1].split("&"):  # the URL keeps every setting (choices respelled as labels)
@@ -168,16 +160,16 @@ def test_page_settings_survive_navigation_and_reach_the_scenario_file(page, app_
     scenario file then carries the other page's settings."""
     page.goto(f"{app_url}/conformal?conformal_n=300&conformal_mesh=300&conformal_releases=20&conformal_seed=11",
               wait_until="domcontentloaded")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     for name in ("Audit", "Conformal lab"):
         page.get_by_role("link", name=name).click()
-        _wait_for_app(page)
+        wait_for_app(page, 120_000)
     page.screenshot(path=str(artifacts / "navigation_conformal_back.png"), full_page=True)
     assert "/conformal" in page.url
     for key_value in ("conformal_n=300", "conformal_mesh=300", "conformal_releases=20", "conformal_seed=11"):
         assert key_value in page.url, (key_value, page.url)
     page.get_by_role("link", name="Explorer").click()
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     with page.expect_download(timeout=120_000) as info:
         page.get_by_role("button", name="Scenario JSON").click()
     saved = json.loads(open(info.value.path(), encoding="utf-8").read())
@@ -189,7 +181,7 @@ def test_page_settings_survive_navigation_and_reach_the_scenario_file(page, app_
 def test_every_page_fits_a_phone(phone_page, app_url, artifacts, path):
     """390 px wide: no page scrolls sideways, no exception; a screenshot of each page is kept."""
     phone_page.goto(f"{app_url}/{path}", wait_until="domcontentloaded")
-    _wait_for_app(phone_page)
+    wait_for_app(phone_page, 120_000)
     phone_page.screenshot(path=str(artifacts / f"phone_{path or 'home'}.png"), full_page=True)
     assert phone_page.locator("[data-testid='stException']").count() == 0
     overflow = phone_page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
@@ -205,7 +197,7 @@ def test_rotations_deep_link_and_an_eps_change_redraw_the_releases(page, app_url
     """SO(3) by link: the rotation-ball view with every exact mechanism's releases; one step of the ε slider (keyboard)
     recalibrates — the URL carries the new ε and the noise scale shown changes."""
     page.goto(f"{app_url}/explorer?manifold=so3&dim=3&n_releases=60", wait_until="domcontentloaded")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     page.screenshot(path=str(artifacts / "explorer_so3.png"), full_page=True)
     body = page.inner_text("body")
     assert page.locator("[data-testid='stException']").count() == 0
@@ -218,7 +210,7 @@ def test_rotations_deep_link_and_an_eps_change_redraw_the_releases(page, app_url
     slider = sidebar.locator("[data-testid='stSlider']").filter(has_text="more privacy").first
     slider.locator("input[type='range']").first.focus()
     page.keyboard.press("ArrowRight")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     page.screenshot(path=str(artifacts / "explorer_so3_eps.png"), full_page=True)
     assert "eps=" in page.url, page.url
     after = page.inner_text("body")
@@ -231,16 +223,16 @@ def test_ledger_plans_records_refuses_the_overrun_and_survives_a_restart(page, r
     12 records, and download a release card."""
     url = restartable_app.start()
     page.goto(f"{url}/ledger?ledger_k=12&ledger_eps=2.0&n_releases=5", wait_until="domcontentloaded")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     assert page.locator("[data-testid='stException']").count() == 0
     body = page.inner_text("body")
     assert "GDP composition" in body and "tight composition" in body and "basic composition" in body
     page.get_by_role("button", name="Create the ledger").click()
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     record = page.get_by_role("button", name="Record the next release")
     for _ in range(12):
         record.click()
-        _wait_for_app(page)
+        wait_for_app(page, 120_000)
     page.screenshot(path=str(artifacts / "ledger_12_recorded.png"), full_page=True)
     assert re.search(r"Releases recorded\s+12\b", page.inner_text("body"))
     with page.expect_download() as download:
@@ -248,13 +240,13 @@ def test_ledger_plans_records_refuses_the_overrun_and_survives_a_restart(page, r
     card = Path(download.value.path()).read_text(encoding="utf-8")
     assert "release 12" in card and "docs/" not in card
     record.click()
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     body = page.inner_text("body")
     assert "release refused" in body and re.search(r"Releases recorded\s+12\b", body)
     restartable_app.stop()
     url = restartable_app.start()
     page.goto(f"{url}/ledger?ledger_k=12&ledger_eps=2.0&n_releases=5", wait_until="domcontentloaded")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     page.screenshot(path=str(artifacts / "ledger_after_restart.png"), full_page=True)
     body = page.inner_text("body")
     assert re.search(r"Releases recorded\s+12\b", body) and "Create the ledger" not in body
@@ -273,10 +265,10 @@ def test_reproduce_page_runs_all_panels_with_progress(browser, app_url, artifact
     try:
         page.goto(f"{app_url}/reproduce?reproduce_paper=geometric-renyi-dp&reproduce_id=heat_ewg&reproduce_panel=all"
                   "&reproduce_size=quick", wait_until="domcontentloaded")
-        _wait_for_app(page)
+        wait_for_app(page, 120_000)
         page.get_by_test_id("stButton").get_by_role("button", name="Run", exact=True).click()
         page.wait_for_selector("text=6 of 6 panels done", timeout=180_000)
-        _wait_for_app(page)
+        wait_for_app(page, 120_000)
         page.screenshot(path=str(artifacts / f"reproduce_all_panels_{viewport}.png"), full_page=False)
         page.screenshot(path=str(artifacts / f"reproduce_all_panels_{viewport}_full.png"), full_page=True)
         assert page.locator("[data-testid='stException']").count() == 0

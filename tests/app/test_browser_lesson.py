@@ -4,8 +4,7 @@ fixed in one click. Screenshots go to test-artifacts/screenshots/."""
 
 import pytest
 
-from tests.app.conftest import VIEWPORTS
-from tests.app.test_browser import _wait_for_app
+from tests.app.conftest import VIEWPORTS, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -41,7 +40,7 @@ def test_lesson_panels_are_laid_out_for_the_screen(browser, app_url, artifacts, 
     page = context.new_page()
     page.set_default_timeout(120_000)
     page.goto(f"{app_url}/explorer?dim=10&eps=0.1", wait_until="domcontentloaded")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     heading = page.get_by_role("heading", name="What curvature does")
     heading.scroll_into_view_if_needed()
     boxes = _boxes(page)
@@ -62,7 +61,7 @@ def test_lesson_panels_are_laid_out_for_the_screen(browser, app_url, artifacts, 
     page.screenshot(path=str(artifacts / f"lesson_{device}.png"))
     # a ready setting in one click
     page.locator(".st-key-explorer_lesson_setting").get_by_text("Hyperbolic: volume growth", exact=True).click()
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     text = page.inner_text("[data-testid='stMain']")
     assert "On H⁵ they land farther than on ℝ⁵" in text
     page.locator(".st-key-explorer_lesson_volume").scroll_into_view_if_needed()
@@ -76,13 +75,13 @@ def test_spread_warning_and_its_one_click_fix(browser, app_url, artifacts):
     page = context.new_page()
     page.set_default_timeout(120_000)
     page.goto(f"{app_url}/explorer?dim=10&spread=0.25", wait_until="domcontentloaded")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     sidebar = page.locator("[data-testid='stSidebar']")
     warning = sidebar.get_by_text("Expected spread s·√d = 0.25·√10 = 0.79 rad")
     warning.scroll_into_view_if_needed()
     page.screenshot(path=str(artifacts / "spread_warning_laptop.png"))
     sidebar.get_by_role("button", name="Use spread 0.11").click()
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     assert sidebar.get_by_text("Expected spread").count() == 0
     assert "spread=" not in page.url  # 0.11 is the default at d = 10: the link stays short and exact
     context.close()

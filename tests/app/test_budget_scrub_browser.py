@@ -10,8 +10,7 @@ import json
 
 import pytest
 
-from tests.app.conftest import VIEWPORTS
-from tests.app.test_browser import _wait_for_app
+from tests.app.conftest import VIEWPORTS, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -66,10 +65,10 @@ def test_scrubbing_the_budget_redraws_on_the_client_without_a_server_run(browser
     page.on("websocket", lambda ws: ws.on("framesent", lambda payload: sent.append(payload)))
     try:
         page.goto(f"{app_url}/explorer?n_releases=100{link}", wait_until="domcontentloaded")
-        _wait_for_app(page)
+        wait_for_app(page, 120_000)
         assert page.locator("[data-testid='stPlotlyChart'] .slider-rail-touch-rect").count() == 0  # off by default
         page.get_by_text("Scrub the budget in the browser").click()
-        _wait_for_app(page)
+        wait_for_app(page, 120_000)
         chart = page.locator("[data-testid='stPlotlyChart']").first
         chart.scroll_into_view_if_needed()
         page.wait_for_selector("[data-testid='stPlotlyChart'] .slider-rail-touch-rect")

@@ -7,21 +7,16 @@ twice shows the two previous views with their controls' values; ``/home`` opens 
 
 import pytest
 
-from tests.app.conftest import ARTIFACTS, VIEWPORTS
+from tests.app.conftest import ARTIFACTS, VIEWPORTS, wait_for_app
 
 pytestmark = pytest.mark.browser
 
-IDLE = "[data-testid='stApp'][data-test-script-state='notRunning']"
 CHEAP = "n=40&n_releases=5"
 
 
 def _wait(page):
     """Until the script has run to completion (twice idle: a run may start a moment after the click)."""
-    page.wait_for_selector("[data-testid='stMain']")
-    for _ in range(2):
-        page.wait_for_timeout(1200)
-        page.wait_for_selector(IDLE)
-    page.wait_for_timeout(600)
+    wait_for_app(page, pause=1200, settle=600)
 
 
 def _sidebar(page):

@@ -25,8 +25,7 @@ from pathlib import Path
 import pytest
 
 from geodp_app.pages import PAGES as _DECLARED
-from tests.app.conftest import VIEWPORTS
-from tests.app.test_browser import _wait_for_app
+from tests.app.conftest import VIEWPORTS, wait_for_app
 from tests.app.test_user_text import code_tokens
 
 pytestmark = pytest.mark.browser
@@ -42,7 +41,7 @@ def _run_reproduction(page, path):
     """The Reproduce page shows its result (figures, tables, downloads) after Run: press it (a smoke-size panel)."""
     if path == "reproduce":
         page.get_by_role("button", name="Run").click()
-        _wait_for_app(page)
+        wait_for_app(page, 120_000)
         page.locator("[data-testid='stDownloadButton']").first.wait_for(timeout=120_000)
 
 _VISIBLE_TEXT = """() => {
@@ -90,7 +89,7 @@ def test_every_page_is_readable_and_screenshotted(browser, app_url, artifacts, s
     width = viewport["width"]
     try:
         page.goto(f"{app_url}/{'' if spec.default else spec.url_path}?{CHEAP}", wait_until="domcontentloaded")
-        _wait_for_app(page)
+        wait_for_app(page, 120_000)
         _run_reproduction(page, spec.url_path)
         # the mode bar shows on hover (laptop) or always (touch): shown on every chart, as a phone shows it
         page.add_style_tag(content=".js-plotly-plot .modebar-container .modebar { opacity: 1 !important; }")
@@ -131,14 +130,14 @@ def _downloads(page):
         with page.expect_download(timeout=180_000) as info:
             buttons.nth(i).click()
         files[info.value.suggested_filename] = Path(info.value.path()).read_bytes()
-        _wait_for_app(page)
+        wait_for_app(page, 120_000)
     return files
 
 
 @pytest.mark.parametrize("path", ["explorer", "utility", "conformal", "reproduce"])
 def test_every_download_opens_offline_and_reads_as_words(page, app_url, tmp_path, path):
     page.goto(f"{app_url}/{path}?{CHEAP}", wait_until="domcontentloaded")
-    _wait_for_app(page)
+    wait_for_app(page, 120_000)
     _run_reproduction(page, path)
     files = _downloads(page)
     assert files, f"{path} offers no download"

@@ -3,18 +3,10 @@ number of temperatures and trace plots of the check's chains, on a laptop and on
 
 import pytest
 
-from tests.app.conftest import VIEWPORTS
+from tests.app.conftest import VIEWPORTS, wait_for_app
 
 _SETTINGS = "regression?regression_n=30&regression_chain=200&regression_fits=1"
 _CODE_NAMES = ("proxy_", "rhat", "min_ess", "split_rhat", "effective_sample_size", "betas", "sigma")
-
-
-def _wait(page, timeout=180_000):
-    page.wait_for_selector("[data-testid='stMain']", timeout=timeout)
-    for _ in range(2):
-        page.wait_for_timeout(1500)
-        page.wait_for_selector("[data-testid='stApp'][data-test-script-state='notRunning']", timeout=timeout)
-    page.wait_for_timeout(1000)
 
 
 @pytest.mark.parametrize("viewport", ["laptop", "phone"])
@@ -25,7 +17,7 @@ def test_regression_page_shows_the_public_convergence_check(browser, app_url, ar
     page.set_default_navigation_timeout(180_000)
     try:
         page.goto(f"{app_url}/{_SETTINGS}", wait_until="domcontentloaded")
-        _wait(page)
+        wait_for_app(page, 180_000)
         assert page.locator("[data-testid='stException']").count() == 0
         heading = page.get_by_text("Did the sampler converge? (public check)")
         heading.scroll_into_view_if_needed()

@@ -175,7 +175,8 @@ def _assert_clean(at, where):
 def test_the_checks_catch_what_they_should():
     spec, notes = "SP" + "EC", "sha" + "red/" + "se" + "eds"  # spelled in parts: this file cites nothing itself
     section, text_file = "\u00a7" + "5.2", "paper" + "." + "txt"
-    bad = [f"see {spec} {section}", f"{notes}/{text_file}", "docs/derivations/audit.md", "quoted by the project issue",
+    doc_path, issue = "docs" + "/derivations/" + "audit" + ".md", "quoted by the project " + "issue"
+    bad = [f"see {spec} {section}", f"{notes}/{text_file}", doc_path, issue,
            "μ = -2 Φ^{-1}(x)", r"a \mu b", "x_{i}"]
     good = ["§VII-A of the paper", "Thm 4.1 of the GDP paper", r"$\mu = -2\Phi^{-1}(x)$", "$x_{i}$", "ε-DP",
             "`numpy.random.default_rng()`", "Seeds the data", "a special spectral case"]
