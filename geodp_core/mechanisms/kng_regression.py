@@ -49,6 +49,7 @@ import numpy as np
 from geodp_core._validation import check_int, check_option, check_real, check_rng
 from geodp_core.exceptions import GeoDPError, InvalidParameterError
 from geodp_core.mechanisms.base import LABEL_APPROXIMATE, LABEL_NO_GUARANTEE, Availability, DatasetMechanism
+from geodp_core.mechanisms.kng_mode_jumps import JUMP_EVERY, FootpointJump, ShootingJump, joint_peak, shooting_peaks
 from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
 from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechanism
 from geodp_core.privacy import Guarantee, PureDP, pure_dp_budget
@@ -621,7 +622,7 @@ _PROXY_CACHE_SIZE = 64
 
 
 def _proxy_check(manifold, n, tau, tau_clip, sigma_p, sigma_v, center, radius, max_speed, data_radius,
-                 lengths, burn_in, step_scale, threshold, betas_p=None, betas_v=None):
+                 lengths, burn_in, step_scale, threshold, betas_p=None, betas_v=None, jumps=True):
     r"""Run the convergence check on the PUBLIC proxy dataset (a function of public inputs only; cached).
 
     For each candidate chain length (in order) run ``2 (1 + 2 min(dim, 8))`` stage-1 chains and as many stage-2 chains
@@ -637,10 +638,11 @@ def _proxy_check(manifold, n, tau, tau_clip, sigma_p, sigma_v, center, radius, m
     betas_p = np.ones(1) if betas_p is None else np.asarray(betas_p, dtype=float)
     betas_v = np.ones(1) if betas_v is None else np.asarray(betas_v, dtype=float)
     key = (manifold, n, tau, tau_clip, sigma_p, sigma_v, center.tobytes(), radius, max_speed, data_radius,
-           tuple(lengths), burn_in, step_scale, threshold, tuple(betas_p), tuple(betas_v))
+           tuple(lengths), burn_in, step_scale, threshold, tuple(betas_p), tuple(betas_v), jumps)
     if key in _PROXY_CACHE:
         return _PROXY_CACHE[key]
     x, y, foot, _ = _proxy_data(manifold, n, center, tau, data_radius, radius, max_speed)
+    peak = _jump_peak(manifold, _nonprivate_fit(manifold, x, y), x, y, tau_clip) if jumps else None
     starts_p, starts_v, starts_c = _public_starts(manifold, center, radius, max_speed)
     reps = 2
     init_p, init_v = np.repeat(starts_p, reps, axis=0), np.repeat(starts_v, reps, axis=0)
@@ -654,9 +656,10 @@ def _proxy_check(manifold, n, tau, tau_clip, sigma_p, sigma_v, center, radius, m
         trace1, trace2, swap1, swap2 = [], [], {}, {}
         _, _, acc1, scales1 = _joint_footpoint_chain(
             manifold, x, y, sigma_p, tau_clip, max_speed, center, radius, init_p, init_v, n_chains, length, warm,
-            step_scale, rng, trace=trace1, betas=betas_p, tempering=swap1)
+            step_scale, rng, trace=trace1, betas=betas_p, tempering=swap1, peak=peak)
         _, acc2, scales2 = _shooting_chain(manifold, x, y, feet, sigma_v, tau_clip, max_speed, init_c, length, warm,
-                                           step_scale, rng, trace=trace2, betas=betas_v, tempering=swap2)
+                                           step_scale, rng, trace=trace2, betas=betas_v, tempering=swap2,
+                                           jumps=jumps)
         trace1, trace2 = np.stack(trace1), np.stack(trace2)
         rhat1, rhat2 = split_rhat(trace1), split_rhat(trace2)
         ess1, ess2 = effective_sample_size(trace1), effective_sample_size(trace2)
@@ -667,6 +670,8 @@ def _proxy_check(manifold, n, tau, tau_clip, sigma_p, sigma_v, center, radius, m
                             acceptance_footpoint=float(np.mean(acc1)), acceptance_shooting=float(np.mean(acc2)),
                             swap_footpoint=float(swap1["swap_acceptance"]),
                             swap_shooting=float(swap2["swap_acceptance"]),
+                            jump_footpoint=float(swap1["jump_acceptance"]),
+                            jump_shooting=float(swap2["jump_acceptance"]),
                             scales_footpoint=np.asarray(scales1), scales_shooting=np.asarray(scales2)))
         if worst < threshold:
             break
@@ -683,6 +688,15 @@ def _proxy_check(manifold, n, tau, tau_clip, sigma_p, sigma_v, center, radius, m
         _PROXY_CACHE.pop(next(iter(_PROXY_CACHE)))
     _PROXY_CACHE[key] = result
     return result
+
+
+def _jump_peak(manifold, fit, x, y, tau):
+    """The peak ``(p, v)`` of the stage-1 law for the mode-jump moves (:func:`joint_peak` from the least-squares
+    fit), if it is a finite, representable state (else ``None``: random-walk moves only)."""
+    p, v = joint_peak(manifold, fit.footpoint, fit.shooting_vector, x, y, tau)
+    if not (np.all(np.isfinite(v)) and bool(_representable(manifold, p[None])[0])):
+        return None
+    return p, v
 
 
 def _length_schedule(chain_length, max_chain_length):
@@ -718,7 +732,7 @@ def _propose(manifold, p, v, xi, zeta):
 
 def _joint_footpoint_chain(manifold, x, y, sigma, tau, max_speed, center, radius, init_p, init_v,
                            n_chains, n_steps, burn_in, step_scale, rng, trace=None, betas=None, scales=None,
-                           tempering=None):
+                           tempering=None, peak=None):
     r"""Tempered multi-scale Metropolis–Hastings on the tangent bundle for :math:`f_1(p, v)`.
 
     Returns ``(p, v, acceptance, scales)``: the cold (:math:`\beta = 1`) state and post-burn-in acceptance of
@@ -727,7 +741,9 @@ def _joint_footpoint_chain(manifold, x, y, sigma, tau, max_speed, center, radius
     no tempering, one rung); see :func:`_tempered_sampler` for the kernel. ``init_p, init_v`` are one start or
     one per chain. If ``trace`` is a list, the scalar summaries of :func:`_footpoint_summaries` (about
     ``center``) of every chain's cold state are appended to it every few post-burn-in steps. If ``tempering``
-    is a dict, the swap acceptance rate is stored in it.
+    is a dict, the swap and jump acceptance rates are stored in it. ``peak``: the target's peak ``(p, v)`` (the
+    least-squares fit) for the mode-jump moves of :class:`~geodp_core.mechanisms.kng_mode_jumps.FootpointJump`
+    (``None``: random-walk moves only).
     """
     shape = (n_chains,) + tuple(manifold.point_shape)
     log_target = _joint_log_target(manifold, x, y, sigma, tau, max_speed, center, radius)
@@ -744,16 +760,20 @@ def _joint_footpoint_chain(manifold, x, y, sigma, tau, max_speed, center, radius
         return _footpoint_summaries(manifold, center, *state)
 
     state = (np.broadcast_to(init_p, shape).copy(), np.broadcast_to(init_v, shape).copy())
-    state, accepted, scales, swap_rate = _tempered_sampler(
+    jump = None
+    if peak is not None:
+        domain = _diameter(manifold) if radius is None else radius
+        jump = FootpointJump(manifold, peak[0], peak[1], sigma, center, domain, max_speed, cap)
+    state, accepted, scales, swap_rate, jump_rate = _tempered_sampler(
         state, lambda s: log_target(*s), propose, n_chains, n_steps, burn_in, min(step_scale * sigma, cap),
-        sigma, cap, rng, betas, scales, trace, summaries)
+        sigma, cap, rng, betas, scales, trace, summaries, jump)
     if tempering is not None:
-        tempering["swap_acceptance"] = swap_rate
+        tempering.update(swap_acceptance=swap_rate, jump_acceptance=jump_rate)
     return state[0], state[1], accepted, scales
 
 
 def _tempered_sampler(state, log_target, propose, n_chains, n_steps, burn_in, start_scale, sigma, cap, rng,
-                      betas, scales, trace, summaries):
+                      betas, scales, trace, summaries, jump=None):
     r"""Parallel-tempering Metropolis–Hastings with multi-scale symmetric proposals, vectorised over chains.
 
     Every chain :math:`c` carries one replica per rung :math:`t` of the PUBLIC ladder
@@ -774,7 +794,13 @@ def _tempered_sampler(state, log_target, propose, n_chains, n_steps, burn_in, st
     on the PUBLIC proxy dataset and passes the frozen scales to the chains on the private data, so no tuning
     decision depends on the private data.
 
-    Returns ``(state, cold_acceptance, scales, swap_acceptance)``.
+    Jumps: if ``jump`` is given (a :mod:`~geodp_core.mechanisms.kng_mode_jumps` proposal), every
+    :data:`~geodp_core.mechanisms.kng_mode_jumps.JUMP_EVERY`-th step is an independence move from it instead of
+    the random-walk move, accepted with probability :math:`\min\{1, (\pi(y')/\pi(y))^{\beta_t} g(y)/g(y')\}`
+    (invariant for :math:`\pi^{\beta_t}`); acceptance counts and scale adaptation use the random-walk steps.
+
+    Returns ``(state, cold_acceptance, scales, swap_acceptance, jump_acceptance)`` (the last over the cold
+    replicas after burn-in; NaN without jumps).
     """
     betas = np.ones(1) if betas is None else np.asarray(betas, dtype=float)
     n_rungs = betas.size
@@ -791,26 +817,43 @@ def _tempered_sampler(state, log_target, propose, n_chains, n_steps, burn_in, st
     low = log_scale.min() - 20.0
     jump_low = np.log(min(0.5 * sigma, cap))
     accepted = np.zeros(rows)
+    jumped = np.zeros(rows)
+    n_walk = n_jump = 0
     swaps = swapped = 0
     thin = _thinning(n_steps)
     cold = np.arange(n_chains) * n_rungs
+    jump = None if jump is None else jump.for_rungs(n_rungs)
     for step in range(burn_in + n_steps):
-        local = np.exp(np.tile(log_scale, n_chains) + rng.uniform(-_SCALE_JITTER, _SCALE_JITTER, size=rows))
-        jump = np.exp(rng.uniform(min(jump_low, high), high, size=rows))
-        scale = np.where(rng.uniform(size=rows) < _JUMP_SHARE, jump, local)
-        proposal = propose(state, scale)
-        log_pi_new = log_target(proposal)
+        is_jump = jump is not None and step % JUMP_EVERY == JUMP_EVERY - 1
+        if is_jump:  # independence move from the mode-jump proposal g
+            log_q = jump.log_density(state)
+            proposal, log_q_new = jump.propose(state, rng)
+            log_pi_new = log_target(proposal)
+            with np.errstate(invalid="ignore"):  # inf - inf = NaN: not accepted
+                log_ratio = beta_row * (log_pi_new - log_pi) + log_q - log_q_new
+        else:
+            local = np.exp(np.tile(log_scale, n_chains) + rng.uniform(-_SCALE_JITTER, _SCALE_JITTER, size=rows))
+            long_jump = np.exp(rng.uniform(min(jump_low, high), high, size=rows))
+            scale = np.where(rng.uniform(size=rows) < _JUMP_SHARE, long_jump, local)
+            proposal = propose(state, scale)
+            log_pi_new = log_target(proposal)
+            with np.errstate(invalid="ignore"):
+                log_ratio = beta_row * (log_pi_new - log_pi)
         with np.errstate(invalid="ignore"):  # -inf - (-inf) = NaN: not accepted
-            accept = np.log(rng.uniform(size=rows)) < beta_row * (log_pi_new - log_pi)
+            accept = np.log(rng.uniform(size=rows)) < log_ratio
         state = tuple(np.where(accept.reshape((rows,) + (1,) * (s.ndim - 1)), new, s)
                       for s, new in zip(state, proposal))
         log_pi = np.where(accept, log_pi_new, log_pi)
         if step < burn_in:
-            if adapt:
+            if adapt and not is_jump:
                 rate = accept.reshape(n_chains, n_rungs).mean(axis=0)
                 log_scale = np.clip(log_scale + (rate - _TARGET_ACCEPTANCE) / (step + 1.0) ** 0.6, low, high)
+        elif is_jump:
+            jumped += accept
+            n_jump += 1
         else:
             accepted += accept
+            n_walk += 1
         for t in range(step % 2, n_rungs - 1, 2):  # replica exchange between adjacent rungs
             i = np.arange(n_chains) * n_rungs + t
             j = i + 1
@@ -824,8 +867,9 @@ def _tempered_sampler(state, log_target, propose, n_chains, n_steps, burn_in, st
             log_pi[a], log_pi[b] = log_pi[b].copy(), log_pi[a].copy()
         if trace is not None and step >= burn_in and (step - burn_in) % thin == 0:
             trace.append(summaries(tuple(s[cold] for s in state)))
-    return (tuple(s[cold] for s in state), accepted[cold] / n_steps, np.exp(log_scale),
-            swapped / swaps if swaps else float("nan"))
+    return (tuple(s[cold] for s in state), accepted[cold] / max(n_walk, 1), np.exp(log_scale),
+            swapped / swaps if swaps else float("nan"),
+            float(np.mean(jumped[cold])) / n_jump if n_jump else float("nan"))
 
 
 def temperature_ladder(n, eps, factor=2.0):
@@ -872,13 +916,15 @@ def _paper_footpoint_chain(manifold, x, y, sigma, tau, max_speed, center, radius
 
 
 def _shooting_chain(manifold, x, y, footpoints, sigma, tau, max_speed, init_v, n_steps, burn_in, step_scale, rng,
-                    trace=None, betas=None, scales=None, tempering=None):
+                    trace=None, betas=None, scales=None, tempering=None, jumps=True):
     r"""Tempered multi-scale Metropolis–Hastings for :math:`\exp(-|\nabla_v E(\tilde p, v)|/\sigma)` on
     :math:`\{|v| \le v_{\max}\}` per chain (Euclidean random walk in frame coordinates of :math:`T_{\tilde p}M`,
     the kernel of :func:`_tempered_sampler`). Returns ``(v, acceptance, scales)``.
 
     If ``trace`` is a list, the frame coordinates of :math:`v` and :math:`|v|` of every chain's cold state are
     appended to it every few post-burn-in steps (comparable across chains only for chains at the same footpoint).
+    ``jumps``: add the mode-jump moves of :class:`~geodp_core.mechanisms.kng_mode_jumps.ShootingJump` around each
+    footpoint's best shooting vector (:func:`~geodp_core.mechanisms.kng_mode_jumps.shooting_peaks`).
     """
     n_chains = footpoints.shape[0]
     frame = manifold.tangent_frame(footpoints)  # (k, d, *ps)
@@ -908,11 +954,12 @@ def _shooting_chain(manifold, x, y, footpoints, sigma, tau, max_speed, init_v, n
 
     state = (manifold.to_frame(footpoints, init_v), footpoints, frame)
     start = min(step_scale * sigma * _VELOCITY_STEP_RATIO, max_speed)
-    state, accepted, scales, swap_rate = _tempered_sampler(
+    jump = ShootingJump(shooting_peaks(manifold, footpoints, x, y, tau, max_speed), sigma, max_speed) if jumps else None
+    state, accepted, scales, swap_rate, jump_rate = _tempered_sampler(
         state, log_target, propose, n_chains, n_steps, burn_in, start, sigma, max_speed, rng, betas, scales,
-        trace, summaries)
+        trace, summaries, jump)
     if tempering is not None:
-        tempering["swap_acceptance"] = swap_rate
+        tempering.update(swap_acceptance=swap_rate, jump_acceptance=jump_rate)
     return to_vec(state[0], frame), accepted, scales
 
 
@@ -1239,7 +1286,7 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
         feet, _, acc1, scale1 = _joint_footpoint_chain(
             manifold, x_scaled, y, sigma_p, tau_clip, max_speed, center, radius, init_p, init_v,
             n_chains=n_chains, trace=trace1, betas=proxy["betas_footpoint"], scales=proxy["scales_footpoint"],
-            **common)
+            peak=_jump_peak(manifold, fit, x_scaled, y, tau_clip), **common)
     else:
         feet, acc1, scale1 = _paper_footpoint_chain(
             manifold, x_scaled, y, sigma_p, tau_clip, max_speed, center, radius, p_hat, v_hat, init_p,

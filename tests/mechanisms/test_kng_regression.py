@@ -182,29 +182,30 @@ def test_fit_outside_public_domain_is_owner_data():
 
 @pytest.mark.parametrize("args", [("sphere", 2), ("spd", 2, "affine"), ("so3", 3)], ids=["S2", "SPD2", "SO3"])
 def test_large_eps_recovers_the_geodesic(args):
-    """eps_p = eps_v = 2000: the KNG law concentrates at the fit. Chains started at the fit (the paper's
-    init='nonprivate', labelled no formal guarantee) stay close to the truth and to the non-private fit; from
-    the public starts a short random walk does not find this narrow mode, which the public check reports."""
+    """eps_p = eps_v = 2000: the KNG law concentrates at the fit (a cone of width ~1e-4 in a domain of radius
+    1.2). Chains started at the fit (the paper's init='nonprivate', labelled no formal guarantee) stay close to the
+    truth and to the non-private fit; chains from the PUBLIC starts find this narrow mode too, through the
+    mode-jump moves (a random walk alone never did in 300 steps), and land as close."""
     manifold = get_manifold(*args)
     rng = np.random.default_rng(SEED)
     p0 = manifold.default_center()
     v0 = manifold.from_frame(p0, np.array([0.5, -0.4, 0.3][: manifold.dim]))
     x, y = sample_geodesic_regression(manifold, p0, v0, 60, 0.01, rng)
-    with pytest.warns(RegressionPrivacyWarning, match="public convergence check"):
-        public = kng_geodesic_regression(manifold, x, y, 2000.0, 2000.0, 0.2, rng, data_radius=1.0, **FAST)
-    assert public.label == LABEL_NO_GUARANTEE and not public.diagnostics["proxy_passed"]
+    grid = np.linspace(0, 1, 11)
+    truth = R.predict(manifold, p0, v0, grid)
     with warnings.catch_warnings():
         warnings.simplefilter("ignore", RegressionPrivacyWarning)
+        public = kng_geodesic_regression(manifold, x, y, 2000.0, 2000.0, 0.2, rng, n_releases=4, data_radius=1.0,
+                                         owner_diagnostics=False, **FAST)
         result = kng_geodesic_regression(manifold, x, y, 2000.0, 2000.0, 0.2, rng, n_releases=2, data_radius=1.0,
                                          init="nonprivate", owner_diagnostics=False, **FAST)
     assert result.label == LABEL_NO_GUARANTEE
-    grid = np.linspace(0, 1, 11)
-    truth = R.predict(manifold, p0, v0, grid)
-    private = R.predict(manifold, result.footpoints, result.shooting_vectors, grid)
-    assert float(np.max(manifold.dist(private, truth[None]))) < 0.05
-    mspe = R.mean_squared_prediction_error(manifold, result.footpoints, result.shooting_vectors, x, y)
     mspe_hat = R.mean_squared_prediction_error(manifold, *result.nonprivate, x, y)
-    assert (mspe < 1.5 * mspe_hat + 1e-4).all()
+    for release in (public, result):
+        private = R.predict(manifold, release.footpoints, release.shooting_vectors, grid)
+        assert float(np.max(manifold.dist(private, truth[None]))) < 0.05
+        mspe = R.mean_squared_prediction_error(manifold, release.footpoints, release.shooting_vectors, x, y)
+        assert (mspe < 1.5 * mspe_hat + 1e-4).all()
 
 
 def test_spd_requires_public_data_radius_and_uses_paper_sensitivity():

@@ -49,8 +49,8 @@ def _run_bimodal(betas, n_chains=1500, steps=400, seed=SEED):
         return (state[0] + rng.standard_normal(state[0].shape) * scale[:, None],)
 
     start = (np.full((n_chains, 1), -3.0),)  # every chain starts in the SMALL mode
-    state, acc, scales, swap = K._tempered_sampler(start, log_target, propose, n_chains, steps, steps, 0.1, 0.1,
-                                                   10.0, rng, betas, None, None, None)
+    state, acc, scales, swap, _ = K._tempered_sampler(start, log_target, propose, n_chains, steps, steps, 0.1, 0.1,
+                                                      10.0, rng, betas, None, None, None)
     return state[0][:, 0], cdf, acc, swap
 
 
