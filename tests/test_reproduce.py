@@ -879,6 +879,27 @@ def test_command_line_all_panels_one_output_per_panel(tmp_path, capsys, monkeypa
     assert list(_summary(tmp_path / "n20")["panel"]) == ["n20"]
 
 
+@pytest.mark.parametrize("key", ["kng", "kng_split", "kng_spd", "kng_spd_equal", "kng_noise", "kng_kendall",
+                                 "kng_kendall_split"])
+def test_regression_ids_take_n_and_rerun_one_panel_of_the_grid(key, tmp_path, monkeypatch):
+    """`--all-panels --n 100` reruns the n = 100 panel of a regression figure alone, with the paper's 10 × 10
+    footpoint grid (the command that reruns an unconverged panel); an n outside the runner's range fails first."""
+    import argparse
+
+    from geodp_core.studies.reproductions import cli
+
+    parser = argparse.ArgumentParser()
+    args = argparse.Namespace(papers=[key], n=100, scenario=None, all_panels=True, data_dir=None)
+    plan = cli._plan(args, parser)
+    assert [(slug, arguments["n"], arguments["n_fits"], arguments["n_footpoints"]) for _, slug, arguments, _ in plan] \
+        == [(plan[0][0].panel_slug(plan[0][2]), 100, 100, 10)]
+    ran = []
+    monkeypatch.setattr(cli, "_run_command", lambda *a: ran.append(a))
+    with pytest.raises(SystemExit) as info:
+        rp.main([key, "--full", "--n", "3", "--out", str(tmp_path)])
+    assert info.value.code == 2 and ran == []
+
+
 def test_command_line_panels_on_a_dask_local_cluster_match_in_process(tmp_path, capsys):
     """Each panel is a cell: a Dask LocalCluster (via --scheduler) gives the same tables and verdicts."""
     distributed = pytest.importorskip("distributed")

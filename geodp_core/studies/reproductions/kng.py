@@ -41,7 +41,7 @@ from geodp_core.studies.reproductions.common import (
 from geodp_core.studies.reproductions.spec import Clause, RealData, reproduction
 
 __all__ = ["KNG_PAPER_NOISE_VARIANCE", "KNG_PAPER_N", "KNG_PAPER_PANELS", "KNG_KENDALL_PANELS", "KNG_NOISE_PANELS", "KNG_PAPER_EPS", "KNG_PAPER_SPLIT_TOTAL", "KNG_PAPER_SPLIT_EPS_P",
-           "KNG_PAPER_DELTAS", "KNG_SPACES", "KNG_SPACE_PRESETS", "KNG_PAPER_SHAPE_EPS", "KNG_SHAPE_COVARIATES",
+           "KNG_PAPER_DELTAS", "KNG_N_RANGE", "KNG_SPACES", "KNG_SPACE_PRESETS", "KNG_PAPER_SHAPE_EPS", "KNG_SHAPE_COVARIATES",
            "KNG_SHAPE_FILES", "KNG_FILE_SPACES", "KNG_SHAPE_AGE_RANGE", "KNG_SHAPE_MIN_SHAPES",
            "KNG_EQUAL_CLAIMS", "KNG_SPLIT_CLAIMS", "KNG_NOISE_CLAIM", "KNG_SENSITIVITY_CLAIM", "KNG_SHAPES_CLAIM",
            "reproduce_kng_regression", "reproduce_kng_budget_split", "reproduce_kng_noise", "reproduce_kng_sensitivity",
@@ -53,6 +53,8 @@ _PAPER = "Differentially private geodesic regression (K-norm gradient mechanism)
 KNG_PAPER_NOISE_VARIANCE = 0.001
 #: §4.1: "20, 50, 100 data points"; Figure 1 bottom: equal split, total ε ∈ [0.2, 2.0].
 KNG_PAPER_N = (20, 50, 100)
+#: Records n the regression runners accept (the command line's ``--n``).
+KNG_N_RANGE = (5, 2000)
 KNG_PAPER_EPS = (0.2, 2.0)
 
 _TAG_GDP, _TAG_HEAT, _TAG_EW, _TAG_CONF = 11, 22, 33, 44
@@ -326,7 +328,7 @@ def _xy(shapes):
 
 
 def _kng_common(n, n_fits, chain_length, tau, data_radius, seed):
-    return (check_int(n, "n", low=5, high=2000), check_int(n_fits, "n_fits", low=2, high=100),
+    return (check_int(n, "n", low=KNG_N_RANGE[0], high=KNG_N_RANGE[1]), check_int(n_fits, "n_fits", low=2, high=100),
             check_int(chain_length, "chain_length", low=50, high=20_000), check_real(tau, "tau", low=0.0, high=3.0),
             check_real(data_radius, "data_radius", low=0.0, high=3.0), _check_seed(seed))
 
@@ -471,7 +473,7 @@ KNG_SHAPES_CLAIM = tuple(
               quick=dict(space="kendall", n=100, eps_values=(0.2, 2.0), n_fits=3, chain_length=100),
               full=dict(space="kendall", n=100, eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20,
                         chain_length=KNG_KENDALL_CHAIN),
-              panels=KNG_KENDALL_PANELS, real_data=_real_file)
+              panels=KNG_KENDALL_PANELS, real_data=_real_file, n_range=KNG_N_RANGE)
 @reproduction("kng_spd_equal", paper=_PAPER, paper_setting=_KNG_PAPER_SETTINGS["kng_spd_equal"],
               figure="Figure 7 (bottom), appendix F", space="SPD(2), affine-invariant",
               claim=KNG_EQUAL_CLAIMS["spd"],
@@ -479,13 +481,14 @@ KNG_SHAPES_CLAIM = tuple(
                           "SPD(2), affine-invariant",
               default=dict(space="spd"), quick=dict(space="spd", eps_values=(0.2, 2.0), n_fits=3, chain_length=100),
               full=dict(space="spd", eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000),
-              panels=KNG_PAPER_PANELS)
+              panels=KNG_PAPER_PANELS, n_range=KNG_N_RANGE)
 @reproduction("kng", paper=_PAPER, paper_setting=_KNG_PAPER_SETTINGS["kng"],
               figure="Figure 1 (bottom), §4.1", space="S²", claim=KNG_EQUAL_CLAIMS["sphere"],
               description="DP geodesic regression Fig. 1 (bottom): KNG fits on S² vs the non-private fit, equal "
                           "budget split",
               quick=dict(eps_values=(2.0,), n_fits=2, chain_length=100),
-              full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS)
+              full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS,
+              n_range=KNG_N_RANGE)
 def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_length=300, tau=0.2, data_radius=1.0,
                              seed=0, space="sphere", n_footpoints=None, data_file=None):
     r"""DP geodesic regression at equal budget splits: KNG fits vs the non-private fit against the total ε.
@@ -609,7 +612,7 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
               default=dict(space="kendall", n=100),
               quick=dict(space="kendall", n=100, eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
               full=dict(space="kendall", n=100, n_fits=20, chain_length=KNG_KENDALL_CHAIN), panels=KNG_KENDALL_PANELS,
-              real_data=_real_file)
+              real_data=_real_file, n_range=KNG_N_RANGE)
 @reproduction("kng_spd", paper=_PAPER, paper_setting=_KNG_PAPER_SETTINGS["kng_spd"],
               figure="Figure 7 (top), appendix F", space="SPD(2), affine-invariant",
               claim=KNG_SPLIT_CLAIMS["spd"],
@@ -617,13 +620,13 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
                           "affine-invariant",
               default=dict(space="spd"),
               quick=dict(space="spd", eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
-              full=dict(space="spd", n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS)
+              full=dict(space="spd", n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS, n_range=KNG_N_RANGE)
 @reproduction("kng_split", paper=_PAPER, paper_setting=_KNG_PAPER_SETTINGS["kng_split"],
               figure="Figure 1 (top), §4.1", space="S²", claim=KNG_SPLIT_CLAIMS["sphere"],
               description="DP geodesic regression Fig. 1 (top): unequal budget splits ε_p + ε_v = 2.02 on S², "
                           "rigorous KNG vs the paper's variant",
               quick=dict(eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
-              full=dict(n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS)
+              full=dict(n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS, n_range=KNG_N_RANGE)
 def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG_PAPER_SPLIT_TOTAL, space="sphere",
                                n=50, n_fits=10, chain_length=300, tau=0.2, data_radius=1.0, seed=0, n_footpoints=None,
                                data_file=None):
@@ -716,7 +719,7 @@ def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG
                           "the total ε",
               quick=dict(n_fits=3, chain_length=100),
               full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000),
-              panels=KNG_NOISE_PANELS)
+              panels=KNG_NOISE_PANELS, n_range=KNG_N_RANGE)
 def reproduce_kng_noise(deltas=KNG_PAPER_DELTAS, eps_values=(0.2, 2.0), n=50, n_fits=10, chain_length=300, tau=0.2,
                         data_radius=1.0, seed=0, n_footpoints=None):
     r"""DP geodesic regression appendix E, Fig. 6: MSPE on S² for noise levels δ ∈ {0.001, 0.01, 0.1}.
@@ -911,7 +914,7 @@ _SHAPE_FIT_NAMES = {"nonprivate": "non-private fit", "truth": "true geodesic", "
                           "fits at ε_p = ε_v = 0.3 on Kendall shape space, synthetic shapes (the paper's "
                           "corpus-callosum file with --data-dir)",
               quick=dict(n_fits=3, chain_length=100), full=dict(n_fits=20, chain_length=KNG_KENDALL_CHAIN),
-              real_data=_real_file)
+              real_data=_real_file, n_range=KNG_N_RANGE)
 def reproduce_kng_shapes(eps_p=KNG_PAPER_SHAPE_EPS[0], eps_v=KNG_PAPER_SHAPE_EPS[1], n=100, n_fits=10,
                          chain_length=300, tau=0.2, data_radius=1.0, seed=0, data_file=None):
     r"""DP geodesic regression Fig. 3: predicted shapes along the geodesic, non-private vs private fits.
