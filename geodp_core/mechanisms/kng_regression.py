@@ -879,8 +879,9 @@ def temperature_ladder(n, eps, factor=2.0):
     largest gradient over :math:`n`), so the log density of :math:`\exp(-|\nabla E_\tau|/\sigma)`,
     :math:`\sigma = f\Delta/\varepsilon`, varies by at most :math:`L = n\varepsilon/(2f)` over the domain. The
     hottest rung :math:`2^{-(T-1)/2} \approx 1/L` sees a nearly flat law (moves freely); rungs a factor
-    :math:`\sqrt2` apart keep swaps frequent across the transition between the narrow mode near the fit and the
-    plateau far from it. :math:`T = 1 + \lceil 2\log_2 \max(L, 1)\rceil`, at most 12. A function of the public
+    :math:`\sqrt2` apart keep swaps frequent within each region. Between the narrow cone near the fit and the
+    plateau far from it the transition is of first order (no ladder swaps across it); the mode-jump moves of
+    :mod:`~geodp_core.mechanisms.kng_mode_jumps` cross it. :math:`T = 1 + \lceil 2\log_2 \max(L, 1)\rceil`, at most 12. A function of the public
     ``n``, ``eps`` and scale factor ``factor`` (2 rigorous, 1 the paper's) only.
     """
     spread = n * eps / (2.0 * factor)
@@ -970,16 +971,27 @@ def _public_init_text(manifold, n_starts, radius, max_speed):
             f"directions with |v| = {0.5 * max_speed:.4g} (never at the non-private fit)")
 
 
+def _rate(value):
+    return "n/a" if not np.isfinite(value) else f"{value:.2f}"
+
+
 def _sampler_note(n_feet, n_releases, state, init_text):
     chains = (f"{n_releases} independent chain(s) per stage" if n_feet == n_releases else
               f"{n_feet} independent stage-1 chain(s) and {n_releases} stage-2 chains ({n_releases // n_feet} at "
               "each released footpoint)")
+    last = state["proxy"]["history"][-1]
     return (
         f"Sampler: parallel-tempering Metropolis–Hastings with multi-scale proposals, {chains}, each with "
         f"{len(state['proxy']['betas_footpoint'])} (stage 1) and "
-        f"{len(state['proxy']['betas_shooting'])} (stage 2) replicas at the public inverse temperatures 1, 1/2, "
-        "1/4, ... (only the replica at temperature 1 is released), proposal scales adapted on the public proxy "
-        f"dataset and then frozen (no tuning on the private data), burn-in "
+        f"{len(state['proxy']['betas_shooting'])} (stage 2) replicas at the public inverse temperatures 1, 1/√2, "
+        "1/2, ... (only the replica at temperature 1 is released), proposal scales adapted on the public proxy "
+        f"dataset and then frozen (no tuning on the private data); every {JUMP_EVERY}th step "
+        f"{'' if state['joint'] else 'of stage 2 (the proxy check: of both stages) '}is a mode-jump move "
+        "(an independence proposal: with probability 1/2 a K-norm draw of public shape around the peak of the "
+        "law, else a uniform draw on the public domain, accepted by the Metropolis–Hastings rule, so the law "
+        "targeted is unchanged; the peak is where the gradient of the energy vanishes, computed from the same "
+        f"data as the law; jump acceptance on the proxy {_rate(last['jump_footpoint'])} (stage 1), "
+        f"{_rate(last['jump_shooting'])} (stage 2)), burn-in "
         f"{state['burn_in']} + {state['chain_length']} steps each (a public choice: {state['how']}); "
         f"public convergence check {'PASSED' if state['proxy']['passed'] else 'FAILED'} (largest split-R̂ "
         f"{state['proxy']['max_rhat']:.3g}, smallest effective sample size {state['proxy']['min_ess']:.0f} over "
