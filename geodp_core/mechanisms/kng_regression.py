@@ -108,6 +108,8 @@ _VELOCITY_STEP_RATIO = 2.0  # velocity steps are this many times the footpoint s
 _TARGET_ACCEPTANCE = 0.3
 _SCALE_JITTER = 1.5  # each step's local scale is the rung's scale times e^u, u ~ U(-1.5, 1.5) (public)
 _JUMP_SHARE = 0.25  # share of steps whose scale is log-uniform up to the public cap (long jumps)
+_PIVOT_SHARE = 0.5  # share of stage-1 random-walk proposals that turn the geodesic about one of its points
+_PIVOT_SLACK = 0.25  # footpoint noise of a pivot move, relative to its rung scale
 _MAX_RUNGS = 12  # at most this many temperatures in the public ladder
 _LADDER_RATIO = float(np.sqrt(2.0))  # adjacent inverse temperatures differ by this factor (public)
 _LOW_ACCEPTANCE = 0.02
@@ -751,8 +753,14 @@ def _joint_footpoint_chain(manifold, x, y, sigma, tau, max_speed, center, radius
 
     def propose(state, scale):
         p, v = state
-        noise = rng.standard_normal((p.shape[0], 2, manifold.dim)) * scale[:, None, None]
+        rows = p.shape[0]
+        noise = rng.standard_normal((rows, 2, manifold.dim)) * scale[:, None, None]
         noise[:, 1] *= _VELOCITY_STEP_RATIO
+        # pivot moves: turn the geodesic about its point at a public random covariate x_c (p moves by -x_c dv)
+        pivot = rng.uniform(size=rows) < _PIVOT_SHARE
+        centre = rng.uniform(size=rows)
+        noise[:, 0] = np.where(pivot[:, None], _PIVOT_SLACK * noise[:, 0] - centre[:, None] * noise[:, 1],
+                               noise[:, 0])
         xi, zeta = np.moveaxis(manifold.from_frame(p[:, None], noise), 1, 0)
         return _propose(manifold, p, v, xi, zeta)
 
