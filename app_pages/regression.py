@@ -46,6 +46,11 @@ _VIEW_TEXT = {
 }
 
 
+def _share(value):
+    """A rate as a percentage, or a dash when the step did not run."""
+    return "–" if not np.isfinite(value) else f"{value:.0%}"
+
+
 def _drawn_as(manifold):
     return _VIEW_TEXT.get(manifold.view, manifold.description)
 
@@ -202,7 +207,7 @@ with main:
     st.subheader("Did the sampler converge? (public check)")
     ess_all = list(diag["proxy_ess_footpoint"]) + list(diag["proxy_ess_shooting"])
     rhat_all = list(diag["proxy_rhat_footpoint"]) + list(diag["proxy_rhat_shooting"])
-    d1, d2, d3 = st.columns(3)
+    (d1, d2), (d3, d4) = st.columns(2), st.columns(2)
     d1.metric("Largest R̂ (agreement of chains)", f"{max(rhat_all):.3f}",
               delta="passed" if diag["proxy_passed"] else "failed",
               delta_color="normal" if diag["proxy_passed"] else "inverse",
@@ -215,6 +220,12 @@ with main:
               help="Each chain runs copies at flatter versions of the target (footpoint stage / shooting-vector "
                    "stage) that swap states with it, so it can cross between distant regions. Only the copy at "
                    "the true target is released.")
+    d4.metric("Mode jumps accepted", " / ".join(_share(diag[key]) for key in ("proxy_jump_footpoint",
+                                                                             "proxy_jump_shooting")),
+              help="Every fourth step each chain proposes a point near the peak of the target or anywhere in the "
+                   "public domain, accepted by the usual Metropolis–Hastings rule (footpoint stage / "
+                   "shooting-vector stage). This lets chains move between the narrow peak and the flat region far "
+                   "from it, which small steps and temperature swaps cannot.")
     traces = diag["proxy_trace_footpoint"]
     steps = (np.arange(traces.shape[0]) * max(1, -(-diag["chain_length"] // traces.shape[0]))).tolist()
     t1, t2 = st.columns(2)

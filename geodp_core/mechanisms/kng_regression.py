@@ -1417,6 +1417,8 @@ def _release(manifold, x_scaled, y, state, fit, max_residual, warns, owner, n_re
         "proxy_rhat_shooting": np.array(proxy["history"][-1]["rhat_shooting"]),
         "proxy_swap_footpoint": proxy["history"][-1]["swap_footpoint"],
         "proxy_swap_shooting": proxy["history"][-1]["swap_shooting"],
+        "proxy_jump_footpoint": proxy["history"][-1]["jump_footpoint"],
+        "proxy_jump_shooting": proxy["history"][-1]["jump_shooting"],
         "proxy_trace_footpoint": np.array(proxy["trace_footpoint"]),
         "proxy_trace_shooting": np.array(proxy["trace_shooting"]),
         "temperatures_footpoint": np.array(proxy["betas_footpoint"]),

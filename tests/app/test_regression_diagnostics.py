@@ -1,5 +1,8 @@
 """The Regression page shows the sampler's public convergence check in words: R̂, effective sample size, the
-number of temperatures and trace plots of the check's chains, on a laptop and on a phone (screenshots kept)."""
+number of temperatures, the mode jumps accepted and trace plots of the check's chains, on a laptop and on a phone
+(screenshots kept)."""
+
+import re
 
 import pytest
 
@@ -27,8 +30,10 @@ def test_regression_page_shows_the_public_convergence_check(browser, app_url, ar
         body = page.inner_text("[data-testid='stMain']")
         section = body[body.index("Did the sampler converge?"):]
         for text in ("Largest R̂", "Smallest effective sample size", "Temperatures per chain",
-                     "public stand-in dataset"):
+                     "Mode jumps accepted", "public stand-in dataset"):
             assert text in section, text
+        jumps = re.search(r"Mode jumps accepted\s+(\d+% / \d+%)", section)  # both stages jumped on the proxy
+        assert jumps is not None, section[section.index("Mode jumps accepted"):][:80]
         for name in _CODE_NAMES:  # words and symbols, never code names
             assert name not in section, name
         page.get_by_text("Shooting-vector stage").first.scroll_into_view_if_needed()
