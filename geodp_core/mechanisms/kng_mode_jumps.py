@@ -27,6 +27,7 @@ or the best shooting vector at a footpoint), a function of the data like the tar
 kernel, never the law the chain targets.
 """
 
+import copy
 import math
 
 import numpy as np
@@ -120,8 +121,8 @@ class ShootingJump:
 
     def for_rungs(self, n_rungs):
         """The same proposal for states stacked ``n_rungs`` replicas per chain (rows ``c * n_rungs + t``)."""
-        out = object.__new__(ShootingJump)
-        out.__dict__.update(self.__dict__, peaks=np.repeat(self.peaks, n_rungs, axis=0))
+        out = copy.copy(self)
+        out.peaks = np.repeat(self.peaks, n_rungs, axis=0)
         return out
 
     def log_density(self, state):

@@ -769,8 +769,8 @@ def _joint_footpoint_chain(manifold, x, y, sigma, tau, max_speed, center, radius
 
     state = (np.broadcast_to(init_p, shape).copy(), np.broadcast_to(init_v, shape).copy())
     jump = None
-    if peak is not None:
-        domain = _diameter(manifold) if radius is None else radius
+    domain = _diameter(manifold) if radius is None else radius
+    if peak is not None and domain > 0.0 and max_speed > 0.0:  # a degenerate public domain: random walk only
         jump = FootpointJump(manifold, peak[0], peak[1], sigma, center, domain, max_speed, cap)
     state, accepted, scales, swap_rate, jump_rate = _tempered_sampler(
         state, lambda s: log_target(*s), propose, n_chains, n_steps, burn_in, min(step_scale * sigma, cap),
@@ -963,7 +963,9 @@ def _shooting_chain(manifold, x, y, footpoints, sigma, tau, max_speed, init_v, n
 
     state = (manifold.to_frame(footpoints, init_v), footpoints, frame)
     start = min(step_scale * sigma * _VELOCITY_STEP_RATIO, max_speed)
-    jump = ShootingJump(shooting_peaks(manifold, footpoints, x, y, tau, max_speed), sigma, max_speed) if jumps else None
+    jump = None
+    if jumps and max_speed > 0.0:  # a degenerate public domain: random walk only
+        jump = ShootingJump(shooting_peaks(manifold, footpoints, x, y, tau, max_speed), sigma, max_speed)
     state, accepted, scales, swap_rate, jump_rate = _tempered_sampler(
         state, log_target, propose, n_chains, n_steps, burn_in, start, sigma, max_speed, rng, betas, scales,
         trace, summaries, jump)
