@@ -889,8 +889,8 @@ def temperature_ladder(n, eps, factor=2.0):
     hottest rung :math:`2^{-(T-1)/2} \approx 1/L` sees a nearly flat law (moves freely); rungs a factor
     :math:`\sqrt2` apart keep swaps frequent within each region. Between the narrow cone near the fit and the
     plateau far from it the transition is of first order (no ladder swaps across it); the mode-jump moves of
-    :mod:`~geodp_core.mechanisms.kng_mode_jumps` cross it. :math:`T = 1 + \lceil 2\log_2 \max(L, 1)\rceil`, at most 12. A function of the public
-    ``n``, ``eps`` and scale factor ``factor`` (2 rigorous, 1 the paper's) only.
+    :mod:`~geodp_core.mechanisms.kng_mode_jumps` cross it. :math:`T = 1 + \lceil 2\log_2 \max(L, 1)\rceil`, at
+    most 12. A function of the public ``n``, ``eps`` and scale factor ``factor`` (2 rigorous, 1 the paper's) only.
     """
     spread = n * eps / (2.0 * factor)
     rungs = min(_MAX_RUNGS, 1 + int(np.ceil(np.log(max(spread, 1.0)) / np.log(_LADDER_RATIO))))
