@@ -10,7 +10,7 @@ import json
 
 import pytest
 
-from tests.app.conftest import VIEWPORTS, wait_for_app
+from tests.app.conftest import IDLE, VIEWPORTS, wait_for_app
 
 pytestmark = pytest.mark.browser
 
@@ -100,7 +100,7 @@ def test_scrubbing_the_budget_redraws_on_the_client_without_a_server_run(browser
         page.wait_for_timeout(1500)
         states = page.evaluate("() => window.__states")
         assert "running" not in states, states  # no Streamlit rerun
-        assert page.locator("[data-testid='stApp'][data-test-script-state='notRunning']").count() == 1
+        assert page.locator(IDLE).count() == 1
         assert sent == [], f"{len(sent)} websocket messages sent to the server while scrubbing"
         print(json.dumps({"viewport": size, "space": space, "input_to_paint_ms": [round(t, 1) for t in timings],
                           "median_ms": round(sorted(timings)[len(timings) // 2], 1)}))
