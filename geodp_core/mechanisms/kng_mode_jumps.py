@@ -205,10 +205,10 @@ class FootpointJump:
         delta = self.cone.sample(rng, rows)
         near = np.linalg.norm(delta[:, 0], axis=1) <= self.reach  # beyond the reach: rejected (NaN state)
         delta[~near] = 0.0
-        cone_p, cone_v = _rowwise(lambda i: self._cone_point(delta[i]), rows, p.shape[1:])
+        cone_p, cone_v = rows_or_nan(lambda i: self._cone_point(delta[i]), rows, p.shape[1:])
         cone_p[~near] = np.nan
         wide_a, wide_c = uniform_ball(rng, rows, dim, self.radius), uniform_ball(rng, rows, dim, self.max_speed)
-        wide_p, wide_v = _rowwise(lambda i: self._domain_point(wide_a[i], wide_c[i]), rows, p.shape[1:])
+        wide_p, wide_v = rows_or_nan(lambda i: self._domain_point(wide_a[i], wide_c[i]), rows, p.shape[1:])
         pick = _choose(rng, rows).reshape((rows,) + (1,) * (p.ndim - 1))
         new = (np.where(pick, cone_p, wide_p), np.where(pick, cone_v, wide_v))
         return new, self.log_density(new)
@@ -225,7 +225,7 @@ class FootpointJump:
         return point, m.from_frame(point, coords_v)
 
 
-def _rowwise(make, rows, shape):
+def rows_or_nan(make, rows, shape):
     """``make(index)`` for all rows at once, or row by row where a linear-algebra error occurs (NaN rows: the
     proposal is then rejected, never an error)."""
     with np.errstate(all="ignore"):

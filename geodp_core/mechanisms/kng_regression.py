@@ -49,7 +49,14 @@ import numpy as np
 from geodp_core._validation import check_int, check_option, check_real, check_rng
 from geodp_core.exceptions import GeoDPError, InvalidParameterError
 from geodp_core.mechanisms.base import LABEL_APPROXIMATE, LABEL_NO_GUARANTEE, Availability, DatasetMechanism
-from geodp_core.mechanisms.kng_mode_jumps import JUMP_EVERY, FootpointJump, ShootingJump, joint_peak, shooting_peaks
+from geodp_core.mechanisms.kng_mode_jumps import (
+    JUMP_EVERY,
+    FootpointJump,
+    ShootingJump,
+    joint_peak,
+    rows_or_nan,
+    shooting_peaks,
+)
 from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
 from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechanism
 from geodp_core.privacy import Guarantee, PureDP, pure_dp_budget
@@ -719,17 +726,7 @@ def _propose(manifold, p, v, xi, zeta):
         p_new = geo.end_point
         return p_new, _project_tangent(manifold, p_new, geo.transport(v[i] + zeta[i]))
 
-    with np.errstate(all="ignore"):
-        try:
-            return move(slice(None))
-        except np.linalg.LinAlgError:
-            p_new, v_new = np.full(p.shape, np.nan), np.full(v.shape, np.nan)
-            for row in range(p.shape[0]):
-                try:
-                    p_new[row], v_new[row] = move(row)
-                except np.linalg.LinAlgError:
-                    pass
-            return p_new, v_new
+    return rows_or_nan(move, p.shape[0], p.shape[1:])
 
 
 def _joint_footpoint_chain(manifold, x, y, sigma, tau, max_speed, center, radius, init_p, init_v,
