@@ -88,6 +88,8 @@ from geodp_core.exceptions import ConvergenceError, InvalidParameterError
 from geodp_core.geometry.base import Manifold
 from geodp_core.geometry.functions import sinc as _sinc
 from geodp_core.geometry.functions import sinhc as _sinhc
+from geodp_core.geometry.functions import symmetric_2x2_eigenvalues
+from geodp_core.geometry.functions import symmetric_eigh as _eigh
 from geodp_core.geometry.functions import symmetrize as _sym
 
 __all__ = [
@@ -419,21 +421,6 @@ class _Gradients(NamedTuple):
     residual_norms: np.ndarray  # (k, n)
 
 
-def _eigh(matrix):
-    """Batched symmetric eigendecomposition (closed form for 2x2, LAPACK otherwise), ascending."""
-    matrix = np.asarray(matrix, dtype=float)
-    if matrix.shape[-1] != 2:
-        return np.linalg.eigh(_sym(matrix))
-    a, d = matrix[..., 0, 0], matrix[..., 1, 1]
-    b = 0.5 * (matrix[..., 0, 1] + matrix[..., 1, 0])
-    mean, half = 0.5 * (a + d), 0.5 * (a - d)
-    radius = np.hypot(half, b)
-    theta = 0.5 * np.arctan2(b, half)  # (cos, sin) of theta: eigenvector of the larger eigenvalue
-    c, s = np.cos(theta), np.sin(theta)
-    vecs = np.stack([np.stack([-s, c], axis=-1), np.stack([c, s], axis=-1)], axis=-1)
-    return np.stack([mean - radius, mean + radius], axis=-1), vecs
-
-
 def _dot(manifold, a, b):
     """The ambient (Euclidean or Minkowski) form of a quadric, i.e. its metric on tangent vectors."""
     return manifold.ambient_inner(a, b)
@@ -498,6 +485,54 @@ def _gradients_spd_affine(manifold, p, v, x, y, tau):
     return _Gradients(_sym(outer @ rot_p @ outer_t), _sym(outer @ rot_v @ outer_t), norm_p, norm_v, norms)
 
 
+def _gradients_spd2_affine(manifold, p, v, x, y, tau):
+    r""":func:`_gradients_spd_affine` on SPD(2), with every per-residual step written out on the entries.
+
+    With :math:`R = P^{-1/2}Q`, the whitened rotated response is :math:`Z_i = R^T y_i R` and
+    :math:`A_i = e^{-x_i\Lambda/2} Z_i e^{-x_i\Lambda/2}`. A symmetric 2×2 matrix with eigenvalues
+    :math:`\mu_\pm = m \pm r` has :math:`\log A = \tfrac12(\log\mu_- + \log\mu_+) I + s\,(A - mI)`,
+    :math:`s = (\log\mu_+ - \log\mu_-)/(2r) = \operatorname{log1p}(2r/\mu_-)/(2r)` (:math:`1/\mu_-` at
+    :math:`r = 0`), so the :math:`n` residuals cost elementwise operations only, no batched matrix products.
+    """
+    lam_p, vec_p = _eigh(p)
+    vec_p_t = np.swapaxes(vec_p, -1, -2)
+    sqrt_p = (vec_p * np.sqrt(lam_p)[..., None, :]) @ vec_p_t
+    isqrt_p = (vec_p / np.sqrt(lam_p)[..., None, :]) @ vec_p_t
+    lam, vecs = _eigh(isqrt_p @ v @ isqrt_p)  # (k, 2), (k, 2, 2)
+    r = isqrt_p @ vecs
+    r00, r01, r10, r11 = (r[:, i, j, None] for i, j in ((0, 0), (0, 1), (1, 0), (1, 1)))  # (k, 1)
+    ya, yb, yd = y[None, :, 0, 0], 0.5 * (y[None, :, 0, 1] + y[None, :, 1, 0]), y[None, :, 1, 1]  # (1, n)
+    h0 = np.exp(-0.5 * x[None, :] * lam[:, 0, None])  # (k, n)
+    h1 = np.exp(-0.5 * x[None, :] * lam[:, 1, None])
+    a = h0 * h0 * (r00 * r00 * ya + 2.0 * r00 * r10 * yb + r10 * r10 * yd)
+    d = h1 * h1 * (r01 * r01 * ya + 2.0 * r01 * r11 * yb + r11 * r11 * yd)
+    b = h0 * h1 * (r00 * r01 * ya + (r00 * r11 + r10 * r01) * yb + r10 * r11 * yd)
+    low, high = symmetric_2x2_eigenvalues(a, b, d)
+    half, radius = 0.5 * (a - d), 0.5 * (high - low)
+    log_low = np.log(low)
+    spread = np.log1p(2.0 * radius / low)  # log mu_+ - log mu_-
+    slope = np.where(radius > 0, spread / np.where(radius > 0, 2.0 * radius, 1.0), 1.0 / low)
+    centre = log_low + 0.5 * spread
+    norms = np.sqrt(log_low * log_low + (log_low + spread) ** 2)
+    factor = _clip_factor(norms, tau)
+    e00, e11, e01 = factor * (centre + slope * half), factor * (centre - slope * half), factor * slope * b
+    gap = 0.5 * x[None, :] * (lam[:, 0, None] - lam[:, 1, None])
+    rot_p = -np.stack([np.mean(e00, axis=1), np.mean(np.cosh(gap) * e01, axis=1), np.mean(e11, axis=1)], axis=-1)
+    rot_v = -np.stack([np.mean(x * e00, axis=1), np.mean(x * _sinhc(gap) * e01, axis=1),
+                       np.mean(x * e11, axis=1)], axis=-1)
+    outer = sqrt_p @ vecs
+    outer_t = np.swapaxes(outer, -1, -2)
+
+    def full(entries):
+        return np.stack([entries[:, :2], entries[:, 1:]], axis=-2)  # (k, 3) -> (k, 2, 2)
+
+    def norm(entries):
+        return np.sqrt(entries[:, 0] ** 2 + 2.0 * entries[:, 1] ** 2 + entries[:, 2] ** 2)
+
+    return _Gradients(_sym(outer @ full(rot_p) @ outer_t), _sym(outer @ full(rot_v) @ outer_t), norm(rot_p),
+                      norm(rot_v), norms)
+
+
 def _gradients_kendall(manifold, p, v, x, y, tau):
     r"""Lean gradients on Kendall shape space (the adjoints of the module docstring), by matrix products.
 
@@ -556,7 +591,8 @@ def _gradients(manifold, p, v, x, y, tau=None):
     if family == "quadric":
         return _gradients_constant(manifold, p, v, x, y, tau)
     if family == "affine_invariant":
-        return _gradients_spd_affine(manifold, p, v, x, y, tau)
+        lean = _gradients_spd2_affine if manifold.point_shape[-1] == 2 else _gradients_spd_affine
+        return lean(manifold, p, v, x, y, tau)
     if family == "complex_projective":
         return _gradients_kendall(manifold, p, v, x, y, tau)
     k = _npt(manifold)

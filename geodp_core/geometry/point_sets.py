@@ -37,6 +37,7 @@ from scipy.stats import qmc
 
 from geodp_core._validation import check_int, check_real
 from geodp_core.exceptions import InvalidParameterError
+from geodp_core.geometry.functions import log_sphere_area
 
 __all__ = [
     "PUBLIC_SEED",
@@ -94,11 +95,6 @@ def distance_row_blocks(kind, points, block=_ROW_BLOCK):
     """Yield ``(start, distances[start:start+block, :])`` of the pairwise distance matrix of ``points``."""
     for start in range(0, len(points), block):
         yield start, pairwise_distances(kind, points[start:start + block], points)
-
-
-def _log_sphere_volume(d):
-    r""":math:`\log|S^d| = \log 2 + \frac{d+1}2\log\pi - \log\Gamma(\frac{d+1}2)`."""
-    return math.log(2.0) + 0.5 * (d + 1) * math.log(math.pi) - special.gammaln(0.5 * (d + 1))
 
 
 def _radial_inverse_cdf(kind, dim, radius, u):
@@ -271,7 +267,7 @@ def _domain_points(manifold, kind, n_points, domain_radius, domain_center):
     if kind == "sphere" and domain_center is None:
         g = special.ndtri(_quasi_random(n_points, d + 1))
         points = g / np.linalg.norm(g, axis=1, keepdims=True)
-        return points, _log_sphere_volume(d)
+        return points, log_sphere_area(d + 1)
     u = _quasi_random(n_points, d + 1)
     g = special.ndtri(u[:, :d])
     directions = g / np.linalg.norm(g, axis=1, keepdims=True)
@@ -280,7 +276,7 @@ def _domain_points(manifold, kind, n_points, domain_radius, domain_center):
     base = np.broadcast_to(domain_center, (n_points,) + domain_center.shape)
     tangent = manifold.from_frame(base, directions * radii[:, None])
     points = _on_manifold(manifold, manifold.exp(base, tangent, check=False))
-    return points, _log_sphere_volume(d - 1) + log_radial_mass
+    return points, log_sphere_area(d) + log_radial_mass
 
 
 def _knn_graph(kind, points, k):

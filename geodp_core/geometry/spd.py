@@ -11,6 +11,7 @@ import numpy as np
 
 from geodp_core._validation import check_option
 from geodp_core.geometry.base import Manifold, register_manifold
+from geodp_core.geometry.functions import symmetric_eigh
 from geodp_core.geometry.functions import symmetrize as _sym
 from geodp_core.geometry.radial_volume import FlatVolume
 
@@ -19,7 +20,7 @@ __all__ = ["SPDAffine", "SPDLogEuclidean", "SPDLogCholesky", "sym_function", "sy
 
 def sym_function(matrix, func):
     r"""Apply a scalar function to a symmetric matrix: :math:`U f(\Lambda) U^T` (batched)."""
-    eigvals, eigvecs = np.linalg.eigh(_sym(np.asarray(matrix, dtype=float)))
+    eigvals, eigvecs = symmetric_eigh(matrix)
     return (eigvecs * func(eigvals)[..., None, :]) @ np.swapaxes(eigvecs, -1, -2)
 
 
@@ -35,7 +36,7 @@ def _divided_difference(eigvals, func, dfunc):
 
 def _frechet_derivative(matrix, direction, func, dfunc):
     r"""Daleckii–Krein: :math:`Df_S[H] = U\,(F \circ U^T H U)\,U^T` for symmetric ``S``."""
-    eigvals, eigvecs = np.linalg.eigh(_sym(matrix))
+    eigvals, eigvecs = symmetric_eigh(matrix)
     weights = _divided_difference(eigvals, func, dfunc)
     ut = np.swapaxes(eigvecs, -1, -2)
     return eigvecs @ (weights * (ut @ direction @ eigvecs)) @ ut
@@ -254,7 +255,7 @@ class SPDAffine(_SPDBase):
         return FlatVolume(1) if self.m == 1 else None
 
     def _sqrt_and_invsqrt(self, point):
-        eigvals, eigvecs = np.linalg.eigh(_sym(point))
+        eigvals, eigvecs = symmetric_eigh(point)
         ut = np.swapaxes(eigvecs, -1, -2)
         sqrt = (eigvecs * np.sqrt(eigvals)[..., None, :]) @ ut
         invsqrt = (eigvecs / np.sqrt(eigvals)[..., None, :]) @ ut
@@ -266,7 +267,7 @@ class SPDAffine(_SPDBase):
 
     def _dist(self, point_a, point_b):
         _, invsqrt = self._sqrt_and_invsqrt(point_a)
-        eigvals = np.linalg.eigvalsh(_sym(invsqrt @ point_b @ invsqrt))
+        eigvals = symmetric_eigh(invsqrt @ point_b @ invsqrt)[0]
         return np.sqrt(np.sum(np.log(eigvals) ** 2, axis=-1))
 
     def _exp(self, base_point, tangent_vec):

@@ -42,6 +42,7 @@ from geodp_core._validation import (
     check_rng,
 )
 from geodp_core.exceptions import InvalidParameterError, OffManifoldError, UnavailableError
+from geodp_core.geometry.functions import log_sphere_area
 from geodp_core.geometry.radial import (
     _GL_W,
     _GL_X,
@@ -230,11 +231,6 @@ def _vandermonde_directions(m, n, rng):
     return out / np.linalg.norm(out, axis=1, keepdims=True)
 
 
-def _log_sphere_area(m):
-    """log |S^{m-1}|."""
-    return math.log(2.0) + 0.5 * m * math.log(math.pi) - math.lgamma(0.5 * m)
-
-
 def log_vandermonde_sphere_integral(m):
     r"""Log of :math:`A_m = \int_{S^{m-1}} \prod_{i<j} |\theta_i - \theta_j| \, d\theta`.
 
@@ -321,7 +317,7 @@ class _EigenRadius:
         c = math.sqrt(m * (m * m - 1) / 12.0)
         q = m / 24.0
         self._k1, self._k2, self._c, self._q = m, m + n_pairs, c, q
-        self._const1 = _log_sphere_area(m)
+        self._const1 = log_sphere_area(m)
         self._const2 = log_vandermonde_sphere_integral(m)
         upper = scale if profile == "uniform" else np.inf
         majorants = []

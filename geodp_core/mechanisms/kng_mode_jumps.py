@@ -32,6 +32,7 @@ import math
 
 import numpy as np
 
+from geodp_core.geometry.functions import log_ball_volume, log_sphere_area
 from geodp_core.regression import _Geodesic, _gradients, _project_tangent
 
 #: Every this-many-th step of every replica is a jump move (the others are random-walk moves).
@@ -46,11 +47,6 @@ JOINT_GRAM = np.array([[1.0, 0.5], [0.5, 1.0 / 3.0]])
 SHOOTING_GRAM = np.array([[1.0 / 3.0]])
 #: Fixed number of Newton steps for the best shooting vector at a footpoint (no data-dependent stopping).
 _PEAK_STEPS = 40
-
-
-def log_ball_volume(dim, radius):
-    r"""Log volume of the Euclidean ball of radius ``radius`` in :math:`\mathbb R^{dim}`."""
-    return 0.5 * dim * math.log(math.pi) - math.lgamma(0.5 * dim + 1.0) + dim * math.log(radius)
 
 
 def uniform_ball(rng, rows, dim, radius):
@@ -76,8 +72,7 @@ class KNormMixture:
         total = self.blocks * self.dim
         self.total = total
         self.scales = float(sigma) * CONE_SCALES
-        log_sphere = math.log(2.0) + 0.5 * total * math.log(math.pi) - math.lgamma(0.5 * total)
-        self._log_const = (self.dim * math.log(np.linalg.det(self.gram)) - math.lgamma(total) - log_sphere
+        self._log_const = (self.dim * math.log(np.linalg.det(self.gram)) - math.lgamma(total) - log_sphere_area(total)
                            - total * np.log(self.scales))
 
     def sample(self, rng, rows):

@@ -36,6 +36,7 @@ from scipy import integrate, special
 
 from geodp_core._validation import check_int, check_option, check_real
 from geodp_core.exceptions import InvalidParameterError, UnavailableError
+from geodp_core.geometry.functions import log_sphere_area
 from geodp_core.geometry.radial import get_radial_law
 from geodp_core.geometry.spd_polar import sample_eigen_logs, sample_spd_polar, spd_laplace_scale_limit
 from geodp_core.mechanisms.base import (
@@ -106,11 +107,6 @@ def diameter_capped_sensitivity(manifold, sensitivity, notes):
     notes.append(f"sensitivity {sensitivity:g} > {name} = diameter of {manifold.symbol}; using Δ = {name} "
                  f"(dist ≤ {name} always)")
     return float(diameter)
-
-
-def _log_sphere_area(dim):
-    r""":math:`\log|S^{d-1}| = \log(2\pi^{d/2}/\Gamma(d/2))` (``log 2`` for ``d = 1``)."""
-    return math.log(2.0) + 0.5 * dim * math.log(math.pi) - math.lgamma(0.5 * dim)
 
 
 def _log_struve_l0(x):
@@ -465,7 +461,7 @@ class IsotropicDistanceMechanism(Mechanism):
         sigma = calibration.noise["sigma"]
         kind, _ = noise_geometry(self.manifold)
         if kind == "radial":
-            return float(self._radial_law(sigma).log_normaliser() + _log_sphere_area(self.manifold.dim))
+            return float(self._radial_law(sigma).log_normaliser() + log_sphere_area(self.manifold.dim))
         m = self.manifold.m
         if m == 2:
             k2 = math.pi / math.sqrt(2.0)

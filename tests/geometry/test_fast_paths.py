@@ -208,3 +208,43 @@ def test_exp_polar_validates_its_arguments():
         sphere.exp_polar(base, [0.1, 0.2, 0.3], coords)
     with pytest.raises(InvalidParameterError, match="unit_coords"):
         sphere.exp_polar(base, [0.1, 0.2], np.ones((2, 3)) / np.sqrt(3.0))
+
+
+def _hard_symmetric_2x2(rng):
+    """Random symmetric 2x2 matrices plus the cases a closed form gets wrong: ties, zeros, diagonal and rotated
+    matrices with condition number up to e^60, negative and indefinite ones."""
+    a = rng.normal(size=(400, 2, 2))
+    cases = [0.5 * (a + np.swapaxes(a, -1, -2)), np.zeros((1, 2, 2)), np.eye(2)[None] * 3.0, -np.eye(2)[None],
+             np.diag([np.exp(60.0), 1.0])[None], np.diag([1e-12, 1.0])[None], np.diag([-2.0, 5.0])[None]]
+    for log_cond in (5.0, 20.0, 40.0):
+        angle = rng.uniform(0, np.pi, 50)
+        c, s = np.cos(angle), np.sin(angle)
+        rot = np.stack([np.stack([c, -s], -1), np.stack([s, c], -1)], -2)
+        cases.append(rot @ np.diag([1.0, np.exp(-log_cond)]) @ np.swapaxes(rot, -1, -2))
+    return np.concatenate(cases)
+
+
+def test_closed_form_symmetric_eigh_agrees_with_lapack():
+    """2x2 eigenvalues within a few ulps of ||A|| of LAPACK's (and exact on diagonal matrices, where m - r would
+    lose the small one), orthonormal eigenvectors that rebuild A; small batches and other sizes are LAPACK's."""
+    from geodp_core.geometry.functions import CLOSED_FORM_BATCH, symmetric_2x2_eigenvalues, symmetric_eigh
+
+    matrices = _hard_symmetric_2x2(np.random.default_rng(SEED))
+    values, vectors = symmetric_eigh(matrices)
+    expected = np.linalg.eigvalsh(matrices)
+    scale = np.max(np.abs(matrices), axis=(-1, -2), keepdims=False)[:, None]
+    assert np.all(np.abs(values - expected) <= 8 * np.finfo(float).eps * scale)
+    assert np.all(values[:, 0] <= values[:, 1])
+    np.testing.assert_allclose(np.swapaxes(vectors, -1, -2) @ vectors, np.broadcast_to(np.eye(2), matrices.shape),
+                               atol=1e-15)
+    rebuilt = (vectors * values[:, None, :]) @ np.swapaxes(vectors, -1, -2)
+    assert np.all(np.abs(rebuilt - matrices) <= 8 * np.finfo(float).eps * scale[:, :, None])
+    low, high = symmetric_2x2_eigenvalues(np.array([np.exp(60.0), 1e-12, 1.0, -3.0]), 0.0,
+                                          np.array([1.0, 1.0, 1e-300, 2.0]))
+    np.testing.assert_array_equal(low, [1.0, 1e-12, 1e-300, -3.0])
+    np.testing.assert_array_equal(high, [np.exp(60.0), 1.0, 1.0, 2.0])
+    small = matrices[:CLOSED_FORM_BATCH - 1]  # below the batch threshold: LAPACK's own answer
+    np.testing.assert_array_equal(symmetric_eigh(small)[0], np.linalg.eigh(small)[0])
+    big = np.random.default_rng(1).normal(size=(5, 3, 3))
+    big = big + np.swapaxes(big, -1, -2)
+    np.testing.assert_allclose(symmetric_eigh(big)[0], np.linalg.eigvalsh(big), atol=1e-13)

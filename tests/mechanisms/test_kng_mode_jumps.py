@@ -10,6 +10,7 @@ import pytest
 from scipy import stats
 
 from geodp_core.geometry import get_manifold
+from geodp_core.geometry.functions import log_ball_volume, log_sphere_area
 from geodp_core.mechanisms import kng_mode_jumps as J
 from geodp_core.mechanisms import kng_regression as K
 
@@ -146,4 +147,5 @@ def test_shooting_peaks_solve_the_flat_normal_equation():
     peaks = J.shooting_peaks(manifold, feet, x, y, 5.0, 10.0)
     expected = np.array([np.sum(x[:, None] * (y - f), axis=0) / np.sum(x * x) for f in feet])
     np.testing.assert_allclose(manifold.from_frame(feet, peaks), expected, atol=1e-10)
-    assert math.isclose(J.log_ball_volume(3, 2.0), math.log(4 / 3 * math.pi * 8))
+    assert math.isclose(log_ball_volume(3, 2.0), math.log(4 / 3 * math.pi * 8))
+    assert math.isclose(log_sphere_area(3), math.log(4 * math.pi)) and math.isclose(log_sphere_area(1), math.log(2))

@@ -41,7 +41,7 @@ from geodp_core.studies.reproductions.common import (
 from geodp_core.studies.reproductions.spec import Clause, RealData, reproduction
 
 __all__ = ["KNG_PAPER_NOISE_VARIANCE", "KNG_PAPER_N", "KNG_PAPER_PANELS", "KNG_KENDALL_PANELS", "KNG_NOISE_PANELS", "KNG_PAPER_EPS", "KNG_PAPER_SPLIT_TOTAL", "KNG_PAPER_SPLIT_EPS_P",
-           "KNG_PAPER_DELTAS", "KNG_N_RANGE", "KNG_SPACES", "KNG_SPACE_PRESETS", "KNG_PAPER_SHAPE_EPS", "KNG_SHAPE_COVARIATES",
+           "KNG_PAPER_DELTAS", "KNG_N_RANGE", "KNG_PAPER_VARIANT_CHAIN", "KNG_SPACES", "KNG_SPACE_PRESETS", "KNG_PAPER_SHAPE_EPS", "KNG_SHAPE_COVARIATES",
            "KNG_SHAPE_FILES", "KNG_FILE_SPACES", "KNG_SHAPE_AGE_RANGE", "KNG_SHAPE_MIN_SHAPES",
            "KNG_EQUAL_CLAIMS", "KNG_SPLIT_CLAIMS", "KNG_NOISE_CLAIM", "KNG_SENSITIVITY_CLAIM", "KNG_SHAPES_CLAIM",
            "reproduce_kng_regression", "reproduce_kng_budget_split", "reproduce_kng_noise", "reproduce_kng_sensitivity",
@@ -164,6 +164,12 @@ KNG_KENDALL_PANELS = (dict(n=100, n_fits=100, n_footpoints=10),)
 #: 1000 (+ 500) steps fail the public check at ε = 2 (largest split-R̂ 1.07 rigorous, 1.13 the paper's variant),
 #: 2000 pass it for the rigorous version only (1.04; 1.08), 4000 for both (1.02; 1.04).
 KNG_KENDALL_CHAIN = 4000
+#: Chain length of the paper's variant at ``--full`` on SPD(2) and on shape space at the unequal split. Its τ is the
+#: data's largest residual, so far from the fit nearly every residual is clipped and the law's mass lies in a rugged
+#: plateau the mode jumps do not cover; with 2000 (+ 1000) steps 5 of its 30 SPD(2) cells fail the public check
+#: (R̂ 1.06–1.11, all at n ≥ 50 and ε_p ≥ 1), with 8000 (+ 4000) every SPD(2) proxy measured passes; on shape
+#: space 4000 (+ 2000) leave 3 of 5 unequal-split cells failing (R̂ 1.06–1.07), 8000 (+ 4000) pass them.
+KNG_PAPER_VARIANT_CHAIN = 8000
 #: Fig. 6 (noise levels on S²): the paper's 50 points, 10 footpoints × 10 shooting vectors per cell.
 KNG_NOISE_PANELS = (dict(n=50, n_fits=100, n_footpoints=10),)
 
@@ -298,20 +304,22 @@ def _fits_text(n_fits, n_footpoints):
 
 
 def _kng_cell(space, n, noise_std, eps_total, share, tau, data_radius, chain_length, n_fits, seed, n_footpoints=None,
-              shapes=None):
+              shapes=None, paper_chain_length=None):
     """Both KNG versions at one (ε, ε_p share): rows of :data:`_KNG_COLUMNS` (MSPE mean ± s.e. over fits; whether
     the sampler passed its PUBLIC convergence check, its largest split-R̂ and smallest effective sample size over
     the proxy's chains) plus ``warnings`` (joined). ``n_footpoints``: draw the fits as that many footpoints ×
     ``n_fits / n_footpoints`` shooting vectors (``None``: independent fits). ``shapes``: a :class:`_ShapeFile`
-    (its (x, y) replace the synthetic data) or ``None``."""
+    (its (x, y) replace the synthetic data) or ``None``. ``paper_chain_length``: the paper's variant's chain length
+    (``None``: ``chain_length``)."""
 
     per_footpoint = 1 if n_footpoints is None else n_fits // n_footpoints
     rows = []
     for version, kwargs in _KNG_VERSIONS.items():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", RegressionPrivacyWarning)
+            length = paper_chain_length if version == "paper" and paper_chain_length else chain_length
             demo = regression_demo(space, n, noise_std, KNG_SPACE_PRESETS[space], eps_total, share, tau, data_radius,
-                                   chain_length, n_fits, seed, owner_diagnostics=False,
+                                   length, n_fits, seed, owner_diagnostics=False,
                                    shooting_per_footpoint=per_footpoint, data=_xy(shapes), **kwargs)
         mean, se = _fits_mean_and_se(demo.mspe_private, n_footpoints)
         rows.append(dict(version=version, label=demo.result.label, mspe_nonprivate=demo.mspe_nonprivate,
@@ -331,6 +339,21 @@ def _kng_common(n, n_fits, chain_length, tau, data_radius, seed):
     return (check_int(n, "n", low=KNG_N_RANGE[0], high=KNG_N_RANGE[1]), check_int(n_fits, "n_fits", low=2, high=100),
             check_int(chain_length, "chain_length", low=50, high=20_000), check_real(tau, "tau", low=0.0, high=3.0),
             check_real(data_radius, "data_radius", low=0.0, high=3.0), _check_seed(seed))
+
+
+def _check_paper_chain(paper_chain_length):
+    """``None`` or a chain length in [50, 20000] for the paper's variant."""
+    if paper_chain_length is None:
+        return None
+    return check_int(paper_chain_length, "paper_chain_length", low=50, high=20_000)
+
+
+def _chains_text(chain_length, paper_chain_length):
+    """The chain lengths of both versions, in words."""
+    text = f"Metropolis chains of {chain_length} steps (+ {chain_length // 2} burn-in)"
+    if paper_chain_length and paper_chain_length != chain_length:
+        text += f", {paper_chain_length} (+ {paper_chain_length // 2}) for the paper's variant"
+    return text
 
 
 def _check_footpoints(n_footpoints, n_fits):
@@ -480,8 +503,8 @@ KNG_SHAPES_CLAIM = tuple(
               description="DP geodesic regression Fig. 7 (bottom): equal budget splits, total ε from 0.2 to 2.0 on "
                           "SPD(2), affine-invariant",
               default=dict(space="spd"), quick=dict(space="spd", eps_values=(0.2, 2.0), n_fits=3, chain_length=100),
-              full=dict(space="spd", eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000),
-              panels=KNG_PAPER_PANELS, n_range=KNG_N_RANGE)
+              full=dict(space="spd", eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000,
+                        paper_chain_length=KNG_PAPER_VARIANT_CHAIN), panels=KNG_PAPER_PANELS, n_range=KNG_N_RANGE)
 @reproduction("kng", paper=_PAPER, paper_setting=_KNG_PAPER_SETTINGS["kng"],
               figure="Figure 1 (bottom), §4.1", space="S²", claim=KNG_EQUAL_CLAIMS["sphere"],
               description="DP geodesic regression Fig. 1 (bottom): KNG fits on S² vs the non-private fit, equal "
@@ -490,7 +513,7 @@ KNG_SHAPES_CLAIM = tuple(
               full=dict(eps_values=(0.2, 0.5, 1.0, 1.5, 2.0), n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS,
               n_range=KNG_N_RANGE)
 def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_length=300, tau=0.2, data_radius=1.0,
-                             seed=0, space="sphere", n_footpoints=None, data_file=None):
+                             seed=0, space="sphere", n_footpoints=None, data_file=None, paper_chain_length=None):
     r"""DP geodesic regression at equal budget splits: KNG fits vs the non-private fit against the total ε.
 
     The paper's Fig. 1 bottom (S², §4.1), Fig. 2 bottom (Kendall shape space, §4.2) and Fig. 7 bottom (SPD(2),
@@ -521,6 +544,9 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
         (p̃, ṽ) pairs. Each pair alone is a full release.
     chain_length : int
         Metropolis steps per stage after a burn-in of half of it, in [50, 20000].
+    paper_chain_length : int or None
+        The same for the paper's variant (``None``: ``chain_length``); ``--full`` on SPD(2) and at the unequal split
+        on shape space uses :data:`KNG_PAPER_VARIANT_CHAIN`.
     tau, data_radius : float
         PUBLIC residual bound and data-ball radius.
     seed : int
@@ -548,13 +574,14 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
     eps_grid = _check_grid(eps_values, "eps_values", low=0.0, high=1000.0)
     n, n_fits, chain_length, tau, data_radius, seed = _kng_common(n, n_fits, chain_length, tau, data_radius, seed)
     n_footpoints = _check_footpoints(n_footpoints, n_fits)
+    paper_chain_length = _check_paper_chain(paper_chain_length)
     shapes = _shape_data(space, data_file, n)
     n = n if shapes is None else shapes.n
     noise_std, space_label = KNG_SPACES[space]
     rows = []
     for eps in eps_grid:
         for row in _kng_cell(space, n, noise_std, eps, 0.5, tau, data_radius, chain_length, n_fits, seed,
-                             n_footpoints, shapes):
+                             n_footpoints, shapes, paper_chain_length):
             rows.append(dict(eps=eps, **row))
     table = pd.DataFrame(rows, columns=["eps"] + _KNG_COLUMNS + ["warnings"])
     nonprivate = float(table["mspe_nonprivate"].iloc[0])
@@ -576,7 +603,8 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
         numbers[f"unconverged_{version}_ends"] = _unconverged(table[table["eps"].isin((low, top))], version, "eps")
     details = (f"at ε = {top:g} on {space_label} the rigorous KNG is {numbers['rigorous_ratio_at_max']:.3g}× and the "
                f"paper's variant {numbers['paper_ratio_at_max']:.3g}× the non-private MSPE {nonprivate:.3g} (n = {n}, "
-               f"chains of {chain_length} steps); " + _convergence_text(table, "eps") + ".")
+               f"{_chains_text(chain_length, paper_chain_length).replace('Metropolis c', 'c')}); "
+               + _convergence_text(table, "eps") + ".")
     if numbers["paper_ratio_at_max"] < 2.0 <= numbers["rigorous_ratio_at_max"]:
         details += (" The paper's variant is not DP as written (τ read from the data, σ = Δ/ε with a data-dependent "
                     "normaliser, v held at the non-private v̂); with clipped residuals the rigorous version's gradient "
@@ -588,7 +616,7 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
     )
     setup = (f"{space_label}, {_kng_data_text(space, noise_std, shapes, n)}; equal split "
              f"ε_p = ε_v = ε/2, ε in {_fmt_budgets(eps_grid)}; {_fits_text(n_fits, n_footpoints)} per cell, "
-             f"Metropolis chains of {chain_length} steps (+ {chain_length // 2} burn-in). Rigorous: public τ = {tau:g}, "
+             f"{_chains_text(chain_length, paper_chain_length)}. Rigorous: public τ = {tau:g}, "
              f"data radius {data_radius:g}; paper variant: τ from the data, σ = Δ/ε, v held at v̂.")
     notes = (
         _KNG_NOTES[0],
@@ -611,7 +639,8 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
                           "space, synthetic shapes (the paper's corpus-callosum file with --data-dir)",
               default=dict(space="kendall", n=100),
               quick=dict(space="kendall", n=100, eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
-              full=dict(space="kendall", n=100, n_fits=20, chain_length=KNG_KENDALL_CHAIN), panels=KNG_KENDALL_PANELS,
+              full=dict(space="kendall", n=100, n_fits=20, chain_length=KNG_KENDALL_CHAIN,
+                        paper_chain_length=KNG_PAPER_VARIANT_CHAIN), panels=KNG_KENDALL_PANELS,
               real_data=_real_file, n_range=KNG_N_RANGE)
 @reproduction("kng_spd", paper=_PAPER, paper_setting=_KNG_PAPER_SETTINGS["kng_spd"],
               figure="Figure 7 (top), appendix F", space="SPD(2), affine-invariant",
@@ -620,7 +649,8 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
                           "affine-invariant",
               default=dict(space="spd"),
               quick=dict(space="spd", eps_p_values=(0.02, 1.01, 2.0), n_fits=3, chain_length=100),
-              full=dict(space="spd", n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS, n_range=KNG_N_RANGE)
+              full=dict(space="spd", n_fits=20, chain_length=2000, paper_chain_length=KNG_PAPER_VARIANT_CHAIN),
+              panels=KNG_PAPER_PANELS, n_range=KNG_N_RANGE)
 @reproduction("kng_split", paper=_PAPER, paper_setting=_KNG_PAPER_SETTINGS["kng_split"],
               figure="Figure 1 (top), §4.1", space="S²", claim=KNG_SPLIT_CLAIMS["sphere"],
               description="DP geodesic regression Fig. 1 (top): unequal budget splits ε_p + ε_v = 2.02 on S², "
@@ -629,7 +659,7 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
               full=dict(n_fits=20, chain_length=2000), panels=KNG_PAPER_PANELS, n_range=KNG_N_RANGE)
 def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG_PAPER_SPLIT_TOTAL, space="sphere",
                                n=50, n_fits=10, chain_length=300, tau=0.2, data_radius=1.0, seed=0, n_footpoints=None,
-                               data_file=None):
+                               data_file=None, paper_chain_length=None):
     r"""DP geodesic regression Fig. 1 top (S²), Fig. 2 top (Kendall shapes), Fig. 7 top (SPD(2)): unequal splits.
 
     For each :math:`\varepsilon_p` (and :math:`\varepsilon_v = \varepsilon - \varepsilon_p`), both KNG versions
@@ -647,7 +677,7 @@ def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG
     space : {"sphere", "kendall", "spd"}
         S² (tangent noise std √0.001), Kendall shape space Σ¹²₂ (synthetic shapes from a circle to an arch
         template, std 0.05) or SPD(2) affine-invariant (std 0.01); see :data:`KNG_SPACES`.
-    n, n_fits, chain_length, tau, data_radius, seed, n_footpoints, data_file
+    n, n_fits, chain_length, tau, data_radius, seed, n_footpoints, data_file, paper_chain_length
         As in :func:`reproduce_kng_regression` (``data_file``: the corpus-callosum outlines, ``space="kendall"``).
 
     Returns
@@ -668,13 +698,14 @@ def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG
         raise InvalidParameterError("eps_p_values needs at least 3 values below eps_total", param="eps_p_values")
     n, n_fits, chain_length, tau, data_radius, seed = _kng_common(n, n_fits, chain_length, tau, data_radius, seed)
     n_footpoints = _check_footpoints(n_footpoints, n_fits)
+    paper_chain_length = _check_paper_chain(paper_chain_length)
     shapes = _shape_data(space, data_file, n)
     n = n if shapes is None else shapes.n
     noise_std, space_label = KNG_SPACES[space]
     rows = []
     for eps_p in eps_p_grid:
         for row in _kng_cell(space, n, noise_std, eps_total, eps_p / eps_total, tau, data_radius, chain_length,
-                             n_fits, seed, n_footpoints, shapes):
+                             n_fits, seed, n_footpoints, shapes, paper_chain_length):
             rows.append(dict(eps_p=eps_p, eps_v=eps_total - eps_p, share=eps_p / eps_total, **row))
     table = pd.DataFrame(rows, columns=["eps_p", "eps_v", "share"] + _KNG_COLUMNS)
     nonprivate = float(table["mspe_nonprivate"].iloc[0])
@@ -704,7 +735,7 @@ def reproduce_kng_budget_split(eps_p_values=KNG_PAPER_SPLIT_EPS_P, eps_total=KNG
     )
     setup = (f"{space_label}, {_kng_data_text(space, noise_std, shapes, n)}; total ε = "
              f"{eps_total:g} split as ε_p in {_fmt_budgets(eps_p_grid)}, ε_v = ε − ε_p; {_fits_text(n_fits, n_footpoints)} "
-             f"per cell, Metropolis chains of {chain_length} steps (+ {chain_length // 2} burn-in); rigorous: public "
+             f"per cell, {_chains_text(chain_length, paper_chain_length)}; rigorous: public "
              f"τ = {tau:g}, data radius {data_radius:g}.")
     return Reproduction(
         key="kng_budget_split", paper="Differentially private geodesic regression (K-norm gradient mechanism)",
