@@ -624,6 +624,26 @@ def _kng_jump_row(quick):
                     f"(ESS {o['min_ess']:.0f})")
 
 
+def _spd2_gradients_row():
+    """KNG gradients on SPD(2) affine for a sampler's batch (64 states × 100 records): entrywise 2×2 formulas vs
+    the batched matrix path for SPD(m)."""
+    from geodp_core.regression import _gradients, _gradients_spd_affine
+
+    manifold = get_manifold("spd", 2, "affine")
+    rng = np.random.default_rng(3)
+    center = manifold.default_center()
+    x = np.linspace(0.0, 1.0, 100)
+    y = manifold.exp(np.broadcast_to(center, (100, 2, 2)), manifold.from_frame(center, rng.normal(size=(100, 3)) * 0.3),
+                     check=False)
+    p = manifold.exp(np.broadcast_to(center, (64, 2, 2)), manifold.from_frame(center, rng.normal(size=(64, 3)) * 0.3),
+                     check=False)
+    v = manifold.from_frame(p, rng.normal(size=(64, 3)) * 0.5)
+    lean = time_call(lambda: _gradients(manifold, p, v, x, y, 0.2), 50)["median_s"]
+    generic = time_call(lambda: _gradients_spd_affine(manifold, p, v, x, y, 0.2), 20)["median_s"]
+    return row("KNG gradients on SPD(2) affine (64 states × 100 records), entrywise", "the batched matrix path for "
+               "SPD(m) (per-matrix eigh and products)", lean, generic)
+
+
 def bench_regression(quick):
     """KNG geodesic regression: the Kendall gradient by matrix products vs the generic Jacobi-field path, and one
     regression-page run per space (data, public proxy check, private fits)."""
@@ -644,6 +664,7 @@ def bench_regression(quick):
         generic = time_call(lambda: _generic_kendall_gradients(manifold, p, v, x, y, 0.2), 3)["median_s"]
         rows.append(row(f"KNG gradients on Kendall Σ^{k}_2 (18 states × 100 records)",
                         "the same through the geodesic's transport and Jacobi-field adjoints", lean, generic))
+    rows.append(_spd2_gradients_row())
     rows.append(_kng_check_row(quick))
     rows.append(_kng_jump_row(quick))
     if not quick:
