@@ -180,6 +180,39 @@ def test_kng_regression_panels_are_the_papers_grid():
             rp.reproduce_kng_regression(n_fits=10, n_footpoints=bad)
 
 
+def test_kng_paper_variant_runs_its_own_chain_length(monkeypatch):
+    """--full gives the paper's variant (data-derived τ: a rugged plateau) longer chains on SPD(2) and at the
+    shape-space unequal split, never the rigorous version; the cells really run that length and the setup says
+    so; a bad length names the parameter."""
+    from geodp_core.studies.reproductions import kng
+    from geodp_core.studies.reproductions.spec import REPRODUCTIONS
+
+    for key in ("kng_spd", "kng_spd_equal", "kng_kendall_split"):
+        spec = REPRODUCTIONS[key]
+        for panel in spec.panels:
+            arguments = spec.panel_arguments("full", panel)
+            assert arguments["paper_chain_length"] == kng.KNG_PAPER_VARIANT_CHAIN > arguments["chain_length"]
+        assert "paper_chain_length" not in spec.panel_arguments("quick", spec.panels[0])
+    for key in ("kng", "kng_split", "kng_kendall", "kng_noise"):
+        spec = REPRODUCTIONS[key]
+        assert "paper_chain_length" not in spec.panel_arguments("full", spec.panels[0])
+    for bad in (10, 30_000, 2.5, "long", True):
+        with pytest.raises(InvalidParameterError, match="paper_chain_length"):
+            rp.reproduce_kng_budget_split(paper_chain_length=bad)
+        with pytest.raises(InvalidParameterError, match="paper_chain_length"):
+            rp.reproduce_kng_regression(paper_chain_length=bad)
+    lengths, demo = [], kng.regression_demo
+
+    def recording(*args, **kwargs):
+        lengths.append(args[8])
+        return demo(*args, **kwargs)
+
+    monkeypatch.setattr(kng, "regression_demo", recording)
+    result = rp.reproduce_kng_regression(eps_values=(0.5, 5.0), n=20, n_fits=2, chain_length=60, paper_chain_length=80)
+    assert lengths == [60, 80, 60, 80]
+    assert "chains of 60 steps (+ 30 burn-in), 80 (+ 40) for the paper's variant" in result.setup
+
+
 def test_kng_footpoint_grid_shares_footpoints_and_clusters_the_standard_error():
     """The paper's grid: each released footpoint carries several shooting vectors; the cell's standard error is
     that of the footpoint means (fits at one footpoint are correlated), and the setup says so."""
