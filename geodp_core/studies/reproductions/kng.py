@@ -166,9 +166,10 @@ KNG_KENDALL_PANELS = (dict(n=100, n_fits=100, n_footpoints=10),)
 KNG_KENDALL_CHAIN = 4000
 #: Chain length of the paper's variant at ``--full`` on SPD(2) and on shape space at the unequal split. Its τ is the
 #: data's largest residual, so far from the fit nearly every residual is clipped and the law's mass lies in a rugged
-#: plateau the mode jumps do not cover; with 2000 (+ 1000) steps 5 of its 30 SPD(2) cells fail the public check
-#: (R̂ 1.06–1.11, all at n ≥ 50 and ε_p ≥ 1), with 8000 (+ 4000) every SPD(2) proxy measured passes; on shape
-#: space 4000 (+ 2000) leave 3 of 5 unequal-split cells failing (R̂ 1.06–1.07), 8000 (+ 4000) pass them.
+#: plateau the mode jumps do not cover. With 2000 (+ 1000) steps 5 of its 30 SPD(2) cells fail the public check
+#: (R̂ 1.06–1.11, all at n ≥ 50 and ε_p ≥ 1); the hardest (n = 100, ε_p = 2) passes with 8000 (+ 4000): R̂ 1.027
+#: (with 8000 + 8000 the proxies of all five pass, 1.015–1.024). On shape space 4000 (+ 2000) leave 3 of 5
+#: unequal-split cells failing (R̂ 1.06–1.07); at ε_p = 2, 8000 (+ 4000) gives 1.034.
 KNG_PAPER_VARIANT_CHAIN = 8000
 #: Fig. 6 (noise levels on S²): the paper's 50 points, 10 footpoints × 10 shooting vectors per cell.
 KNG_NOISE_PANELS = (dict(n=50, n_fits=100, n_footpoints=10),)
