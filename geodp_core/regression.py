@@ -453,6 +453,16 @@ def _gradients_constant(manifold, p, v, x, y, tau):
     return _Gradients(g_p, g_v, norm_p, norm_v, norms)
 
 
+def _whitened_velocity(p, v):
+    r""":math:`P^{1/2}`, :math:`P^{-1/2}` and the eigendecomposition :math:`Q\Lambda Q^T` of :math:`P^{-1/2}vP^{-1/2}`."""
+    lam_p, vec_p = _eigh(p)
+    vec_p_t = np.swapaxes(vec_p, -1, -2)
+    sqrt_p = (vec_p * np.sqrt(lam_p)[..., None, :]) @ vec_p_t
+    isqrt_p = (vec_p / np.sqrt(lam_p)[..., None, :]) @ vec_p_t
+    lam, vecs = _eigh(isqrt_p @ v @ isqrt_p)
+    return sqrt_p, isqrt_p, lam, vecs
+
+
 def _gradients_spd_affine(manifold, p, v, x, y, tau):
     r"""Whitened gradients on SPD(m) affine: everything at the identity after :math:`P^{-1/2}\cdot P^{-1/2}`.
 
@@ -460,11 +470,7 @@ def _gradients_spd_affine(manifold, p, v, x, y, tau):
     :math:`Q e^{x_i\Lambda} Q^T`; the residual transported back to the identity, in the eigenbasis,
     is :math:`Q^T \log(q_i^{-1/2}\tilde y_i q_i^{-1/2}) Q`.
     """
-    lam_p, vec_p = _eigh(p)
-    vec_p_t = np.swapaxes(vec_p, -1, -2)
-    sqrt_p = (vec_p * np.sqrt(lam_p)[..., None, :]) @ vec_p_t
-    isqrt_p = (vec_p / np.sqrt(lam_p)[..., None, :]) @ vec_p_t
-    lam, vecs = _eigh(isqrt_p @ v @ isqrt_p)  # (k, m), (k, m, m)
+    sqrt_p, isqrt_p, lam, vecs = _whitened_velocity(p, v)  # lam (k, m), vecs (k, m, m)
     vecs_t = np.swapaxes(vecs, -1, -2)
     y_rot = vecs_t[:, None] @ (isqrt_p[:, None] @ y[None] @ isqrt_p[:, None]) @ vecs[:, None]  # (k, n, m, m)
     half = np.exp(-0.5 * x[None, :, None] * lam[:, None, :])  # (k, n, m)
@@ -494,11 +500,7 @@ def _gradients_spd2_affine(manifold, p, v, x, y, tau):
     :math:`s = (\log\mu_+ - \log\mu_-)/(2r) = \operatorname{log1p}(2r/\mu_-)/(2r)` (:math:`1/\mu_-` at
     :math:`r = 0`), so the :math:`n` residuals cost elementwise operations only, no batched matrix products.
     """
-    lam_p, vec_p = _eigh(p)
-    vec_p_t = np.swapaxes(vec_p, -1, -2)
-    sqrt_p = (vec_p * np.sqrt(lam_p)[..., None, :]) @ vec_p_t
-    isqrt_p = (vec_p / np.sqrt(lam_p)[..., None, :]) @ vec_p_t
-    lam, vecs = _eigh(isqrt_p @ v @ isqrt_p)  # (k, 2), (k, 2, 2)
+    sqrt_p, isqrt_p, lam, vecs = _whitened_velocity(p, v)
     r = isqrt_p @ vecs
     r00, r01, r10, r11 = (r[:, i, j, None] for i, j in ((0, 0), (0, 1), (1, 0), (1, 1)))  # (k, 1)
     ya, yb, yd = y[None, :, 0, 0], 0.5 * (y[None, :, 0, 1] + y[None, :, 1, 0]), y[None, :, 1, 1]  # (1, n)

@@ -349,9 +349,9 @@ def _check_paper_chain(paper_chain_length):
     return check_int(paper_chain_length, "paper_chain_length", low=50, high=20_000)
 
 
-def _chains_text(chain_length, paper_chain_length):
+def _chains_text(chain_length, paper_chain_length, noun="Metropolis chains"):
     """The chain lengths of both versions, in words."""
-    text = f"Metropolis chains of {chain_length} steps (+ {chain_length // 2} burn-in)"
+    text = f"{noun} of {chain_length} steps (+ {chain_length // 2} burn-in)"
     if paper_chain_length and paper_chain_length != chain_length:
         text += f", {paper_chain_length} (+ {paper_chain_length // 2}) for the paper's variant"
     return text
@@ -604,7 +604,7 @@ def reproduce_kng_regression(eps_values=KNG_PAPER_EPS, n=50, n_fits=10, chain_le
         numbers[f"unconverged_{version}_ends"] = _unconverged(table[table["eps"].isin((low, top))], version, "eps")
     details = (f"at ε = {top:g} on {space_label} the rigorous KNG is {numbers['rigorous_ratio_at_max']:.3g}× and the "
                f"paper's variant {numbers['paper_ratio_at_max']:.3g}× the non-private MSPE {nonprivate:.3g} (n = {n}, "
-               f"{_chains_text(chain_length, paper_chain_length).replace('Metropolis c', 'c')}); "
+               f"{_chains_text(chain_length, paper_chain_length, 'chains')}); "
                + _convergence_text(table, "eps") + ".")
     if numbers["paper_ratio_at_max"] < 2.0 <= numbers["rigorous_ratio_at_max"]:
         details += (" The paper's variant is not DP as written (τ read from the data, σ = Δ/ε with a data-dependent "
