@@ -27,6 +27,7 @@ from scipy import special
 
 from geodp_core._validation import check_real
 from geodp_core.exceptions import InvalidParameterError
+from geodp_core.geometry.functions import log_sphere_area
 from geodp_core.mechanisms.base import (
     LABEL_EXACT,
     REFUSAL_TAIL,
@@ -435,9 +436,7 @@ class ExponentialWrappedLaplace(_ExponentialWrapped):
 
     def _log_noise_density(self, coords, sigma):
         d = self.manifold.dim
-        # normaliser: sigma^d Gamma(d) |S^{d-1}|, |S^{d-1}| = 2 pi^{d/2} / Gamma(d/2)
-        log_norm = (d * np.log(sigma) + special.gammaln(d) + np.log(2.0) + 0.5 * d * np.log(np.pi)
-                    - special.gammaln(d / 2.0))
+        log_norm = d * np.log(sigma) + special.gammaln(d) + log_sphere_area(d)  # sigma^d Gamma(d) |S^{d-1}|
         return -np.linalg.norm(coords, axis=-1) / sigma - log_norm
 
     def _mean_noise_norm(self, sigma):

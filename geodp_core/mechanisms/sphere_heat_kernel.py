@@ -60,6 +60,7 @@ from scipy import special, stats
 
 from geodp_core._validation import check_int, check_real, check_real_array, check_rng
 from geodp_core.exceptions import InvalidParameterError
+from geodp_core.geometry.functions import log_sphere_area
 
 __all__ = [
     "SPHERE3_IMAGE_MAX_T",
@@ -192,7 +193,7 @@ def _plan_unchecked(t, dim, tol):
         magnitude = 1.0 + float(np.sum(np.exp(log_term[:n_terms])))  # inf: hopelessly cancelling terms
     rounding = 8.0 * (n_terms + 2.0) * _UNIT_ROUNDOFF * magnitude
     # Kernel tail: sum_{n >= M} w_n C_n(1) / |S^d|, ratio <= e^{-(2n+d)t} (n+d+1)/(n+1), decreasing.
-    log_kernel_term = log_c1 - n * (n + d - 1.0) * t - _log_area(dim + 1)
+    log_kernel_term = log_c1 - n * (n + d - 1.0) * t - log_sphere_area(dim + 1)
     kernel_ratio = np.exp(-(2.0 * n + d) * t) * (n + d + 1.0) / (n + 1.0)
     with np.errstate(over="ignore"):
         kernel_tails = np.where(kernel_ratio < 1.0, np.exp(log_kernel_term) / (1.0 - kernel_ratio), np.inf)
@@ -201,11 +202,6 @@ def _plan_unchecked(t, dim, tol):
     kernel_tail = float(kernel_tails[n_kernel]) if kernel_ok.size else math.inf
     return SphereSeriesPlan(dim, t, n_terms, n_kernel, float(tails[n_terms]), kernel_tail, rounding,
                             log_cdf_coef[:n_terms].copy(), log_density_coef[:n_kernel].copy())
-
-
-def _log_area(k):
-    """``log |S^{k-1}|`` = ``log(2 pi^{k/2} / Gamma(k/2))``."""
-    return math.log(2.0) + 0.5 * k * math.log(math.pi) - special.gammaln(k / 2.0)
 
 
 def sphere_series_plan(t, dim, tol=SPHERE_CDF_TOL):
@@ -381,7 +377,8 @@ def sphere_log_heat_kernel(radius, t, dim, tol=SPHERE_CDF_TOL):
     t, dim = _check_t(t), _check_dim(dim)
     plan = _usable_plan(t, dim, _check_tol(tol))
     mu = (dim + 1.0) / 2.0
-    log_coef = plan.log_density_coef - _log_area(dim)  # log((w_n - w_{n+2}) C_n(1) / |S^d|)
+    # log((w_n - w_{n+2}) C_n(1) / |S^d|): the plan's coefficients carry c_d = |S^{d-1}| / |S^d|
+    log_coef = plan.log_density_coef - log_sphere_area(dim)
     top = float(np.max(log_coef))
     x = np.cos(r)
     total = np.zeros_like(x)
