@@ -166,6 +166,15 @@ def _project_tangent(manifold, base_point, vec):
     return manifold.to_tangent(base_point, vec)
 
 
+def _bundle_step(manifold, p, v, xi, zeta):
+    r"""One move on the tangent bundle: :math:`p' = \mathrm{Exp}_p(\xi)`, :math:`v' = \Gamma_{p\to p'}(v + \zeta)`
+    (parallel transport along the geodesic, then projected onto :math:`T_{p'}`); ``xi, zeta`` tangent at ``p``.
+    Returns ``(p', v')``. Unvalidated (internal)."""
+    geo = _Geodesic(manifold, p, xi)
+    p_new = geo.end_point
+    return p_new, _project_tangent(manifold, p_new, geo.transport(v + zeta))
+
+
 class _Geodesic:
     r"""The geodesic :math:`t \mapsto \mathrm{Exp}_p(t w)` at :math:`t = 1` with its transport and Exp adjoints.
 

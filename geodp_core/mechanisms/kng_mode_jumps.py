@@ -33,7 +33,7 @@ import math
 import numpy as np
 
 from geodp_core.geometry.functions import log_ball_volume, log_sphere_area
-from geodp_core.regression import _Geodesic, _gradients, _project_tangent
+from geodp_core.regression import _bundle_step, _Geodesic, _gradients
 
 #: Every this-many-th step of every replica is a jump move (the others are random-walk moves).
 JUMP_EVERY = 4
@@ -210,9 +210,7 @@ class FootpointJump:
 
     def _cone_point(self, delta):
         m, peak = self.manifold, self._rows(self.peak_p, delta.shape[0])
-        geo = _Geodesic(m, peak, m.from_frame(peak, delta[:, 0]))
-        return geo.end_point, _project_tangent(m, geo.end_point,
-                                               geo.transport(self.peak_v + m.from_frame(peak, delta[:, 1])))
+        return _bundle_step(m, peak, self.peak_v, m.from_frame(peak, delta[:, 0]), m.from_frame(peak, delta[:, 1]))
 
     def _domain_point(self, coords_p, coords_v):
         m, base = self.manifold, self._rows(self.center, coords_p.shape[0])
@@ -255,9 +253,8 @@ def joint_peak(manifold, footpoint, shooting_vector, x, y, tau):
                 grads = _gradients(manifold, p, v, x, y, tau)
                 g = np.stack([manifold.to_frame(p, grads.footpoint), manifold.to_frame(p, grads.shooting)], axis=1)
                 step = -np.einsum("ij,rjd->rid", inverse, g)
-                geo = _Geodesic(manifold, p, manifold.from_frame(p, step[:, 0]))
-                p_new = geo.end_point
-                v_new = _project_tangent(manifold, p_new, geo.transport(v + manifold.from_frame(p, step[:, 1])))
+                p_new, v_new = _bundle_step(manifold, p, v, manifold.from_frame(p, step[:, 0]),
+                                            manifold.from_frame(p, step[:, 1]))
             except np.linalg.LinAlgError:
                 break
         if not (np.all(np.isfinite(p_new)) and np.all(np.isfinite(v_new))):

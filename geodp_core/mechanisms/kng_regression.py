@@ -62,9 +62,9 @@ from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechani
 from geodp_core.privacy import Guarantee, PureDP, pure_dp_budget
 from geodp_core.regression import (
     GeodesicFit,
+    _bundle_step,
     _check_manifold,
     _energy,
-    _Geodesic,
     _gradients,
     _initial_guess,
     _npt,
@@ -721,12 +721,7 @@ def _length_schedule(chain_length, max_chain_length):
 def _propose(manifold, p, v, xi, zeta):
     """Tangent-bundle proposal; a step that leaves the representable range gives NaN (rejected), never an error."""
 
-    def move(i):
-        geo = _Geodesic(manifold, p[i], xi[i])
-        p_new = geo.end_point
-        return p_new, _project_tangent(manifold, p_new, geo.transport(v[i] + zeta[i]))
-
-    return rows_or_nan(move, p.shape[0], p.shape[1:])
+    return rows_or_nan(lambda i: _bundle_step(manifold, p[i], v[i], xi[i], zeta[i]), p.shape[0], p.shape[1:])
 
 
 def _joint_footpoint_chain(manifold, x, y, sigma, tau, max_speed, center, radius, init_p, init_v,
