@@ -168,15 +168,8 @@ class FootpointJump:
                                 & np.all(np.isfinite(v.reshape(rows, -1)), axis=1))
         if not finite.size:
             return out
-        with np.errstate(all="ignore"):
-            try:
-                out[finite] = self._log_density(p[finite], v[finite])
-            except np.linalg.LinAlgError:  # row by row; a row that still fails is never proposed or left
-                for row in finite:
-                    try:
-                        out[row] = self._log_density(p[row:row + 1], v[row:row + 1])[0]
-                    except np.linalg.LinAlgError:
-                        pass
+        # a row whose density fails even alone is -inf: never proposed or left
+        out[finite] = values_or_fill(lambda i: self._log_density(p[i], v[i]), finite, -np.inf)
         return out
 
     def _log_density(self, p, v):
@@ -216,6 +209,22 @@ class FootpointJump:
         m, base = self.manifold, self._rows(self.center, coords_p.shape[0])
         point = m.exp(base, m.from_frame(base, coords_p), check=False)
         return point, m.from_frame(point, coords_v)
+
+
+def values_or_fill(values_fn, rows, fill):
+    """``values_fn(rows)`` (``rows`` an index array, one value per row) for all rows at once, or row by row where a
+    linear-algebra error occurs, ``fill`` for a row that fails alone."""
+    with np.errstate(all="ignore"):
+        try:
+            return np.asarray(values_fn(rows), dtype=float)
+        except np.linalg.LinAlgError:
+            out = np.full(rows.size, fill, dtype=float)
+            for j in range(rows.size):
+                try:
+                    out[j] = np.asarray(values_fn(rows[j:j + 1]), dtype=float)[0]
+                except np.linalg.LinAlgError:
+                    pass
+            return out
 
 
 def rows_or_nan(make, rows, shape):

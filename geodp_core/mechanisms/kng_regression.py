@@ -56,6 +56,7 @@ from geodp_core.mechanisms.kng_mode_jumps import (
     joint_peak,
     rows_or_nan,
     shooting_peaks,
+    values_or_fill,
 )
 from geodp_core.mechanisms.mcmc import riemannian_metropolis_hastings
 from geodp_core.mechanisms.registry import Card, MechanismSpec, register_mechanism
@@ -344,17 +345,8 @@ def _masked(values_fn, ok, n_rows, fill=-np.inf):
             mask[block] = True
             out[block] = _masked(values_fn, mask, n_rows, fill)[block]
         return out
-    if idx.size:
-        with np.errstate(all="ignore"):
-            try:
-                vals = np.asarray(values_fn(idx), dtype=float)
-            except np.linalg.LinAlgError:  # a prediction left the representable range: row by row
-                vals = np.empty(idx.size)
-                for j, row in enumerate(idx):
-                    try:
-                        vals[j] = np.asarray(values_fn(np.array([row])), dtype=float)[0]
-                    except np.linalg.LinAlgError:
-                        vals[j] = _NUMERIC_FLOOR
+    if idx.size:  # a prediction that leaves the representable range: row by row, the floor where a row fails
+        vals = values_or_fill(values_fn, idx, _NUMERIC_FLOOR)
         out[idx] = np.where(np.isfinite(vals), vals, _NUMERIC_FLOOR)
     return out
 

@@ -149,3 +149,26 @@ def test_shooting_peaks_solve_the_flat_normal_equation():
     np.testing.assert_allclose(manifold.from_frame(feet, peaks), expected, atol=1e-10)
     assert math.isclose(log_ball_volume(3, 2.0), math.log(4 / 3 * math.pi * 8))
     assert math.isclose(log_sphere_area(3), math.log(4 * math.pi)) and math.isclose(log_sphere_area(1), math.log(2))
+
+
+def test_a_failing_row_falls_back_to_rows_and_only_it_is_filled():
+    """A linear-algebra error in a batch (one row leaves the representable range) must not cost the other rows:
+    they are recomputed one by one and only the failing row gets the fill (-inf for a jump density, the floor for
+    the chain's log target). A negative control: without a failing row, the batch is computed once."""
+    calls = []
+
+    def values(rows):
+        calls.append(rows.copy())
+        if 2 in rows:
+            raise np.linalg.LinAlgError("singular")
+        return rows * 10.0
+
+    rows = np.array([0, 2, 5])
+    assert J.values_or_fill(values, rows, -np.inf).tolist() == [0.0, -np.inf, 50.0]
+    assert [c.tolist() for c in calls] == [[0, 2, 5], [0], [2], [5]]
+    calls.clear()
+    assert J.values_or_fill(values, np.array([1, 3]), -np.inf).tolist() == [10.0, 30.0]
+    assert len(calls) == 1
+    masked = K._masked(values, np.array([True, False, True, True]), 4)
+    assert masked[0] == 0.0 and masked[1] == -np.inf and masked[3] == 30.0
+    assert masked[2] == K._NUMERIC_FLOOR
